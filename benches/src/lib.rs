@@ -1,0 +1,2 @@
+//! Benchmarks live here; the codec's criterion benchmarks are in
+//! `benches/benches/`.
