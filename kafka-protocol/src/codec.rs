@@ -464,7 +464,11 @@ impl Encoder {
         flexible: bool,
         short: bool,
     ) -> Result<(), EncodeError> {
-        let max = if short { i16::MAX as usize } else { i32::MAX as usize - 1 };
+        let max = if short {
+            i16::MAX as usize
+        } else {
+            i32::MAX as usize - 1
+        };
         match len {
             Some(n) if n > max => Err(EncodeError::TooLong { what, len: n }),
             Some(n) if flexible => {

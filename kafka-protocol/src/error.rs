@@ -56,7 +56,9 @@ pub enum EncodeError {
     UnsupportedVersion { message: &'static str, version: i16 },
     /// A field that does not exist at this version holds a non-default
     /// value and is not marked ignorable, so encoding would lose it.
-    #[error("field {field} of {message} does not exist at version {version} but holds a non-default value")]
+    #[error(
+        "field {field} of {message} does not exist at version {version} but holds a non-default value"
+    )]
     UnsupportedField {
         message: &'static str,
         field: &'static str,

@@ -6,6 +6,27 @@
 
 pub mod codec;
 pub mod error;
+pub mod error_code;
+#[allow(
+    clippy::bool_comparison,
+    clippy::cmp_owned,
+    clippy::collapsible_if,
+    clippy::derivable_impls,
+    clippy::needless_question_mark,
+    clippy::redundant_closure,
+    clippy::single_match,
+    clippy::too_many_lines,
+    unused_imports,
+    unused_mut,
+    unused_variables
+)]
+pub mod generated;
+pub mod message;
+#[cfg(test)]
+mod testing;
 
 pub use codec::{Decoder, Encoder, RawTaggedField, UnknownTaggedFields};
 pub use error::{DecodeError, EncodeError};
+pub use error_code::ErrorCode;
+pub use generated::{ApiKey, RequestBody, ResponseBody};
+pub use message::{Message, Request, Response};

@@ -1,0 +1,120 @@
+//! `AllocateProducerIdsResponse`, generated from Kafka's `AllocateProducerIdsResponse.json` by kafka-protocol-codegen. Do not edit.
+
+use bytes::Bytes;
+use uuid::Uuid;
+
+use crate::codec::{Decoder, Encoder, UnknownTaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// AllocateProducerIdsResponse (valid versions 0-0, flexible from 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AllocateProducerIdsResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions: 0+.
+    pub throttle_time_ms: i32,
+    /// The top level response error code.
+    ///
+    /// Versions: 0+.
+    pub error_code: i16,
+    /// The first producer ID in this range, inclusive.
+    ///
+    /// Versions: 0+.
+    pub producer_id_start: i64,
+    /// The number of producer IDs in this range.
+    ///
+    /// Versions: 0+.
+    pub producer_id_len: i32,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for AllocateProducerIdsResponse {
+    fn default() -> Self {
+        AllocateProducerIdsResponse {
+            throttle_time_ms: 0,
+            error_code: 0,
+            producer_id_start: 0,
+            producer_id_len: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AllocateProducerIdsResponse {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        e.i32(self.throttle_time_ms);
+        e.i16(self.error_code);
+        e.i64(self.producer_id_start);
+        e.i32(self.producer_id_len);
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = Self::default();
+        this.throttle_time_ms = d.i32()?;
+        this.error_code = d.i16()?;
+        this.producer_id_start = d.i64()?;
+        this.producer_id_len = d.i32()?;
+        if flexible {
+            this.unknown_tagged_fields =
+                d.tagged_fields("AllocateProducerIdsResponse", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl AllocateProducerIdsResponse {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.throttle_time_ms = rng.i32();
+        this.error_code = rng.i16();
+        this.producer_id_start = rng.i64();
+        this.producer_id_len = rng.i32();
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+impl crate::Message for AllocateProducerIdsResponse {
+    const NAME: &'static str = "AllocateProducerIdsResponse";
+    const VALID_VERSIONS: (i16, i16) = (0, 0);
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+    fn encode(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(EncodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        self.write(e, version)
+    }
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(DecodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        Self::read(d, version)
+    }
+}
+
+#[cfg(test)]
+impl crate::testing::Random for AllocateProducerIdsResponse {
+    fn random(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        Self::random_value(rng, version)
+    }
+}

@@ -1,0 +1,173 @@
+//! `CreateAclsResponse`, generated from Kafka's `CreateAclsResponse.json` by kafka-protocol-codegen. Do not edit.
+
+use bytes::Bytes;
+use uuid::Uuid;
+
+use crate::codec::{Decoder, Encoder, UnknownTaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// CreateAclsResponse (valid versions 1-3, flexible from 2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateAclsResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions: 0+.
+    pub throttle_time_ms: i32,
+    /// The results for each ACL creation.
+    ///
+    /// Versions: 0+.
+    pub results: Vec<AclCreationResult>,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for CreateAclsResponse {
+    fn default() -> Self {
+        CreateAclsResponse {
+            throttle_time_ms: 0,
+            results: Vec::<AclCreationResult>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl CreateAclsResponse {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = version >= 2;
+        e.i32(self.throttle_time_ms);
+        e.array(&self.results, flexible, |e, item| {
+            item.write(e, version)?;
+            Ok(())
+        })?;
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = version >= 2;
+        let mut this = Self::default();
+        this.throttle_time_ms = d.i32()?;
+        this.results = d.array(flexible, "Results", |d| AclCreationResult::read(d, version))?;
+        if flexible {
+            this.unknown_tagged_fields = d.tagged_fields("CreateAclsResponse", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl CreateAclsResponse {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = version >= 2;
+        let mut this = Self::default();
+        this.throttle_time_ms = rng.i32();
+        this.results = (0..rng.len())
+            .map(|_| AclCreationResult::random_value(rng, version))
+            .collect();
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// A `AclCreationResult` of [`CreateAclsResponse`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AclCreationResult {
+    /// The result error, or zero if there was no error.
+    ///
+    /// Versions: 0+.
+    pub error_code: i16,
+    /// The result message, or null if there was no error.
+    ///
+    /// Versions: 0+.
+    pub error_message: Option<String>,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for AclCreationResult {
+    fn default() -> Self {
+        AclCreationResult {
+            error_code: 0,
+            error_message: Some(String::from("")),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AclCreationResult {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = version >= 2;
+        e.i16(self.error_code);
+        e.nullable_string(self.error_message.as_deref(), flexible)?;
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = version >= 2;
+        let mut this = Self::default();
+        this.error_code = d.i16()?;
+        this.error_message = d.nullable_string(flexible)?;
+        if flexible {
+            this.unknown_tagged_fields = d.tagged_fields("AclCreationResult", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl AclCreationResult {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = version >= 2;
+        let mut this = Self::default();
+        this.error_code = rng.i16();
+        this.error_message = if rng.null() { None } else { Some(rng.string()) };
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+impl crate::Message for CreateAclsResponse {
+    const NAME: &'static str = "CreateAclsResponse";
+    const VALID_VERSIONS: (i16, i16) = (1, 3);
+    const FLEXIBLE_MIN: Option<i16> = Some(2);
+    fn encode(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(EncodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        self.write(e, version)
+    }
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(DecodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        Self::read(d, version)
+    }
+}
+
+#[cfg(test)]
+impl crate::testing::Random for CreateAclsResponse {
+    fn random(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        Self::random_value(rng, version)
+    }
+}

@@ -1,0 +1,209 @@
+//! `DeleteShareGroupOffsetsResponse`, generated from Kafka's `DeleteShareGroupOffsetsResponse.json` by kafka-protocol-codegen. Do not edit.
+
+use bytes::Bytes;
+use uuid::Uuid;
+
+use crate::codec::{Decoder, Encoder, UnknownTaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// DeleteShareGroupOffsetsResponse (valid versions 0-0, flexible from 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteShareGroupOffsetsResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions: 0+.
+    pub throttle_time_ms: i32,
+    /// The top-level error code, or 0 if there was no error.
+    ///
+    /// Versions: 0+.
+    pub error_code: i16,
+    /// The top-level error message, or null if there was no error.
+    ///
+    /// Versions: 0+.
+    pub error_message: Option<String>,
+    /// The results for each topic.
+    ///
+    /// Versions: 0+.
+    pub responses: Vec<DeleteShareGroupOffsetsResponseTopic>,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for DeleteShareGroupOffsetsResponse {
+    fn default() -> Self {
+        DeleteShareGroupOffsetsResponse {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: None,
+            responses: Vec::<DeleteShareGroupOffsetsResponseTopic>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DeleteShareGroupOffsetsResponse {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        e.i32(self.throttle_time_ms);
+        e.i16(self.error_code);
+        e.nullable_string(self.error_message.as_deref(), flexible)?;
+        e.array(&self.responses, flexible, |e, item| {
+            item.write(e, version)?;
+            Ok(())
+        })?;
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = Self::default();
+        this.throttle_time_ms = d.i32()?;
+        this.error_code = d.i16()?;
+        this.error_message = d.nullable_string(flexible)?;
+        this.responses = d.array(flexible, "Responses", |d| {
+            DeleteShareGroupOffsetsResponseTopic::read(d, version)
+        })?;
+        if flexible {
+            this.unknown_tagged_fields =
+                d.tagged_fields("DeleteShareGroupOffsetsResponse", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl DeleteShareGroupOffsetsResponse {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.throttle_time_ms = rng.i32();
+        this.error_code = rng.i16();
+        this.error_message = if rng.null() { None } else { Some(rng.string()) };
+        this.responses = (0..rng.len())
+            .map(|_| DeleteShareGroupOffsetsResponseTopic::random_value(rng, version))
+            .collect();
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// A `DeleteShareGroupOffsetsResponseTopic` of [`DeleteShareGroupOffsetsResponse`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteShareGroupOffsetsResponseTopic {
+    /// The topic name.
+    ///
+    /// Versions: 0+.
+    pub topic_name: String,
+    /// The unique topic ID.
+    ///
+    /// Versions: 0+.
+    pub topic_id: Uuid,
+    /// The topic-level error code, or 0 if there was no error.
+    ///
+    /// Versions: 0+.
+    pub error_code: i16,
+    /// The topic-level error message, or null if there was no error.
+    ///
+    /// Versions: 0+.
+    pub error_message: Option<String>,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for DeleteShareGroupOffsetsResponseTopic {
+    fn default() -> Self {
+        DeleteShareGroupOffsetsResponseTopic {
+            topic_name: String::from(""),
+            topic_id: Uuid::nil(),
+            error_code: 0,
+            error_message: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DeleteShareGroupOffsetsResponseTopic {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        e.string(&self.topic_name, flexible)?;
+        e.uuid(&self.topic_id);
+        e.i16(self.error_code);
+        e.nullable_string(self.error_message.as_deref(), flexible)?;
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = Self::default();
+        this.topic_name = d.string(flexible, "TopicName")?;
+        this.topic_id = d.uuid()?;
+        this.error_code = d.i16()?;
+        this.error_message = d.nullable_string(flexible)?;
+        if flexible {
+            this.unknown_tagged_fields =
+                d.tagged_fields("DeleteShareGroupOffsetsResponseTopic", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl DeleteShareGroupOffsetsResponseTopic {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.topic_name = rng.string();
+        this.topic_id = rng.uuid();
+        this.error_code = rng.i16();
+        this.error_message = if rng.null() { None } else { Some(rng.string()) };
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+impl crate::Message for DeleteShareGroupOffsetsResponse {
+    const NAME: &'static str = "DeleteShareGroupOffsetsResponse";
+    const VALID_VERSIONS: (i16, i16) = (0, 0);
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+    fn encode(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(EncodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        self.write(e, version)
+    }
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(DecodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        Self::read(d, version)
+    }
+}
+
+#[cfg(test)]
+impl crate::testing::Random for DeleteShareGroupOffsetsResponse {
+    fn random(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        Self::random_value(rng, version)
+    }
+}

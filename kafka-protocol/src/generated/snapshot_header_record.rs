@@ -1,0 +1,104 @@
+//! `SnapshotHeaderRecord`, generated from Kafka's `SnapshotHeaderRecord.json` by kafka-protocol-codegen. Do not edit.
+
+use bytes::Bytes;
+use uuid::Uuid;
+
+use crate::codec::{Decoder, Encoder, UnknownTaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// SnapshotHeaderRecord (valid versions 0-0, flexible from 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotHeaderRecord {
+    /// The version of the snapshot header record.
+    ///
+    /// Versions: 0+.
+    pub version: i16,
+    /// The append time of the last record from the log contained in this snapshot.
+    ///
+    /// Versions: 0+.
+    pub last_contained_log_timestamp: i64,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for SnapshotHeaderRecord {
+    fn default() -> Self {
+        SnapshotHeaderRecord {
+            version: 0,
+            last_contained_log_timestamp: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl SnapshotHeaderRecord {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        e.i16(self.version);
+        e.i64(self.last_contained_log_timestamp);
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = Self::default();
+        this.version = d.i16()?;
+        this.last_contained_log_timestamp = d.i64()?;
+        if flexible {
+            this.unknown_tagged_fields =
+                d.tagged_fields("SnapshotHeaderRecord", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl SnapshotHeaderRecord {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.version = rng.i16();
+        this.last_contained_log_timestamp = rng.i64();
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+impl crate::Message for SnapshotHeaderRecord {
+    const NAME: &'static str = "SnapshotHeaderRecord";
+    const VALID_VERSIONS: (i16, i16) = (0, 0);
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+    fn encode(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(EncodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        self.write(e, version)
+    }
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(DecodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        Self::read(d, version)
+    }
+}
+
+#[cfg(test)]
+impl crate::testing::Random for SnapshotHeaderRecord {
+    fn random(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        Self::random_value(rng, version)
+    }
+}

@@ -1,0 +1,207 @@
+//! `UpdateFeaturesResponse`, generated from Kafka's `UpdateFeaturesResponse.json` by kafka-protocol-codegen. Do not edit.
+
+use bytes::Bytes;
+use uuid::Uuid;
+
+use crate::codec::{Decoder, Encoder, UnknownTaggedFields};
+use crate::error::{DecodeError, EncodeError};
+
+/// UpdateFeaturesResponse (valid versions 0-2, flexible from 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateFeaturesResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions: 0+.
+    pub throttle_time_ms: i32,
+    /// The top-level error code, or `0` if there was no top-level error.
+    ///
+    /// Versions: 0+.
+    pub error_code: i16,
+    /// The top-level error message, or `null` if there was no top-level error.
+    ///
+    /// Versions: 0+.
+    pub error_message: Option<String>,
+    /// Results for each feature update.
+    ///
+    /// Versions: 0-1.
+    pub results: Vec<UpdatableFeatureResult>,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for UpdateFeaturesResponse {
+    fn default() -> Self {
+        UpdateFeaturesResponse {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: Some(String::from("")),
+            results: Vec::<UpdatableFeatureResult>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl UpdateFeaturesResponse {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        e.i32(self.throttle_time_ms);
+        e.i16(self.error_code);
+        e.nullable_string(self.error_message.as_deref(), flexible)?;
+        if version <= 1 {
+            e.array(&self.results, flexible, |e, item| {
+                item.write(e, version)?;
+                Ok(())
+            })?;
+        }
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = Self::default();
+        this.throttle_time_ms = d.i32()?;
+        this.error_code = d.i16()?;
+        this.error_message = d.nullable_string(flexible)?;
+        if version <= 1 {
+            this.results = d.array(flexible, "Results", |d| {
+                UpdatableFeatureResult::read(d, version)
+            })?;
+        }
+        if flexible {
+            this.unknown_tagged_fields =
+                d.tagged_fields("UpdateFeaturesResponse", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl UpdateFeaturesResponse {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.throttle_time_ms = rng.i32();
+        this.error_code = rng.i16();
+        this.error_message = if rng.null() { None } else { Some(rng.string()) };
+        if version <= 1 {
+            this.results = (0..rng.len())
+                .map(|_| UpdatableFeatureResult::random_value(rng, version))
+                .collect();
+        }
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// A `UpdatableFeatureResult` of [`UpdateFeaturesResponse`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdatableFeatureResult {
+    /// The name of the finalized feature.
+    ///
+    /// Versions: 0+.
+    pub feature: String,
+    /// The feature update error code or `0` if the feature update succeeded.
+    ///
+    /// Versions: 0+.
+    pub error_code: i16,
+    /// The feature update error, or `null` if the feature update succeeded.
+    ///
+    /// Versions: 0+.
+    pub error_message: Option<String>,
+    /// Tagged fields this codec does not know, kept to be re-encoded.
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+impl Default for UpdatableFeatureResult {
+    fn default() -> Self {
+        UpdatableFeatureResult {
+            feature: String::from(""),
+            error_code: 0,
+            error_message: Some(String::from("")),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl UpdatableFeatureResult {
+    /// Writes this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        e.string(&self.feature, flexible)?;
+        e.i16(self.error_code);
+        e.nullable_string(self.error_message.as_deref(), flexible)?;
+        if flexible {
+            let mut tagged: Vec<(u32, Encoder)> = Vec::new();
+            e.tagged_fields(tagged, &self.unknown_tagged_fields);
+        }
+        Ok(())
+    }
+
+    /// Reads this struct at `version` of the enclosing message (the caller checks the version).
+    pub fn read(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = Self::default();
+        this.feature = d.string(flexible, "Feature")?;
+        this.error_code = d.i16()?;
+        this.error_message = d.nullable_string(flexible)?;
+        if flexible {
+            this.unknown_tagged_fields =
+                d.tagged_fields("UpdatableFeatureResult", |_, _| Ok(false))?;
+        }
+        Ok(this)
+    }
+}
+
+#[cfg(test)]
+impl UpdatableFeatureResult {
+    pub(crate) fn random_value(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.feature = rng.string();
+        this.error_code = rng.i16();
+        this.error_message = if rng.null() { None } else { Some(rng.string()) };
+        if flexible {
+            this.unknown_tagged_fields = rng.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+impl crate::Message for UpdateFeaturesResponse {
+    const NAME: &'static str = "UpdateFeaturesResponse";
+    const VALID_VERSIONS: (i16, i16) = (0, 2);
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+    fn encode(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(EncodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        self.write(e, version)
+    }
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        if !(Self::VALID_VERSIONS.0..=Self::VALID_VERSIONS.1).contains(&version) {
+            return Err(DecodeError::UnsupportedVersion {
+                message: Self::NAME,
+                version,
+            });
+        }
+        Self::read(d, version)
+    }
+}
+
+#[cfg(test)]
+impl crate::testing::Random for UpdateFeaturesResponse {
+    fn random(rng: &mut crate::testing::Rng, version: i16) -> Self {
+        Self::random_value(rng, version)
+    }
+}
