@@ -260,7 +260,10 @@ impl Decoder {
         match self.array_len(flexible)? {
             None => Ok(None),
             Some(n) => {
-                let mut v = Vec::with_capacity(n.min(self.buf.len()));
+                // Reserve no more memory than the bytes that remain could
+                // fill, whatever the count says; a real array grows as read.
+                let cap = n.min(self.buf.len() / std::mem::size_of::<T>().max(1));
+                let mut v = Vec::with_capacity(cap);
                 for _ in 0..n {
                     v.push(item(self)?);
                 }

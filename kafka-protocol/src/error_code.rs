@@ -3,8 +3,8 @@
 //! [`ErrorCode`] has one variant for every error in Apache Kafka's
 //! `org.apache.kafka.common.protocol.Errors` enum, from -1
 //! (`UNKNOWN_SERVER_ERROR`) and 0 (`NONE`) up to 136
-//! (`CONTROLLER_ID_NOT_REGISTERED`), 138 codes in all. Each carries Kafka's constant
-//! name, Kafka's default message, and Kafka's retriable flag.
+//! (`CONTROLLER_ID_NOT_REGISTERED`), 138 codes in all. Each carries Kafka's
+//! constant name, Kafka's default message, and Kafka's retriable flag.
 //!
 //! # Where the table comes from
 //!
