@@ -4,9 +4,11 @@
 //!
 //! This crate knows bytes only: no sockets, no files, no async.
 
+pub mod api_versions;
 pub mod codec;
 pub mod error;
 pub mod error_code;
+pub mod frame;
 #[allow(
     clippy::bool_comparison,
     clippy::cmp_owned,
@@ -22,9 +24,11 @@ pub mod error_code;
 )]
 pub mod generated;
 pub mod message;
+pub mod records;
 #[cfg(test)]
 mod testing;
 
+pub use api_versions::{SupportedApi, SupportedApis};
 pub use codec::{Decoder, Encoder, RawTaggedField, UnknownTaggedFields};
 pub use error::{DecodeError, EncodeError};
 pub use error_code::ErrorCode;

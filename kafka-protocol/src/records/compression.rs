@@ -114,7 +114,9 @@ pub fn decompress(
             Ok(input.to_vec())
         }
         // Java's GZIPInputStream reads concatenated members; so do we.
-        Compression::Gzip => read_bounded(flate2::read::MultiGzDecoder::new(input), max_output, codec),
+        Compression::Gzip => {
+            read_bounded(flate2::read::MultiGzDecoder::new(input), max_output, codec)
+        }
         Compression::Snappy => snappy::decompress(input, max_output),
         Compression::Lz4 => lz4::decompress_frames(input, max_output),
         Compression::Zstd => {
@@ -203,7 +205,8 @@ impl BoundedOutput {
         self.reserve(n)?;
         let start = self.buf.len();
         self.buf.resize(start + n, 0);
-        Ok(self.buf.split_at_mut(start))
+        let (before, spare) = self.buf.split_at_mut(start);
+        Ok((before, spare))
     }
 
     /// Drops bytes past `len` (undoing the unused part of [`Self::spare`]).
@@ -286,7 +289,12 @@ mod tests {
     fn zip_bomb_never_allocates_past_bound() {
         // Zeros shrink at least 8-fold with every codec (snappy least).
         let zeros = vec![0u8; 16 << 20];
-        for c in [Compression::Gzip, Compression::Zstd, Compression::Lz4, Compression::Snappy] {
+        for c in [
+            Compression::Gzip,
+            Compression::Zstd,
+            Compression::Lz4,
+            Compression::Snappy,
+        ] {
             let z = compress(c, &zeros).unwrap();
             assert!(z.len() < 2 << 20, "{c}: {}", z.len());
             assert!(matches!(
@@ -299,7 +307,12 @@ mod tests {
     #[test]
     fn garbage_is_an_error() {
         let junk = b"definitely not compressed data \x00\xff\x13";
-        for c in [Compression::Gzip, Compression::Lz4, Compression::Zstd, Compression::Snappy] {
+        for c in [
+            Compression::Gzip,
+            Compression::Lz4,
+            Compression::Zstd,
+            Compression::Snappy,
+        ] {
             assert!(decompress(c, junk, 1 << 20).is_err(), "{c}");
         }
     }

@@ -33,7 +33,9 @@ pub enum RecordError {
     /// Kept apart from [`RecordError::Truncated`] because a Fetch response
     /// may legitimately end this way (the broker cut at `max_bytes`): a
     /// consumer drops the tail, while a Produce request with one is corrupt.
-    #[error("partial record batch at the end of the buffer: {needed} bytes needed, {available} available")]
+    #[error(
+        "partial record batch at the end of the buffer: {needed} bytes needed, {available} available"
+    )]
     PartialBatch { needed: usize, available: usize },
     /// More bytes were handed to [`RecordBatch::new`](super::RecordBatch::new)
     /// than the batch's length field covers.
@@ -77,16 +79,10 @@ pub enum RecordError {
     DecompressedTooLarge { limit: usize },
     /// The compressed payload is not valid for its codec.
     #[error("{codec} decompression failed: {reason}")]
-    Decompression {
-        codec: Compression,
-        reason: String,
-    },
+    Decompression { codec: Compression, reason: String },
     /// Our own compressor failed (only the builder compresses).
     #[error("{codec} compression failed: {reason}")]
-    CompressionFailed {
-        codec: Compression,
-        reason: String,
-    },
+    CompressionFailed { codec: Compression, reason: String },
     /// The builder was given more than a batch can describe (its length,
     /// record count and offsets are 32-bit).
     #[error("record batch too large to encode")]

@@ -173,7 +173,9 @@ fn decode_blocks(
         // Every input byte of an LZ4 block yields at most 255 output bytes
         // (a run-length extension byte), so room is sized by the block's
         // own length, the frame's maximum and the caller's bound.
-        let possible = desc.block_max.min(len.saturating_mul(256).saturating_add(64));
+        let possible = desc
+            .block_max
+            .min(len.saturating_mul(256).saturating_add(64));
         let allowed = max_output - start;
         let space = possible.min(allowed);
         let (before, spare) = out.spare(space)?;

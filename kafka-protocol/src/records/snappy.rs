@@ -110,7 +110,9 @@ mod tests {
         let z = compress_xerial(b"hello hello hello").unwrap();
         assert_eq!(
             &z[..16],
-            &[0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0, 0, 0, 0, 1, 0, 0, 0, 1]
+            &[
+                0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0, 0, 0, 0, 1, 0, 0, 0, 1
+            ]
         );
         let len = u32::from_be_bytes(z[16..20].try_into().unwrap()) as usize;
         assert_eq!(z.len(), 20 + len);
