@@ -119,6 +119,37 @@ struct RoundTrip {
     checked: usize,
 }
 
+impl RoundTrip {
+    /// With `TIDEMARK_WRITE_FUZZ_SEEDS=DIR`, writes request frames (header
+    /// and body, no size prefix) as seeds for the `decode_request` fuzz
+    /// target. Nothing is written otherwise.
+    fn write_seed<M: Message>(&self, version: i16, i: usize, body: &Bytes) {
+        let Some(dir) = std::env::var_os("TIDEMARK_WRITE_FUZZ_SEEDS") else {
+            return;
+        };
+        let Some(key) = crate::ApiKey::ALL
+            .iter()
+            .find(|k| M::NAME.strip_suffix("Request") == Some(k.name()))
+        else {
+            return;
+        };
+        let header = crate::generated::RequestHeader {
+            request_api_key: key.as_i16(),
+            request_api_version: version,
+            correlation_id: i as i32,
+            client_id: Some("seed".into()),
+            ..Default::default()
+        };
+        let mut e = Encoder::new();
+        header
+            .write(&mut e, key.request_header_version(version))
+            .unwrap();
+        e.raw(body);
+        let path = std::path::Path::new(&dir).join(format!("gen-{}-v{version}-{i}", key.name()));
+        std::fs::write(path, e.to_bytes()).unwrap();
+    }
+}
+
 impl MessageVisitor for RoundTrip {
     fn visit<M: Random>(&mut self) {
         let (lo, hi) = M::VALID_VERSIONS;
@@ -158,6 +189,9 @@ impl MessageVisitor for RoundTrip {
                     }
                 }
                 self.checked += 1;
+                if i == 0 {
+                    self.write_seed::<M>(version, i, &bytes);
+                }
             }
         }
         // Versions outside the range are refused both ways.

@@ -136,10 +136,13 @@ fn every_truncation_of_a_valid_frame_is_an_error() {
 }
 
 #[test]
-fn trailing_bytes_are_refused() {
+fn trailing_bytes_are_ignored_as_kafka_does() {
     let mut f = produce(9);
-    f.push(0);
-    assert_eq!(decode_fails(&f).0, DecodeError::TrailingBytes(1));
+    let (h, b) = decode_request(Bytes::from(f.clone())).unwrap();
+    f.extend_from_slice(&[1, 0, 0]);
+    let (h2, b2, trailing) =
+        kafka_protocol::frame::decode_request_with_trailing(Bytes::from(f)).unwrap();
+    assert_eq!((h, b, 3), (h2, b2, trailing));
 }
 
 /// A Metadata v4 (non-flexible) request header followed by `body`.

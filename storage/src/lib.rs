@@ -1,6 +1,24 @@
 //! The segmented partition log: append, read, indexes, recovery, retention
 //! and compaction over io_uring direct I/O.
 //!
-//! Empty until the storage issue lands; it exists so the workspace has the
-//! shape of DESIGN.md from the start and dependencies point the right way
-//! (`storage` -> `kafka-protocol`).
+//! One [`Log`] per partition replica, owned by one thread (shard) and
+//! shared between its tasks as `Rc<Log>`. It knows record batches and
+//! files; the raft crate uses it as its log store and the broker serves
+//! Produce, Fetch, ListOffsets, OffsetForLeaderEpoch and DeleteRecords from
+//! it. See `ARCHITECTURE-storage.md` for the file layout and the crash
+//! safety argument.
+
+mod aligned;
+mod compact;
+mod config;
+mod error;
+mod failpoint;
+mod file;
+mod index;
+mod log;
+mod notify;
+
+pub use compact::CompactionStats;
+pub use config::{CleanupPolicy, FlushPolicy, IoMode, LogConfig};
+pub use error::{ConfigError, Result, StorageError};
+pub use log::{AppendInfo, Corruption, Log, ReadResult};

@@ -54,8 +54,8 @@ mod tests {
     fn v1_message() -> Vec<u8> {
         let mut m = Vec::new();
         m.extend(0i64.to_be_bytes());
-        let body_len = 4 + 1 + 1 + 8 + 4 + 4 + 3;
-        m.extend((body_len as i32).to_be_bytes());
+        let body_len: i32 = 4 + 1 + 1 + 8 + 4 + 4 + 3;
+        m.extend(body_len.to_be_bytes());
         m.extend(0u32.to_be_bytes()); // crc (not checked here)
         m.push(1); // magic
         m.push(0); // attributes

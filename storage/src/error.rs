@@ -1,0 +1,73 @@
+//! Errors of the storage crate.
+
+use std::io;
+use std::path::PathBuf;
+
+use kafka_protocol::records::RecordError;
+
+/// A refused configuration: which key, and why.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ConfigError {
+    #[error("{key}={value} is invalid: {reason}")]
+    Invalid {
+        key: &'static str,
+        value: String,
+        reason: &'static str,
+    },
+    #[error("unknown log config key {0:?}")]
+    UnknownKey(String),
+    #[error("{key}: cannot parse {value:?} as a number")]
+    NotANumber { key: String, value: String },
+}
+
+/// Why a log operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    #[error("{op} {}: {source}", path.display())]
+    Io {
+        op: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("invalid record batch: {0}")]
+    InvalidBatch(#[from] RecordError),
+    #[error("record batch of {size} bytes exceeds the limit of {max} bytes")]
+    BatchTooLarge { size: usize, max: usize },
+    #[error("offset {offset} is outside the log [{log_start}, {log_end})")]
+    OffsetOutOfRange {
+        offset: i64,
+        log_start: i64,
+        log_end: i64,
+    },
+    #[error("replicated batch starts at offset {got}, the log ends at {expected}")]
+    NonContiguous { expected: i64, got: i64 },
+    #[error("corrupt log data in {} at byte {position} (offset {offset}): {reason}", path.display())]
+    Corrupt {
+        path: PathBuf,
+        position: u64,
+        offset: i64,
+        reason: String,
+    },
+    /// An earlier write or fsync failed. After a failed fsync the kernel may
+    /// have dropped dirty pages, so retrying could report success for data
+    /// that is gone: the log refuses all further writes until reopened.
+    #[error("log is failed after an earlier I/O error ({0}); reopen it to recover")]
+    Failed(String),
+    #[error("log is busy: {0}")]
+    Busy(&'static str),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+impl StorageError {
+    pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Self {
+        StorageError::Io {
+            op,
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = StorageError> = std::result::Result<T, E>;

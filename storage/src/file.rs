@@ -1,0 +1,358 @@
+//! The file layer: segment writer (O_DIRECT with a rewritten partial tail
+//! page, or buffered as a fallback), positional reads, and the small
+//! metadata-file helpers (atomic replace, directory fsync).
+//!
+//! Data reads and writes go through monoio, which submits them to io_uring
+//! (or, under its legacy driver, runs them inline). Rare metadata calls
+//! (open, fallocate, ftruncate, rename, unlink) are plain syscalls: they
+//! are cheap next to an fdatasync and keep this layer small.
+
+use std::fs::OpenOptions;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use bytes::Bytes;
+use monoio::fs::File;
+
+use crate::aligned::{ALIGN, AlignedBuf, align_down};
+use crate::config::IoMode;
+use crate::error::{Result, StorageError};
+
+static WARNED_DIRECT: AtomicBool = AtomicBool::new(false);
+static WARNED_URING: AtomicBool = AtomicBool::new(false);
+
+/// Says once per process that io_uring is missing (monoio then runs file
+/// I/O synchronously on its legacy driver: slower, same guarantees).
+pub fn check_uring_once() {
+    if !monoio::utils::detect_uring() && !WARNED_URING.swap(true, Ordering::Relaxed) {
+        tracing::warn!("io_uring is not available; file I/O runs synchronously (legacy driver)");
+    }
+}
+
+fn warn_buffered(path: &Path, why: &str) {
+    if !WARNED_DIRECT.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            path = %path.display(),
+            "O_DIRECT is not available ({why}); using buffered I/O with the same fdatasync guarantees"
+        );
+    }
+}
+
+/// Opens (creating if asked) a data file for writing, O_DIRECT when the
+/// mode and the file system allow. Returns the file and whether it is
+/// direct.
+pub fn open_for_write(path: &Path, create: bool, mode: IoMode) -> Result<(std::fs::File, bool)> {
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(true).create(create);
+    if mode == IoMode::Auto {
+        let mut direct = opts.clone();
+        direct.custom_flags(libc::O_DIRECT);
+        match direct.open(path) {
+            Ok(f) => return Ok((f, true)),
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+                warn_buffered(path, "open refused O_DIRECT")
+            }
+            Err(e) => return Err(StorageError::io("open", path, e)),
+        }
+    }
+    let f = opts
+        .open(path)
+        .map_err(|e| StorageError::io("open", path, e))?;
+    Ok((f, false))
+}
+
+pub fn open_read(path: &Path) -> Result<Rc<File>> {
+    let f = std::fs::File::open(path).map_err(|e| StorageError::io("open", path, e))?;
+    let f = File::from_std(f).map_err(|e| StorageError::io("open", path, e))?;
+    Ok(Rc::new(f))
+}
+
+pub fn file_len(path: &Path) -> Result<u64> {
+    std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|e| StorageError::io("stat", path, e))
+}
+
+/// Reads `len` bytes at `pos` (fewer at end of file).
+pub async fn read_at(file: &File, path: &Path, pos: u64, len: usize) -> Result<Bytes> {
+    let mut buf: Vec<u8> = Vec::with_capacity(len);
+    let mut done = 0;
+    while done < len {
+        let slice = monoio::buf::IoBufMut::slice_mut(buf, done..len);
+        let (res, slice) = file.read_at(slice, pos + done as u64).await;
+        buf = slice.into_inner();
+        match res {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(StorageError::io("read", path, e)),
+        }
+    }
+    buf.truncate(done);
+    Ok(Bytes::from(buf))
+}
+
+pub fn fsync_dir(dir: &Path) -> Result<()> {
+    let d = std::fs::File::open(dir).map_err(|e| StorageError::io("open dir", dir, e))?;
+    d.sync_all()
+        .map_err(|e| StorageError::io("fsync dir", dir, e))
+}
+
+/// Replaces `path` with `data` atomically: temp file, fsync, rename,
+/// directory fsync. A crash leaves either the old or the new contents.
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension(match path.extension() {
+        Some(e) => format!("{}.tmp", e.to_string_lossy()),
+        None => "tmp".to_string(),
+    });
+    let mut f = std::fs::File::create(&tmp).map_err(|e| StorageError::io("create", &tmp, e))?;
+    f.write_all(data)
+        .and_then(|_| f.sync_data())
+        .map_err(|e| StorageError::io("write", &tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| StorageError::io("rename", path, e))?;
+    fsync_dir(path.parent().unwrap_or(Path::new(".")))
+}
+
+pub fn remove_if_exists(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(StorageError::io("unlink", path, e)),
+    }
+}
+
+/// The writer of the active segment.
+///
+/// It keeps in memory the bytes from the last block boundary at or below
+/// the durable end (`buf_pos`) up to the logical end: each flush writes
+/// that whole block-aligned range, so the partial tail block is rewritten
+/// in place with its old bytes plus the new ones, zero-padded. The padding
+/// reads back as a zero batch length, which recovery treats as the end.
+pub struct SegmentWriter {
+    pub base: i64,
+    pub path: PathBuf,
+    file: Rc<File>,
+    raw_fd: i32,
+    direct: bool,
+    /// File position of `buf[0]`; always block aligned.
+    buf_pos: u64,
+    buf: Option<AlignedBuf>,
+    /// Logical bytes written to the file (not counting padding).
+    written: u64,
+    /// Whether a write happened since the last sync.
+    dirty: bool,
+}
+
+impl SegmentWriter {
+    /// Opens the segment at `path` whose valid data ends at `len`, cutting
+    /// anything after it (a torn tail, or zero padding) and preallocating.
+    pub async fn open(
+        base: i64,
+        path: PathBuf,
+        len: u64,
+        create: bool,
+        mode: IoMode,
+        preallocate: u64,
+    ) -> Result<SegmentWriter> {
+        let (std_file, direct) = open_for_write(&path, create, mode)?;
+        let raw_fd = std_file.as_raw_fd();
+        std_file
+            .set_len(len)
+            .map_err(|e| StorageError::io("ftruncate", &path, e))?;
+        if preallocate > len {
+            // SAFETY: plain syscall on an fd we own; no memory is passed.
+            let r = unsafe { libc::fallocate(raw_fd, 0, 0, preallocate as libc::off_t) };
+            if r != 0 {
+                tracing::debug!(path = %path.display(), "fallocate unsupported; not preallocating");
+            }
+        }
+        let file =
+            Rc::new(File::from_std(std_file).map_err(|e| StorageError::io("open", &path, e))?);
+        let buf_pos = align_down(len);
+        let mut buf = AlignedBuf::with_capacity(256 * 1024);
+        if len > buf_pos {
+            // Reload the partial tail block so the next write rewrites it whole.
+            let head = read_at(&file, &path, buf_pos, (len - buf_pos) as usize).await?;
+            if head.len() as u64 != len - buf_pos {
+                return Err(StorageError::io(
+                    "read tail block",
+                    &path,
+                    std::io::ErrorKind::UnexpectedEof.into(),
+                ));
+            }
+            buf.extend_from_slice(&head);
+        }
+        let mut w = SegmentWriter {
+            base,
+            path,
+            file,
+            raw_fd,
+            direct,
+            buf_pos,
+            buf: Some(buf),
+            written: len,
+            dirty: true,
+        };
+        // Make the cut (and the preallocation) durable before new data.
+        w.sync().await?;
+        Ok(w)
+    }
+
+    pub fn is_direct(&self) -> bool {
+        self.direct
+    }
+
+    /// Logical size: bytes written plus bytes buffered.
+    pub fn len(&self) -> u64 {
+        self.buf_pos + self.buf.as_ref().map_or(0, |b| b.len() as u64)
+    }
+
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    pub fn push(&mut self, data: &[u8]) {
+        self.buf
+            .as_mut()
+            .expect("writer buffer present")
+            .extend_from_slice(data);
+    }
+
+    /// Writes everything buffered (block-aligned, padded) to the file.
+    pub async fn write_out(&mut self) -> Result<()> {
+        let end = self.len();
+        if end == self.written {
+            return Ok(());
+        }
+        let mut buf = self.buf.take().expect("writer buffer present");
+        let padded = buf.pad_to_block();
+        let (res, view) = self
+            .file
+            .write_all_at(buf.into_write(padded), self.buf_pos)
+            .await;
+        let mut buf = view.into_inner();
+        if let Err(e) = res {
+            self.buf = Some(buf);
+            return Err(StorageError::io("write", &self.path, e));
+        }
+        // Keep the partial last block for the next rewrite.
+        let new_pos = align_down(end);
+        buf.drain_front((new_pos - self.buf_pos) as usize);
+        self.buf_pos = new_pos;
+        self.buf = Some(buf);
+        self.written = end;
+        self.dirty = true;
+        Ok(())
+    }
+
+    pub async fn sync(&mut self) -> Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        self.file
+            .sync_data()
+            .await
+            .map_err(|e| StorageError::io("fdatasync", &self.path, e))?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Seals the segment: flushes, then cuts the file to its logical size
+    /// (dropping preallocation and padding, so a sealed segment's length is
+    /// exactly its data) and syncs.
+    pub async fn seal(mut self) -> Result<u64> {
+        self.write_out().await?;
+        let len = self.written;
+        // SAFETY: plain syscall on the fd owned by `self.file`, alive here.
+        let r = unsafe { libc::ftruncate(self.raw_fd, len as libc::off_t) };
+        if r != 0 {
+            return Err(StorageError::io(
+                "ftruncate",
+                &self.path,
+                std::io::Error::last_os_error(),
+            ));
+        }
+        self.dirty = true;
+        self.sync().await?;
+        Ok(len)
+    }
+}
+
+/// How a scan of a segment file ended.
+#[derive(Debug)]
+pub enum ScanEnd {
+    /// All `len` bytes were whole, valid batches.
+    Clean,
+    /// Bytes from `position` on are not a valid batch.
+    Invalid { position: u64, reason: String },
+}
+
+/// Reads a segment file from the start, batch by batch, in bounded chunks,
+/// checking each batch's length and CRC-32C. Calls `f(position, batch)`
+/// for every valid batch; `f` returning `Err(reason)` marks the batch
+/// invalid (used for offset-order checks).
+pub async fn scan_segment(
+    file: &File,
+    path: &Path,
+    len: u64,
+    max_batch: usize,
+    mut f: impl FnMut(u64, &kafka_protocol::records::RecordBatch) -> std::result::Result<(), String>,
+) -> Result<ScanEnd> {
+    use kafka_protocol::records::RecordBatches;
+    const CHUNK: usize = 1 << 20;
+    let mut pos = 0u64;
+    let mut want = CHUNK;
+    while pos < len {
+        let n = want.min((len - pos) as usize);
+        let chunk = read_at(file, path, pos, n).await?;
+        let mut it = RecordBatches::new(chunk.clone());
+        let mut consumed = 0usize;
+        let mut need_more = None;
+        for item in it.by_ref() {
+            match item {
+                Ok(b) => {
+                    if let Err(e) = b.verify_crc() {
+                        return Ok(ScanEnd::Invalid {
+                            position: pos + consumed as u64,
+                            reason: e.to_string(),
+                        });
+                    }
+                    if let Err(reason) = f(pos + consumed as u64, &b) {
+                        return Ok(ScanEnd::Invalid {
+                            position: pos + consumed as u64,
+                            reason,
+                        });
+                    }
+                    consumed += b.size();
+                }
+                Err(kafka_protocol::records::RecordError::PartialBatch { needed, .. })
+                    if (chunk.len() as u64) < len - pos && needed <= max_batch =>
+                {
+                    need_more = Some(needed);
+                    break;
+                }
+                Err(e) => {
+                    return Ok(ScanEnd::Invalid {
+                        position: pos + consumed as u64,
+                        reason: e.to_string(),
+                    });
+                }
+            }
+        }
+        if consumed == 0 && need_more.is_none() && chunk.is_empty() {
+            return Ok(ScanEnd::Invalid {
+                position: pos,
+                reason: "file shorter than expected".into(),
+            });
+        }
+        pos += consumed as u64;
+        want = need_more.map_or(CHUNK, |n| n.max(CHUNK));
+    }
+    Ok(ScanEnd::Clean)
+}
+
+pub const BLOCK: usize = ALIGN;

@@ -1,0 +1,1440 @@
+//! [`Log`]: one partition's segmented log.
+//!
+//! # Concurrency model
+//!
+//! A log belongs to one thread (one shard) and is shared between that
+//! thread's tasks as `Rc<Log>`; every method takes `&self`. State lives in
+//! a `RefCell` that is never borrowed across an `.await`. Appends are
+//! synchronous memory operations: they assign offsets, update the in-memory
+//! index and tail cache and queue an I/O op. Whoever then needs durability
+//! takes the single I/O role and runs *all* queued ops with one fdatasync
+//! at the end, while the others wait: appends that arrive together share an
+//! fdatasync (group commit), and the order of file operations is the order
+//! of the log operations that queued them.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::rc::{Rc, Weak};
+use std::time::Instant;
+
+use bytes::{Bytes, BytesMut};
+use kafka_protocol::records::{RecordBatch, RecordBatches, Stamp, stamp_batch};
+use monoio::fs::File;
+
+use crate::config::{FlushPolicy, LogConfig};
+use crate::error::{Result, StorageError};
+use crate::failpoint;
+use crate::file::{self, ScanEnd, SegmentWriter};
+use crate::index::{self, SegIndex};
+use crate::notify::Notify;
+
+const RECOVERY_POINT: &str = "recovery-point-offset-checkpoint";
+const LOG_START: &str = "log-start-offset-checkpoint";
+const EPOCHS: &str = "leader-epoch-checkpoint";
+pub(crate) const CLEANER: &str = "cleaner-offset-checkpoint";
+const INDEX_CACHE_SEGMENTS: usize = 8;
+
+/// What an append assigned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppendInfo {
+    pub base_offset: i64,
+    pub last_offset: i64,
+    pub log_start_offset: i64,
+}
+
+/// Batches read from the log, as stored: concatenated they are a Fetch
+/// response's `records`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadResult {
+    pub batches: Vec<Bytes>,
+    /// Total bytes in `batches`.
+    pub bytes: usize,
+    /// The offset after the last returned batch (where the next read
+    /// starts), or the requested offset when nothing was returned.
+    pub next_offset: i64,
+}
+
+/// Where a sealed segment was found corrupt; the log serves nothing at or
+/// past `offset` until truncated below it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Corruption {
+    pub path: PathBuf,
+    pub position: u64,
+    pub offset: i64,
+    pub reason: String,
+}
+
+impl Corruption {
+    fn error(&self) -> StorageError {
+        StorageError::Corrupt {
+            path: self.path.clone(),
+            position: self.position,
+            offset: self.offset,
+            reason: self.reason.clone(),
+        }
+    }
+}
+
+pub(crate) struct Segment {
+    pub base: i64,
+    /// Offset after the last batch (the next segment's base for sealed
+    /// segments, which may exceed the last batch's after compaction).
+    pub next: i64,
+    /// Logical size including unflushed bytes.
+    pub size: u64,
+    /// Bytes that are on disk and may be read from the file.
+    pub disk_size: u64,
+    pub max_ts: i64,
+    first_append: Option<Instant>,
+    /// The in-memory index; only the active segment has one.
+    index: Option<SegIndex>,
+    reader: Option<Rc<File>>,
+    /// Bumped when the segment's file is replaced or truncated, so that a
+    /// compaction prepared against an older version is discarded.
+    pub generation: u64,
+}
+
+pub(crate) enum IoOp {
+    Write { base: i64, data: Bytes },
+    Roll { new: i64, index: Rc<SegIndex> },
+    Checkpoint { name: &'static str, data: Vec<u8> },
+    Delete { bases: Vec<i64> },
+}
+
+pub(crate) struct State {
+    pub segments: BTreeMap<i64, Segment>,
+    pub log_start: i64,
+    leo: i64,
+    durable: i64,
+    epochs: Vec<(i32, i64)>,
+    cache: VecDeque<(i64, i64, Bytes)>,
+    cache_bytes: usize,
+    ops: Vec<IoOp>,
+    unflushed: usize,
+    writer: Option<SegmentWriter>,
+    failed: Option<String>,
+    corruption: Option<Corruption>,
+    index_cache: VecDeque<(i64, u64, Rc<SegIndex>)>,
+    exclusive: bool,
+}
+
+/// One partition's log. See the module docs for the concurrency model.
+pub struct Log {
+    pub(crate) dir: PathBuf,
+    pub(crate) config: LogConfig,
+    pub(crate) st: RefCell<State>,
+    io_busy: Cell<bool>,
+    pub(crate) cleaning: Cell<bool>,
+    changed: Notify,
+    direct: bool,
+}
+
+/// Holds the I/O role; releasing it wakes the waiters.
+pub(crate) struct IoGuard<'a>(&'a Log);
+
+impl Drop for IoGuard<'_> {
+    fn drop(&mut self) {
+        self.0.io_busy.set(false);
+        self.0.changed.notify_all();
+    }
+}
+
+pub(crate) fn seg_path(dir: &Path, base: i64, ext: &str) -> PathBuf {
+    dir.join(format!("{base:020}.{ext}"))
+}
+
+fn parse_base(name: &str) -> Option<(i64, &str)> {
+    let (stem, ext) = name.split_once('.')?;
+    if stem.len() != 20 || !stem.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((stem.parse().ok()?, ext))
+}
+
+fn read_checkpoint(dir: &Path, name: &str) -> Option<String> {
+    match std::fs::read_to_string(dir.join(name)) {
+        Ok(s) => Some(s),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            tracing::warn!(file = name, error = %e, "unreadable checkpoint; ignoring it");
+            None
+        }
+    }
+}
+
+fn encode_epochs(epochs: &[(i32, i64)]) -> Vec<u8> {
+    let mut s = format!("0\n{}\n", epochs.len());
+    for (e, o) in epochs {
+        s.push_str(&format!("{e} {o}\n"));
+    }
+    s.into_bytes()
+}
+
+fn decode_epochs(s: &str) -> Option<Vec<(i32, i64)>> {
+    let mut lines = s.lines();
+    if lines.next()? != "0" {
+        return None;
+    }
+    let n: usize = lines.next()?.parse().ok()?;
+    let mut v = Vec::with_capacity(n.min(1 << 16));
+    for _ in 0..n {
+        let (e, o) = lines.next()?.split_once(' ')?;
+        v.push((e.parse().ok()?, o.parse().ok()?));
+    }
+    Some(v)
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+impl Log {
+    /// Opens (or creates) the log in `dir`, recovering it: segments after
+    /// the recovery checkpoint (and any whose index is missing or damaged)
+    /// are read batch by batch and checked by length and CRC-32C; the
+    /// active segment is cut at its first torn or corrupt batch; a corrupt
+    /// sealed segment is reported ([`Log::corruption`]) and nothing at or
+    /// past the damage is served.
+    pub async fn open(dir: impl AsRef<Path>, config: LogConfig) -> Result<Rc<Log>> {
+        config.validate()?;
+        file::check_uring_once();
+        let dir = dir.as_ref().to_path_buf();
+        std::fs::create_dir_all(&dir).map_err(|e| StorageError::io("mkdir", &dir, e))?;
+
+        let mut bases = Vec::new();
+        let entries = std::fs::read_dir(&dir).map_err(|e| StorageError::io("readdir", &dir, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| StorageError::io("readdir", &dir, e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".tmp") || name.ends_with(".cleaned") {
+                // Leftovers of an interrupted atomic write or compaction:
+                // the originals are intact, so these are dropped.
+                file::remove_if_exists(&entry.path())?;
+                continue;
+            }
+            if let Some((base, "log")) = parse_base(&name) {
+                bases.push(base);
+            }
+        }
+        bases.sort_unstable();
+
+        let ckpt_i64 =
+            |name: &str| read_checkpoint(&dir, name).and_then(|s| s.trim().parse::<i64>().ok());
+        let log_start_ckpt = ckpt_i64(LOG_START);
+        let mut epochs_ckpt = read_checkpoint(&dir, EPOCHS).map(|s| decode_epochs(&s));
+        let mut recovery_point = ckpt_i64(RECOVERY_POINT).unwrap_or(0);
+        if let Some(None) = epochs_ckpt {
+            tracing::warn!(dir = %dir.display(), "damaged leader-epoch checkpoint; rescanning the whole log");
+            recovery_point = i64::MIN;
+            epochs_ckpt = None;
+        }
+        if bases.is_empty() {
+            bases.push(log_start_ckpt.unwrap_or(0).max(0));
+        }
+
+        let mut epochs: Vec<(i32, i64)> = epochs_ckpt
+            .flatten()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&(_, o)| o < recovery_point)
+            .collect();
+        let mut segments = BTreeMap::new();
+        let mut corruption = None;
+        let mut active_index = SegIndex::new();
+        let n = bases.len();
+        for (i, &base) in bases.iter().enumerate() {
+            let last = i + 1 == n;
+            let next_base = bases.get(i + 1).copied().unwrap_or(i64::MAX);
+            let path = seg_path(&dir, base, "log");
+            let len = file::file_len(&path)?;
+            let (ip, tp) = (
+                seg_path(&dir, base, "index"),
+                seg_path(&dir, base, "timeindex"),
+            );
+            if !last
+                && base >= recovery_point.min(0).max(i64::MIN)
+                && base < recovery_point
+                && let Some(idx) = index::read_files(len, &ip, &tp)?
+            {
+                segments.insert(base, Segment::sealed(base, next_base, len, idx.max_ts));
+                continue;
+            }
+            let reader = file::open_read(&path)?;
+            let mut idx = SegIndex::new();
+            let mut expected = base;
+            let interval = u64::from(config.index_interval_bytes);
+            let scan_epochs = base >= recovery_point;
+            let end = file::scan_segment(&reader, &path, len, config.max_batch_bytes, |pos, b| {
+                if b.base_offset() < expected || b.last_offset() < b.base_offset() {
+                    return Err(format!(
+                        "batch offsets {}..={} out of order (expected >= {expected})",
+                        b.base_offset(),
+                        b.last_offset()
+                    ));
+                }
+                if b.last_offset() >= next_base {
+                    return Err(format!(
+                        "batch offset {} overlaps the next segment",
+                        b.last_offset()
+                    ));
+                }
+                idx.on_batch(
+                    b.base_offset(),
+                    pos,
+                    b.size() as u64,
+                    b.max_timestamp(),
+                    interval,
+                );
+                let e = b.partition_leader_epoch();
+                if scan_epochs && e >= 0 && epochs.last().is_none_or(|l| e > l.0) {
+                    epochs.push((e, b.base_offset()));
+                }
+                expected = b.next_offset();
+                Ok(())
+            })
+            .await?;
+            let size = match end {
+                ScanEnd::Clean => len,
+                ScanEnd::Invalid { position, reason } if last => {
+                    if position < len {
+                        tracing::warn!(path = %path.display(), position, %reason, "cutting torn or corrupt tail");
+                    }
+                    position
+                }
+                ScanEnd::Invalid { position, reason } => {
+                    tracing::error!(path = %path.display(), position, offset = expected, %reason,
+                        "corrupt sealed segment; refusing to serve from this offset on");
+                    if corruption.is_none() {
+                        corruption = Some(Corruption {
+                            path: path.clone(),
+                            position,
+                            offset: expected,
+                            reason,
+                        });
+                    }
+                    position
+                }
+            };
+            if last {
+                let mut seg = Segment::sealed(base, expected, size, idx.max_ts);
+                seg.disk_size = size;
+                segments.insert(base, seg);
+                active_index = idx;
+            } else {
+                idx.finish();
+                if corruption.as_ref().is_none_or(|c| c.path != path) {
+                    index::write_files(&idx, len, &ip, &tp)?;
+                }
+                let mut seg = Segment::sealed(base, next_base, size, idx.max_ts);
+                seg.reader = Some(reader);
+                segments.insert(base, seg);
+            }
+        }
+
+        let (&active_base, active) = segments.iter_mut().next_back().expect("one segment");
+        let writer = SegmentWriter::open(
+            active_base,
+            seg_path(&dir, active_base, "log"),
+            active.size,
+            true,
+            config.io_mode,
+            if config.preallocate {
+                config.segment_bytes
+            } else {
+                0
+            },
+        )
+        .await?;
+        // The active segment has no index files: it is always rescanned.
+        file::remove_if_exists(&seg_path(&dir, active_base, "index"))?;
+        file::remove_if_exists(&seg_path(&dir, active_base, "timeindex"))?;
+        active.index = Some(active_index);
+        active.reader = None;
+        let leo = active.next;
+        let first_base = *segments.keys().next().expect("one segment");
+        let log_start = log_start_ckpt
+            .unwrap_or(first_base)
+            .max(first_base)
+            .min(leo);
+        epochs.retain(|&(_, o)| o < leo);
+        truncate_epochs_from_start(&mut epochs, log_start);
+        file::write_atomic(&dir.join(EPOCHS), &encode_epochs(&epochs))?;
+        file::write_atomic(
+            &dir.join(RECOVERY_POINT),
+            active_base.to_string().as_bytes(),
+        )?;
+
+        let direct = writer.is_direct();
+        let log = Rc::new(Log {
+            dir,
+            st: RefCell::new(State {
+                segments,
+                log_start,
+                leo,
+                durable: leo,
+                epochs,
+                cache: VecDeque::new(),
+                cache_bytes: 0,
+                ops: Vec::new(),
+                unflushed: 0,
+                writer: Some(writer),
+                failed: None,
+                corruption,
+                index_cache: VecDeque::new(),
+                exclusive: false,
+            }),
+            io_busy: Cell::new(false),
+            cleaning: Cell::new(false),
+            changed: Notify::default(),
+            direct,
+            config,
+        });
+        if let FlushPolicy::Interval { interval, .. } = log.config.flush {
+            monoio::spawn(interval_flusher(Rc::downgrade(&log), interval));
+        }
+        tracing::debug!(dir = %log.dir.display(), log_start, leo, direct, "log opened");
+        Ok(log)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn config(&self) -> &LogConfig {
+        &self.config
+    }
+
+    /// Whether data files use O_DIRECT (false: buffered fallback).
+    pub fn is_direct_io(&self) -> bool {
+        self.direct
+    }
+
+    pub fn log_start_offset(&self) -> i64 {
+        self.st.borrow().log_start
+    }
+
+    /// The log end offset: the offset the next append gets.
+    pub fn log_end_offset(&self) -> i64 {
+        self.st.borrow().leo
+    }
+
+    /// Offsets below this are fdatasynced.
+    pub fn durable_offset(&self) -> i64 {
+        self.st.borrow().durable
+    }
+
+    /// Base offset of the active segment (never compacted).
+    pub fn active_segment_base(&self) -> i64 {
+        *self
+            .st
+            .borrow()
+            .segments
+            .keys()
+            .next_back()
+            .expect("one segment")
+    }
+
+    pub fn segment_count(&self) -> usize {
+        self.st.borrow().segments.len()
+    }
+
+    /// Total bytes of all segments.
+    pub fn size_bytes(&self) -> u64 {
+        self.st.borrow().segments.values().map(|s| s.size).sum()
+    }
+
+    /// The corruption found in a sealed segment, if any.
+    pub fn corruption(&self) -> Option<Corruption> {
+        self.st.borrow().corruption.clone()
+    }
+
+    /// The leader-epoch cache: (epoch, first offset) pairs.
+    pub fn epochs(&self) -> Vec<(i32, i64)> {
+        self.st.borrow().epochs.clone()
+    }
+
+    /// Heap bytes held by in-memory indexes and the tail cache (for the
+    /// memory-bound checks).
+    pub fn memory_bytes(&self) -> usize {
+        let st = self.st.borrow();
+        st.cache_bytes
+            + st.index_cache
+                .iter()
+                .map(|e| e.2.heap_bytes())
+                .sum::<usize>()
+            + st.segments
+                .values()
+                .filter_map(|s| s.index.as_ref())
+                .map(SegIndex::heap_bytes)
+                .sum::<usize>()
+            + st.segments.len() * std::mem::size_of::<Segment>()
+    }
+
+    fn check_writable(st: &State) -> Result<()> {
+        if let Some(f) = &st.failed {
+            return Err(StorageError::Failed(f.clone()));
+        }
+        if st.exclusive {
+            return Err(StorageError::Busy("a truncation is in progress"));
+        }
+        Ok(())
+    }
+
+    /// Appends one batch as the leader: stamps its base offset (the log end
+    /// offset), `leader_epoch` and, for LogAppendTime topics, the append
+    /// time in place (verifying its CRC first), and returns the offsets.
+    /// With [`FlushPolicy::SyncBeforeAck`] it returns once the batch is on
+    /// disk.
+    pub async fn append(
+        &self,
+        mut batch: BytesMut,
+        leader_epoch: i32,
+        log_append_time: Option<i64>,
+    ) -> Result<AppendInfo> {
+        let info = {
+            let mut st = self.st.borrow_mut();
+            Self::check_writable(&st)?;
+            self.check_size(batch.len())?;
+            let stamp = Stamp {
+                base_offset: st.leo,
+                partition_leader_epoch: leader_epoch,
+                log_append_time,
+            };
+            stamp_batch(&mut batch, &stamp)?;
+            let rb = RecordBatch::new(batch.freeze())?;
+            self.push_batch(&mut st, rb)?
+        };
+        self.after_append(info.last_offset + 1).await?;
+        Ok(info)
+    }
+
+    /// Appends batches that already carry offsets and epochs (a Raft
+    /// follower copying the leader's log). The first must start at the log
+    /// end offset and the rest follow contiguously; CRCs are verified.
+    pub async fn append_replicated(&self, batches: Bytes) -> Result<AppendInfo> {
+        let mut parsed = Vec::new();
+        for b in RecordBatches::new(batches) {
+            let b = b?;
+            b.verify_crc()?;
+            self.check_size(b.size())?;
+            parsed.push(b);
+        }
+        let info = {
+            let mut st = self.st.borrow_mut();
+            Self::check_writable(&st)?;
+            let mut expected = st.leo;
+            for b in &parsed {
+                if b.base_offset() != expected || b.last_offset() < b.base_offset() {
+                    return Err(StorageError::NonContiguous {
+                        expected,
+                        got: b.base_offset(),
+                    });
+                }
+                expected = b.next_offset();
+            }
+            let mut info: Option<AppendInfo> = None;
+            for b in parsed {
+                let i = self.push_batch(&mut st, b)?;
+                info = Some(match info {
+                    Some(first) => AppendInfo {
+                        last_offset: i.last_offset,
+                        ..first
+                    },
+                    None => i,
+                });
+            }
+            match info {
+                Some(i) => i,
+                None => {
+                    return Err(StorageError::InvalidBatch(
+                        kafka_protocol::records::RecordError::Truncated {
+                            needed: 61,
+                            available: 0,
+                        },
+                    ));
+                }
+            }
+        };
+        self.after_append(info.last_offset + 1).await?;
+        Ok(info)
+    }
+
+    fn check_size(&self, size: usize) -> Result<()> {
+        if size > self.config.max_batch_bytes {
+            return Err(StorageError::BatchTooLarge {
+                size,
+                max: self.config.max_batch_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    async fn after_append(&self, target: i64) -> Result<()> {
+        match self.config.flush {
+            FlushPolicy::SyncBeforeAck => self.flush_to(target, false).await,
+            FlushPolicy::Interval { bytes, .. } => {
+                if self.st.borrow().unflushed >= bytes {
+                    self.flush_to(target, false).await?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The synchronous part of an append: roll if due, index, cache, queue.
+    fn push_batch(&self, st: &mut State, b: RecordBatch) -> Result<AppendInfo> {
+        if b.last_offset_delta() < 0 {
+            return Err(StorageError::InvalidBatch(
+                kafka_protocol::records::RecordError::InvalidBatchLength(b.last_offset_delta()),
+            ));
+        }
+        let size = b.size() as u64;
+        let roll = {
+            let active = st.segments.values().next_back().expect("one segment");
+            active.size > 0
+                && (active.size + size > self.config.segment_bytes
+                    || active
+                        .first_append
+                        .is_some_and(|t| t.elapsed().as_millis() as i64 >= self.config.segment_ms))
+        };
+        if roll {
+            self.roll(st);
+        }
+        let (base, next) = (b.base_offset(), b.next_offset());
+        let interval = u64::from(self.config.index_interval_bytes);
+        let active = st.segments.values_mut().next_back().expect("one segment");
+        let idx = active.index.as_mut().expect("active segment has an index");
+        idx.on_batch(base, active.size, size, b.max_timestamp(), interval);
+        active.size += size;
+        active.next = next;
+        active.max_ts = active.max_ts.max(b.max_timestamp());
+        active.first_append.get_or_insert_with(Instant::now);
+        let seg_base = active.base;
+        let epoch = b.partition_leader_epoch();
+        if epoch >= 0 && st.epochs.last().is_none_or(|l| epoch > l.0) {
+            st.epochs.push((epoch, base));
+            let data = encode_epochs(&st.epochs);
+            st.ops.push(IoOp::Checkpoint { name: EPOCHS, data });
+        }
+        let bytes = b.into_bytes();
+        st.ops.push(IoOp::Write {
+            base: seg_base,
+            data: bytes.clone(),
+        });
+        st.cache.push_back((base, next, bytes));
+        st.cache_bytes += size as usize;
+        st.unflushed += size as usize;
+        st.leo = next;
+        Ok(AppendInfo {
+            base_offset: base,
+            last_offset: next - 1,
+            log_start_offset: st.log_start,
+        })
+    }
+
+    fn roll(&self, st: &mut State) {
+        let new = st.leo;
+        let active = st.segments.values_mut().next_back().expect("one segment");
+        let mut idx = active.index.take().expect("active index");
+        idx.finish();
+        let idx = Rc::new(idx);
+        let (old_base, generation) = (active.base, active.generation);
+        active.next = new;
+        st.index_cache
+            .push_back((old_base, generation, idx.clone()));
+        if st.index_cache.len() > INDEX_CACHE_SEGMENTS {
+            st.index_cache.pop_front();
+        }
+        let mut seg = Segment::sealed(new, new, 0, -1);
+        seg.index = Some(SegIndex::new());
+        st.segments.insert(new, seg);
+        st.ops.push(IoOp::Roll { new, index: idx });
+        tracing::debug!(dir = %self.dir.display(), old_base, new, "rolling segment");
+    }
+
+    /// Makes everything appended so far durable and runs queued file
+    /// operations.
+    pub async fn flush(&self) -> Result<()> {
+        let leo = self.st.borrow().leo;
+        self.flush_to(leo, true).await
+    }
+
+    pub(crate) async fn acquire_io(&self) -> IoGuard<'_> {
+        while self.io_busy.get() {
+            self.changed.wait().await;
+        }
+        self.io_busy.set(true);
+        IoGuard(self)
+    }
+
+    /// Waits until offsets below `target` are durable (and, with `drain`,
+    /// until no file operation is queued), running the flush itself when no
+    /// one else is.
+    async fn flush_to(&self, target: i64, drain: bool) -> Result<()> {
+        loop {
+            {
+                let st = self.st.borrow();
+                if let Some(f) = &st.failed {
+                    return Err(StorageError::Failed(f.clone()));
+                }
+                if st.durable >= target && (!drain || st.ops.is_empty()) {
+                    return Ok(());
+                }
+            }
+            if self.io_busy.get() {
+                self.changed.wait().await;
+                continue;
+            }
+            let _guard = self.acquire_io().await;
+            self.flush_once().await?;
+        }
+    }
+
+    /// Runs every queued op, then one fdatasync. Caller holds the I/O role.
+    pub(crate) async fn flush_once(&self) -> Result<()> {
+        let (ops, target, writer) = {
+            let mut st = self.st.borrow_mut();
+            let ops = std::mem::take(&mut st.ops);
+            (ops, st.leo, st.writer.take())
+        };
+        let Some(mut writer) = writer else {
+            return Err(StorageError::Failed("segment writer lost".into()));
+        };
+        let res = self.run_ops(ops, &mut writer).await;
+        let mut st = self.st.borrow_mut();
+        let written = writer.written();
+        if let Some(seg) = st.segments.get_mut(&writer.base) {
+            seg.disk_size = written;
+        }
+        st.writer = Some(writer);
+        match res {
+            Ok(()) => {
+                st.durable = st.durable.max(target);
+                st.unflushed = 0;
+                self.evict_cache(&mut st);
+                Ok(())
+            }
+            Err(e) => {
+                tracing::error!(dir = %self.dir.display(), error = %e, "log write failed; the log is now failed");
+                st.failed = Some(e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    async fn run_ops(&self, ops: Vec<IoOp>, writer: &mut SegmentWriter) -> Result<()> {
+        let mode = self.config.io_mode;
+        let prealloc = if self.config.preallocate {
+            self.config.segment_bytes
+        } else {
+            0
+        };
+        for op in ops {
+            match op {
+                IoOp::Write { base, data } => {
+                    debug_assert_eq!(base, writer.base);
+                    writer.push(&data);
+                }
+                IoOp::Roll { new, index } => {
+                    let old_base = writer.base;
+                    let new_writer = SegmentWriter::open(
+                        new,
+                        seg_path(&self.dir, new, "log"),
+                        0,
+                        true,
+                        mode,
+                        prealloc,
+                    );
+                    let old = std::mem::replace(writer, new_writer.await?);
+                    let len = old.seal().await?;
+                    if let Some(s) = self.st.borrow_mut().segments.get_mut(&old_base) {
+                        s.disk_size = len;
+                        s.size = len;
+                    }
+                    failpoint::hit("roll.after_seal");
+                    index::write_files(
+                        &index,
+                        len,
+                        &seg_path(&self.dir, old_base, "index"),
+                        &seg_path(&self.dir, old_base, "timeindex"),
+                    )?;
+                    file::fsync_dir(&self.dir)?;
+                    failpoint::hit("roll.after_create");
+                    file::write_atomic(&self.dir.join(RECOVERY_POINT), new.to_string().as_bytes())?;
+                }
+                IoOp::Checkpoint { name, data } => file::write_atomic(&self.dir.join(name), &data)?,
+                IoOp::Delete { bases } => {
+                    for b in bases {
+                        for ext in ["log", "index", "timeindex"] {
+                            file::remove_if_exists(&seg_path(&self.dir, b, ext))?;
+                        }
+                    }
+                    file::fsync_dir(&self.dir)?;
+                }
+            }
+        }
+        writer.write_out().await?;
+        writer.sync().await
+    }
+
+    fn evict_cache(&self, st: &mut State) {
+        while st.cache_bytes > self.config.tail_cache_bytes {
+            match st.cache.front() {
+                Some(&(_, next, ref b)) if next <= st.durable => {
+                    st.cache_bytes -= b.len();
+                    st.cache.pop_front();
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Reads batches from `offset` (the batch containing it first) up to
+    /// `max_bytes` (at least one whole batch is returned, as Kafka does),
+    /// stopping before `max_offset` (exclusive; the high watermark for
+    /// consumers) when given. Recent batches come from memory; older ones
+    /// from the segment files, checked by CRC.
+    pub async fn read(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        max_offset: Option<i64>,
+    ) -> Result<ReadResult> {
+        loop {
+            let plan = {
+                let mut st = self.st.borrow_mut();
+                if offset < st.log_start || offset > st.leo {
+                    return Err(StorageError::OffsetOutOfRange {
+                        offset,
+                        log_start: st.log_start,
+                        log_end: st.leo,
+                    });
+                }
+                let limit = max_offset.unwrap_or(st.leo).min(st.leo);
+                let empty = ReadResult {
+                    next_offset: offset,
+                    ..Default::default()
+                };
+                if offset >= limit {
+                    return Ok(empty);
+                }
+                if let Some(c) = &st.corruption
+                    && offset >= c.offset
+                {
+                    return Err(c.error());
+                }
+                if st.cache.front().is_some_and(|e| e.0 <= offset) {
+                    return Ok(read_cache(&st.cache, offset, max_bytes, limit));
+                }
+                let cache_start = st.cache.front().map_or(st.leo, |e| e.0);
+                let Some(seg) = st
+                    .segments
+                    .range(..=offset)
+                    .next_back()
+                    .map(|(_, s)| s)
+                    .filter(|s| offset < s.next)
+                    .or_else(|| st.segments.range(offset + 1..).next().map(|(_, s)| s))
+                else {
+                    return Ok(empty);
+                };
+                let base = seg.base;
+                let pos = match &seg.index {
+                    Some(idx) => Some(idx.position_for(offset).1),
+                    None => st
+                        .index_cache
+                        .iter()
+                        .find(|e| e.0 == base && e.1 == seg.generation)
+                        .map(|e| e.2.position_for(offset).1),
+                };
+                match pos {
+                    None => Err(base),
+                    Some(pos) => {
+                        let disk_end = seg.disk_size;
+                        let reader = match &seg.reader {
+                            Some(r) => r.clone(),
+                            None => {
+                                let r = file::open_read(&seg_path(&self.dir, base, "log"))?;
+                                st.segments.get_mut(&base).expect("segment").reader =
+                                    Some(r.clone());
+                                r
+                            }
+                        };
+                        Ok((base, pos, disk_end, reader, limit.min(cache_start)))
+                    }
+                }
+            };
+            match plan {
+                Err(base) => {
+                    self.load_index(base).await?;
+                }
+                Ok((base, pos, disk_end, reader, limit)) => {
+                    return self
+                        .read_disk(base, &reader, pos, disk_end, offset, max_bytes, limit)
+                        .await;
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn read_disk(
+        &self,
+        base: i64,
+        reader: &File,
+        mut pos: u64,
+        disk_end: u64,
+        offset: i64,
+        max_bytes: usize,
+        limit: i64,
+    ) -> Result<ReadResult> {
+        let path = seg_path(&self.dir, base, "log");
+        let mut out = ReadResult {
+            next_offset: offset,
+            ..Default::default()
+        };
+        let slack =
+            self.config.index_interval_bytes as usize + self.config.max_batch_bytes.min(64 << 10);
+        let mut want = max_bytes.saturating_add(slack).min(64 << 20);
+        let mut expected = base;
+        'outer: while pos < disk_end {
+            let n = want.min((disk_end - pos) as usize);
+            let chunk = file::read_at(reader, &path, pos, n).await?;
+            let mut it = RecordBatches::new(chunk.clone());
+            let mut consumed = 0;
+            for item in it.by_ref() {
+                let bad = |reason: String, at: u64, expected: i64| {
+                    let c = Corruption {
+                        path: path.clone(),
+                        position: at,
+                        offset: expected,
+                        reason,
+                    };
+                    let err = c.error();
+                    tracing::error!(error = %err, "corrupt batch on read");
+                    let mut st = self.st.borrow_mut();
+                    if st.corruption.as_ref().is_none_or(|o| o.offset > c.offset) {
+                        st.corruption = Some(c);
+                    }
+                    err
+                };
+                match item {
+                    Ok(b) => {
+                        let at = pos + consumed as u64;
+                        consumed += b.size();
+                        if b.next_offset() <= offset {
+                            expected = b.next_offset();
+                            continue;
+                        }
+                        if b.base_offset() >= limit
+                            || (out.bytes > 0 && out.bytes + b.size() > max_bytes)
+                        {
+                            break 'outer;
+                        }
+                        if let Err(e) = b.verify_crc() {
+                            return Err(bad(e.to_string(), at, expected.max(offset)));
+                        }
+                        out.bytes += b.size();
+                        out.next_offset = b.next_offset();
+                        expected = b.next_offset();
+                        out.batches.push(b.into_bytes());
+                    }
+                    Err(kafka_protocol::records::RecordError::PartialBatch { needed, .. })
+                        if pos + (consumed + needed) as u64 <= disk_end
+                            && needed <= self.config.max_batch_bytes =>
+                    {
+                        if out.bytes > 0 {
+                            break 'outer;
+                        }
+                        want = needed.max(want);
+                        break;
+                    }
+                    Err(e) => {
+                        return Err(bad(
+                            e.to_string(),
+                            pos + consumed as u64,
+                            expected.max(offset),
+                        ));
+                    }
+                }
+            }
+            pos += consumed as u64;
+            if out.bytes >= max_bytes {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Loads a sealed segment's index into the cache, rebuilding it from
+    /// the segment if its files are missing or damaged.
+    async fn load_index(&self, base: i64) -> Result<Rc<SegIndex>> {
+        let (size, generation) = {
+            let st = self.st.borrow();
+            let s = st
+                .segments
+                .get(&base)
+                .ok_or(StorageError::Busy("segment removed"))?;
+            (s.disk_size, s.generation)
+        };
+        let (ip, tp) = (
+            seg_path(&self.dir, base, "index"),
+            seg_path(&self.dir, base, "timeindex"),
+        );
+        let idx = match index::read_files(size, &ip, &tp)? {
+            Some(i) => i,
+            None => {
+                let path = seg_path(&self.dir, base, "log");
+                let reader = file::open_read(&path)?;
+                let mut idx = SegIndex::new();
+                let interval = u64::from(self.config.index_interval_bytes);
+                file::scan_segment(
+                    &reader,
+                    &path,
+                    size,
+                    self.config.max_batch_bytes,
+                    |pos, b| {
+                        idx.on_batch(
+                            b.base_offset(),
+                            pos,
+                            b.size() as u64,
+                            b.max_timestamp(),
+                            interval,
+                        );
+                        Ok(())
+                    },
+                )
+                .await?;
+                idx.finish();
+                index::write_files(&idx, size, &ip, &tp)?;
+                idx
+            }
+        };
+        let idx = Rc::new(idx);
+        let mut st = self.st.borrow_mut();
+        st.index_cache.retain(|e| e.0 != base);
+        st.index_cache.push_back((base, generation, idx.clone()));
+        if st.index_cache.len() > INDEX_CACHE_SEGMENTS {
+            st.index_cache.pop_front();
+        }
+        Ok(idx)
+    }
+
+    /// ListOffsets by timestamp: the first record whose timestamp is at
+    /// least `ts`, as (offset, timestamp), or `None` when there is none.
+    pub async fn offset_for_timestamp(&self, ts: i64) -> Result<Option<(i64, i64)>> {
+        let (seg_base, log_start) = {
+            let st = self.st.borrow();
+            let seg = st
+                .segments
+                .values()
+                .find(|s| s.max_ts >= ts && s.next > st.log_start);
+            match seg {
+                None => return Ok(None),
+                Some(s) => (s.base, st.log_start),
+            }
+        };
+        let active_start = {
+            let st = self.st.borrow();
+            st.segments
+                .get(&seg_base)
+                .and_then(|s| s.index.as_ref().map(|i| i.offset_for_time(ts)))
+        };
+        let start = match active_start {
+            Some(s) => s,
+            None => self.load_index(seg_base).await?.offset_for_time(ts),
+        };
+        let mut from = start.unwrap_or(seg_base).max(log_start);
+        loop {
+            let r = self.read(from, 256 << 10, None).await?;
+            if r.batches.is_empty() {
+                return Ok(None);
+            }
+            for bytes in r.batches {
+                let b = RecordBatch::new(bytes)?;
+                if b.max_timestamp() < ts {
+                    continue;
+                }
+                for rec in b.decompressed_records(self.config.max_decompressed_bytes)? {
+                    let rec = rec?;
+                    if rec.timestamp() >= ts && rec.offset() >= log_start {
+                        return Ok(Some((rec.offset(), rec.timestamp())));
+                    }
+                }
+            }
+            from = r.next_offset;
+        }
+    }
+
+    /// OffsetForLeaderEpoch, as Kafka's `LeaderEpochFileCache.endOffsetFor`:
+    /// for the latest epoch the log end offset; otherwise the largest
+    /// epoch not above `epoch` and the start offset of the epoch after it.
+    /// `(-1, -1)` when unknown.
+    pub fn end_offset_for_epoch(&self, epoch: i32) -> (i32, i64) {
+        let st = self.st.borrow();
+        const UNDEFINED: (i32, i64) = (-1, -1);
+        if epoch < 0 {
+            return UNDEFINED;
+        }
+        match st.epochs.last() {
+            Some(&(latest, _)) if latest == epoch => return (latest, st.leo),
+            None => return UNDEFINED,
+            _ => {}
+        }
+        let Some(&(_, higher_start)) = st.epochs.iter().find(|e| e.0 > epoch) else {
+            return UNDEFINED;
+        };
+        match st.epochs.iter().rev().find(|e| e.0 <= epoch) {
+            Some(&(floor, _)) => (floor, higher_start),
+            None => (epoch, higher_start),
+        }
+    }
+
+    /// Removes everything at and after `offset` (a Raft follower whose log
+    /// diverged). When `offset` falls inside a batch the whole batch goes.
+    /// Returns the new log end offset. Appends are refused while it runs.
+    pub async fn truncate(&self, offset: i64) -> Result<i64> {
+        self.flush().await?;
+        let _io = self.acquire_io().await;
+        self.st.borrow_mut().exclusive = true;
+        let res = self.truncate_locked(offset).await;
+        self.st.borrow_mut().exclusive = false;
+        if let Err(e) = &res
+            && !matches!(e, StorageError::OffsetOutOfRange { .. })
+        {
+            self.st.borrow_mut().failed = Some(e.to_string());
+        }
+        res
+    }
+
+    async fn truncate_locked(&self, offset: i64) -> Result<i64> {
+        if !self.st.borrow().ops.is_empty() {
+            self.flush_once().await?;
+        }
+        let (base, sealed, pos_hint, disk_end, leo) = {
+            let st = self.st.borrow();
+            if offset >= st.leo {
+                return Ok(st.leo);
+            }
+            if offset < st.log_start {
+                return Err(StorageError::OffsetOutOfRange {
+                    offset,
+                    log_start: st.log_start,
+                    log_end: st.leo,
+                });
+            }
+            let (&base, seg) = st
+                .segments
+                .range(..=offset)
+                .next_back()
+                .expect("segment at log start");
+            (
+                base,
+                seg.index.is_none(),
+                seg.index.as_ref().map(|i| i.position_for(offset).1),
+                seg.disk_size,
+                st.leo,
+            )
+        };
+        let idx_loaded = if sealed {
+            Some(self.load_index(base).await?)
+        } else {
+            None
+        };
+        let start_pos =
+            pos_hint.unwrap_or_else(|| idx_loaded.as_ref().map_or(0, |i| i.position_for(offset).1));
+        // Find the first batch that reaches `offset`.
+        let path = seg_path(&self.dir, base, "log");
+        let reader = file::open_read(&path)?;
+        let mut cut = None;
+        let mut scanned_max = -1i64;
+        let mut p = start_pos;
+        while cut.is_none() && p < disk_end {
+            let chunk = file::read_at(
+                &reader,
+                &path,
+                p,
+                (1usize << 20).min((disk_end - p) as usize),
+            )
+            .await?;
+            let mut consumed = 0u64;
+            let mut progressed = false;
+            for b in RecordBatches::new(chunk) {
+                let Ok(b) = b else { break };
+                if b.last_offset() >= offset {
+                    cut = Some((p + consumed, b.base_offset()));
+                    break;
+                }
+                scanned_max = scanned_max.max(b.max_timestamp());
+                consumed += b.size() as u64;
+                progressed = true;
+            }
+            if !progressed && cut.is_none() {
+                // A batch larger than the chunk, or damage: cut here.
+                cut = Some((p, offset));
+            }
+            p += consumed;
+        }
+        let (pos, new_leo) = cut.unwrap_or((disk_end, offset.min(leo)));
+        // File operations: later segments, then this one.
+        let later: Vec<i64> = self
+            .st
+            .borrow()
+            .segments
+            .range(base + 1..)
+            .map(|(&b, _)| b)
+            .collect();
+        for &b in &later {
+            for ext in ["log", "index", "timeindex"] {
+                file::remove_if_exists(&seg_path(&self.dir, b, ext))?;
+            }
+        }
+        file::remove_if_exists(&seg_path(&self.dir, base, "index"))?;
+        file::remove_if_exists(&seg_path(&self.dir, base, "timeindex"))?;
+        file::fsync_dir(&self.dir)?;
+        let prealloc = if self.config.preallocate {
+            self.config.segment_bytes
+        } else {
+            0
+        };
+        let old_writer = self.st.borrow_mut().writer.take();
+        drop(old_writer);
+        let writer =
+            SegmentWriter::open(base, path, pos, false, self.config.io_mode, prealloc).await?;
+        file::write_atomic(&self.dir.join(RECOVERY_POINT), base.to_string().as_bytes())?;
+        let mut st = self.st.borrow_mut();
+        st.writer = Some(writer);
+        st.segments.split_off(&(base + 1));
+        st.index_cache.retain(|e| e.0 < base);
+        let mut idx = match idx_loaded {
+            Some(i) => (*i).clone(),
+            None => st
+                .segments
+                .get_mut(&base)
+                .and_then(|s| s.index.take())
+                .unwrap_or_default(),
+        };
+        idx.truncate(new_leo, pos);
+        idx.max_ts = idx.max_ts.max(scanned_max);
+        let seg = st.segments.get_mut(&base).expect("segment");
+        seg.size = pos;
+        seg.disk_size = pos;
+        seg.next = new_leo;
+        seg.max_ts = idx.max_ts;
+        seg.index = Some(idx);
+        seg.reader = None;
+        seg.generation += 1;
+        seg.first_append = None;
+        st.leo = new_leo;
+        st.durable = new_leo;
+        while st.cache.back().is_some_and(|e| e.0 >= new_leo) {
+            let (_, _, b) = st.cache.pop_back().expect("entry");
+            st.cache_bytes -= b.len();
+        }
+        if st.cache.back().is_some_and(|e| e.1 > new_leo) {
+            // Offsets inside a cached batch: drop the cache rather than serve it.
+            st.cache.clear();
+            st.cache_bytes = 0;
+        }
+        st.epochs.retain(|e| e.1 < new_leo);
+        if st.corruption.as_ref().is_some_and(|c| c.offset >= new_leo) {
+            st.corruption = None;
+        }
+        st.log_start = st.log_start.min(new_leo);
+        let epochs = encode_epochs(&st.epochs);
+        drop(st);
+        file::write_atomic(&self.dir.join(EPOCHS), &epochs)?;
+        tracing::info!(dir = %self.dir.display(), offset, new_leo, "log truncated");
+        Ok(new_leo)
+    }
+
+    /// Deletes whole sealed segments past `retention.ms` (by their largest
+    /// timestamp) or beyond `retention.bytes` (when the cleanup policy
+    /// includes `delete`), and segments wholly below the log start offset.
+    /// Returns how many segments were deleted.
+    pub async fn apply_retention(&self, now_ms: i64) -> Result<usize> {
+        let deleted = {
+            let mut st = self.st.borrow_mut();
+            Self::check_writable(&st)?;
+            let deletes = self.config.cleanup_policy.deletes();
+            let total: u64 = st.segments.values().map(|s| s.size).sum();
+            let mut remaining = total;
+            let mut doomed = Vec::new();
+            let n = st.segments.len();
+            for (i, s) in st.segments.values().enumerate() {
+                if i + 1 == n {
+                    break;
+                }
+                let expired = deletes
+                    && self.config.retention_ms >= 0
+                    && s.max_ts < now_ms.saturating_sub(self.config.retention_ms);
+                let too_big = deletes
+                    && self.config.retention_bytes >= 0
+                    && remaining - s.size >= self.config.retention_bytes as u64;
+                let below_start = s.next <= st.log_start;
+                if !(expired || too_big || below_start) {
+                    break;
+                }
+                remaining -= s.size;
+                doomed.push(s.base);
+            }
+            if !doomed.is_empty() {
+                self.remove_segments(&mut st, &doomed);
+            }
+            doomed.len()
+        };
+        if deleted > 0 {
+            tracing::info!(dir = %self.dir.display(), deleted, "retention deleted segments");
+            self.flush().await?;
+        }
+        Ok(deleted)
+    }
+
+    fn remove_segments(&self, st: &mut State, doomed: &[i64]) {
+        for b in doomed {
+            st.segments.remove(b);
+        }
+        st.index_cache.retain(|e| !doomed.contains(&e.0));
+        let first = *st.segments.keys().next().expect("active remains");
+        st.log_start = st.log_start.max(first);
+        let log_start = st.log_start;
+        truncate_epochs_from_start(&mut st.epochs, log_start);
+        let epochs = encode_epochs(&st.epochs);
+        st.ops.push(IoOp::Checkpoint {
+            name: LOG_START,
+            data: log_start.to_string().into_bytes(),
+        });
+        st.ops.push(IoOp::Checkpoint {
+            name: EPOCHS,
+            data: epochs,
+        });
+        st.ops.push(IoOp::Delete {
+            bases: doomed.to_vec(),
+        });
+    }
+
+    /// DeleteRecords: moves the log start offset forward to `offset`
+    /// (durably) and deletes segments wholly below it. Returns the new log
+    /// start offset.
+    pub async fn delete_records(&self, offset: i64) -> Result<i64> {
+        {
+            let mut st = self.st.borrow_mut();
+            Self::check_writable(&st)?;
+            if offset > st.leo || offset < 0 {
+                return Err(StorageError::OffsetOutOfRange {
+                    offset,
+                    log_start: st.log_start,
+                    log_end: st.leo,
+                });
+            }
+            if offset > st.log_start {
+                st.log_start = offset;
+                let n = st.segments.len();
+                let doomed: Vec<i64> = st
+                    .segments
+                    .values()
+                    .take(n - 1)
+                    .take_while(|s| s.next <= offset)
+                    .map(|s| s.base)
+                    .collect();
+                self.remove_segments(&mut st, &doomed);
+            }
+        }
+        self.flush().await?;
+        Ok(self.log_start_offset())
+    }
+
+    /// Flushes and stops; the log may be reopened afterwards.
+    pub async fn close(&self) -> Result<()> {
+        self.flush().await
+    }
+}
+
+fn read_cache(
+    cache: &VecDeque<(i64, i64, Bytes)>,
+    offset: i64,
+    max_bytes: usize,
+    limit: i64,
+) -> ReadResult {
+    let i = cache.partition_point(|e| e.1 <= offset);
+    let mut out = ReadResult {
+        next_offset: offset,
+        ..Default::default()
+    };
+    for (base, next, b) in cache.iter().skip(i) {
+        if *base >= limit || (out.bytes > 0 && out.bytes + b.len() > max_bytes) {
+            break;
+        }
+        out.bytes += b.len();
+        out.next_offset = *next;
+        out.batches.push(b.clone());
+    }
+    out
+}
+
+/// Kafka's `truncateFromStart`: epochs that began before the new log
+/// start collapse into one entry starting at it.
+fn truncate_epochs_from_start(epochs: &mut Vec<(i32, i64)>, start: i64) {
+    let below = epochs.iter().take_while(|e| e.1 < start).count();
+    if below > 0 {
+        let keep = epochs[below - 1].0;
+        epochs.drain(..below);
+        if epochs.first().is_none_or(|e| e.1 > start) {
+            epochs.insert(0, (keep, start));
+        }
+    }
+}
+
+impl Segment {
+    fn sealed(base: i64, next: i64, size: u64, max_ts: i64) -> Self {
+        Segment {
+            base,
+            next,
+            size,
+            disk_size: size,
+            max_ts,
+            first_append: None,
+            index: None,
+            reader: None,
+            generation: 0,
+        }
+    }
+    pub(crate) fn set_reader(&mut self, r: Option<Rc<File>>) {
+        self.reader = r;
+    }
+}
+
+impl State {
+    pub(crate) fn drop_cached_index(&mut self, base: i64) {
+        self.index_cache.retain(|e| e.0 != base);
+    }
+    pub(crate) fn insert_cached_index(&mut self, base: i64, generation: u64, idx: Rc<SegIndex>) {
+        self.index_cache.push_back((base, generation, idx));
+        if self.index_cache.len() > INDEX_CACHE_SEGMENTS {
+            self.index_cache.pop_front();
+        }
+    }
+    pub(crate) fn active_base(&self) -> i64 {
+        *self.segments.keys().next_back().expect("one segment")
+    }
+}
+
+async fn interval_flusher(log: Weak<Log>, interval: std::time::Duration) {
+    loop {
+        monoio::time::sleep(interval).await;
+        let Some(log) = log.upgrade() else { return };
+        let pending = {
+            let st = log.st.borrow();
+            st.failed.is_none() && (st.durable < st.leo || !st.ops.is_empty())
+        };
+        if pending && let Err(e) = log.flush().await {
+            tracing::warn!(error = %e, "interval flush failed");
+        }
+    }
+}
+
+pub(crate) fn current_ms() -> i64 {
+    now_ms()
+}
