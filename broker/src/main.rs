@@ -1,14 +1,31 @@
-//! The `tidemark` broker binary.
-//!
-//! The broker itself is the subject of a later issue. Until it lands this
-//! binary refuses to pretend: it says so and exits with a failure status.
+//! `tidemark`: the broker binary. `tidemark --help` lists the flags.
 
 use std::process::ExitCode;
 
+use clap::Parser;
+use tidemark_broker::config::{BrokerConfig, Cli};
+
 fn main() -> ExitCode {
-    eprintln!(
-        "tidemark: the broker is not built yet (see the broker issue); \
-         only the Kafka protocol codec exists so far"
-    );
-    ExitCode::from(2)
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("TIDEMARK_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let config = match BrokerConfig::from_cli(Cli::parse()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tidemark: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match tidemark_broker::run(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "tidemark failed");
+            eprintln!("tidemark: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -325,6 +325,7 @@ pub struct Encoder {
     chunks: Vec<Bytes>,
     cur: BytesMut,
     chunked_len: usize,
+    drop_unsupported: bool,
 }
 
 impl Encoder {
@@ -337,7 +338,34 @@ impl Encoder {
             chunks: Vec::new(),
             cur: BytesMut::with_capacity(n),
             chunked_len: 0,
+            drop_unsupported: false,
         }
+    }
+
+    /// An encoder that leaves out fields the version cannot carry instead
+    /// of failing. A broker builds one response for every version and lets
+    /// the encoder say what each version can say; a client encoding a
+    /// request wants the strict default, so nothing it set is lost silently.
+    pub fn dropping_unsupported_fields() -> Self {
+        Encoder {
+            drop_unsupported: true,
+            ..Self::default()
+        }
+    }
+
+    /// A new, empty encoder with the same settings (for tagged fields,
+    /// whose size must be known before they are written).
+    pub fn child(&self) -> Encoder {
+        Encoder {
+            drop_unsupported: self.drop_unsupported,
+            ..Self::default()
+        }
+    }
+
+    /// Whether fields absent at the version are dropped (see
+    /// [`Encoder::dropping_unsupported_fields`]).
+    pub fn drops_unsupported_fields(&self) -> bool {
+        self.drop_unsupported
     }
 
     /// Total bytes written so far.

@@ -102,6 +102,10 @@ pub fn encode_request(
 
 /// Encodes a response frame with its size prefix, as chunks ready for a
 /// vectored write: large record data stays in the caller's buffers.
+///
+/// Fields the version cannot carry are left out rather than refused: a
+/// broker fills in everything it knows and each version says what it can
+/// (see [`Encoder::dropping_unsupported_fields`]).
 pub fn encode_response(
     correlation_id: i32,
     version: i16,
@@ -112,7 +116,7 @@ pub fn encode_response(
         correlation_id,
         ..Default::default()
     };
-    let mut e = Encoder::new();
+    let mut e = Encoder::dropping_unsupported_fields();
     header.write(&mut e, api.response_header_version(version))?;
     body.encode(&mut e, version)?;
     with_size_prefix(e)

@@ -427,7 +427,7 @@ fn emit_struct(
         if !f.ignorable {
             let absent = c.present.not();
             let check = format!(
-                "if {v} != {} {{ return Err(EncodeError::UnsupportedField {{ message: {name:?}, field: {:?}, version }}); }}",
+                "if {v} != {} && !e.drops_unsupported_fields() {{ return Err(EncodeError::UnsupportedField {{ message: {name:?}, field: {:?}, version }}); }}",
                 default_expr(f)?,
                 f.name
             );
@@ -441,7 +441,7 @@ fn emit_struct(
             let Some(tag) = f.tag else { continue };
             let v = format!("self.{}", field_ident(&f.name));
             let inner = format!(
-                "if {v} != {} {{ let mut t = Encoder::new(); {{ let e = &mut t; {} }} tagged.push(({tag}, t)); }}",
+                "if {v} != {} {{ let mut t = e.child(); {{ let e = &mut t; {} }} tagged.push(({tag}, t)); }}",
                 default_expr(f)?,
                 write_value(f, &v, &c.null_ok, name)
             );

@@ -57,7 +57,9 @@ impl AddPartitionsToTxnRequest {
             })?;
         }
         if version <= 3 {
-            if self.transactions != Vec::<AddPartitionsToTxnTransaction>::new() {
+            if self.transactions != Vec::<AddPartitionsToTxnTransaction>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnRequest",
                     field: "Transactions",
@@ -69,7 +71,9 @@ impl AddPartitionsToTxnRequest {
             e.string(&self.v3_and_below_transactional_id, flexible)?;
         }
         if version >= 4 {
-            if self.v3_and_below_transactional_id != String::from("") {
+            if self.v3_and_below_transactional_id != String::from("")
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnRequest",
                     field: "V3AndBelowTransactionalId",
@@ -81,7 +85,7 @@ impl AddPartitionsToTxnRequest {
             e.i64(self.v3_and_below_producer_id);
         }
         if version >= 4 {
-            if self.v3_and_below_producer_id != 0 {
+            if self.v3_and_below_producer_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnRequest",
                     field: "V3AndBelowProducerId",
@@ -93,7 +97,7 @@ impl AddPartitionsToTxnRequest {
             e.i16(self.v3_and_below_producer_epoch);
         }
         if version >= 4 {
-            if self.v3_and_below_producer_epoch != 0 {
+            if self.v3_and_below_producer_epoch != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnRequest",
                     field: "V3AndBelowProducerEpoch",
@@ -108,7 +112,9 @@ impl AddPartitionsToTxnRequest {
             })?;
         }
         if version >= 4 {
-            if self.v3_and_below_topics != Vec::<AddPartitionsToTxnTopic>::new() {
+            if self.v3_and_below_topics != Vec::<AddPartitionsToTxnTopic>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnRequest",
                     field: "V3AndBelowTopics",
@@ -233,7 +239,7 @@ impl AddPartitionsToTxnTransaction {
             e.string(&self.transactional_id, flexible)?;
         }
         if version <= 3 {
-            if self.transactional_id != String::from("") {
+            if self.transactional_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnTransaction",
                     field: "TransactionalId",
@@ -245,7 +251,7 @@ impl AddPartitionsToTxnTransaction {
             e.i64(self.producer_id);
         }
         if version <= 3 {
-            if self.producer_id != 0 {
+            if self.producer_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnTransaction",
                     field: "ProducerId",
@@ -257,7 +263,7 @@ impl AddPartitionsToTxnTransaction {
             e.i16(self.producer_epoch);
         }
         if version <= 3 {
-            if self.producer_epoch != 0 {
+            if self.producer_epoch != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnTransaction",
                     field: "ProducerEpoch",
@@ -269,7 +275,7 @@ impl AddPartitionsToTxnTransaction {
             e.bool(self.verify_only);
         }
         if version <= 3 {
-            if self.verify_only != false {
+            if self.verify_only != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnTransaction",
                     field: "VerifyOnly",
@@ -284,7 +290,8 @@ impl AddPartitionsToTxnTransaction {
             })?;
         }
         if version <= 3 {
-            if self.topics != Vec::<AddPartitionsToTxnTopic>::new() {
+            if self.topics != Vec::<AddPartitionsToTxnTopic>::new() && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnTransaction",
                     field: "Topics",

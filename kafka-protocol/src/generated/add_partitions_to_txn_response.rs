@@ -56,7 +56,9 @@ impl AddPartitionsToTxnResponse {
             })?;
         }
         if version <= 3 {
-            if self.results_by_transaction != Vec::<AddPartitionsToTxnResult>::new() {
+            if self.results_by_transaction != Vec::<AddPartitionsToTxnResult>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnResponse",
                     field: "ResultsByTransaction",
@@ -71,7 +73,9 @@ impl AddPartitionsToTxnResponse {
             })?;
         }
         if version >= 4 {
-            if self.results_by_topic_v3_and_below != Vec::<AddPartitionsToTxnTopicResult>::new() {
+            if self.results_by_topic_v3_and_below != Vec::<AddPartitionsToTxnTopicResult>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnResponse",
                     field: "ResultsByTopicV3AndBelow",
@@ -172,7 +176,7 @@ impl AddPartitionsToTxnResult {
             e.string(&self.transactional_id, flexible)?;
         }
         if version <= 3 {
-            if self.transactional_id != String::from("") {
+            if self.transactional_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnResult",
                     field: "TransactionalId",
@@ -187,7 +191,9 @@ impl AddPartitionsToTxnResult {
             })?;
         }
         if version <= 3 {
-            if self.topic_results != Vec::<AddPartitionsToTxnTopicResult>::new() {
+            if self.topic_results != Vec::<AddPartitionsToTxnTopicResult>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddPartitionsToTxnResult",
                     field: "TopicResults",

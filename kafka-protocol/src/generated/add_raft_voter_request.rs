@@ -67,7 +67,7 @@ impl AddRaftVoterRequest {
             e.bool(self.ack_when_committed);
         }
         if version == 0 {
-            if self.ack_when_committed != true {
+            if self.ack_when_committed != true && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AddRaftVoterRequest",
                     field: "AckWhenCommitted",

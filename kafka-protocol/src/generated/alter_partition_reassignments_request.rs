@@ -45,7 +45,7 @@ impl AlterPartitionReassignmentsRequest {
             e.bool(self.allow_replication_factor_change);
         }
         if version == 0 {
-            if self.allow_replication_factor_change != true {
+            if self.allow_replication_factor_change != true && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "AlterPartitionReassignmentsRequest",
                     field: "AllowReplicationFactorChange",

@@ -213,7 +213,7 @@ impl PartitionData {
             })?;
         }
         if version == 3 {
-            if self.new_isr != Vec::<i32>::new() {
+            if self.new_isr != Vec::<i32>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionData",
                     field: "NewIsr",
@@ -228,7 +228,9 @@ impl PartitionData {
             })?;
         }
         if version == 2 {
-            if self.new_isr_with_epochs != Vec::<BrokerState>::new() {
+            if self.new_isr_with_epochs != Vec::<BrokerState>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionData",
                     field: "NewIsrWithEpochs",
@@ -325,7 +327,7 @@ impl BrokerState {
             e.i32(self.broker_id);
         }
         if version == 2 {
-            if self.broker_id != 0 {
+            if self.broker_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "BrokerState",
                     field: "BrokerId",
@@ -337,7 +339,7 @@ impl BrokerState {
             e.i64(self.broker_epoch);
         }
         if version == 2 {
-            if self.broker_epoch != -1 {
+            if self.broker_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "BrokerState",
                     field: "BrokerEpoch",

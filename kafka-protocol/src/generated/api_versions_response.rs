@@ -72,7 +72,7 @@ impl ApiVersionsResponse {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 3 {
                 if self.supported_features != Vec::<SupportedFeatureKey>::new() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.array(&self.supported_features, flexible, |e, item| {
@@ -85,7 +85,7 @@ impl ApiVersionsResponse {
             }
             if version >= 3 {
                 if self.finalized_features_epoch != -1 {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.i64(self.finalized_features_epoch);
@@ -95,7 +95,7 @@ impl ApiVersionsResponse {
             }
             if version >= 3 {
                 if self.finalized_features != Vec::<FinalizedFeatureKey>::new() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.array(&self.finalized_features, flexible, |e, item| {
@@ -108,7 +108,7 @@ impl ApiVersionsResponse {
             }
             if version >= 3 {
                 if self.zk_migration_ready != false {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.bool(self.zk_migration_ready);
@@ -304,7 +304,7 @@ impl SupportedFeatureKey {
             e.string(&self.name, flexible)?;
         }
         if version <= 2 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "SupportedFeatureKey",
                     field: "Name",
@@ -316,7 +316,7 @@ impl SupportedFeatureKey {
             e.i16(self.min_version);
         }
         if version <= 2 {
-            if self.min_version != 0 {
+            if self.min_version != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "SupportedFeatureKey",
                     field: "MinVersion",
@@ -328,7 +328,7 @@ impl SupportedFeatureKey {
             e.i16(self.max_version);
         }
         if version <= 2 {
-            if self.max_version != 0 {
+            if self.max_version != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "SupportedFeatureKey",
                     field: "MaxVersion",
@@ -423,7 +423,7 @@ impl FinalizedFeatureKey {
             e.string(&self.name, flexible)?;
         }
         if version <= 2 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FinalizedFeatureKey",
                     field: "Name",
@@ -435,7 +435,7 @@ impl FinalizedFeatureKey {
             e.i16(self.max_version_level);
         }
         if version <= 2 {
-            if self.max_version_level != 0 {
+            if self.max_version_level != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FinalizedFeatureKey",
                     field: "MaxVersionLevel",
@@ -447,7 +447,7 @@ impl FinalizedFeatureKey {
             e.i16(self.min_version_level);
         }
         if version <= 2 {
-            if self.min_version_level != 0 {
+            if self.min_version_level != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FinalizedFeatureKey",
                     field: "MinVersionLevel",

@@ -307,7 +307,7 @@ impl LeaderEndpoint {
             e.string(&self.name, flexible)?;
         }
         if version == 0 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderEndpoint",
                     field: "Name",
@@ -319,7 +319,7 @@ impl LeaderEndpoint {
             e.string(&self.host, flexible)?;
         }
         if version == 0 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderEndpoint",
                     field: "Host",
@@ -331,7 +331,7 @@ impl LeaderEndpoint {
             e.u16(self.port);
         }
         if version == 0 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderEndpoint",
                     field: "Port",

@@ -66,7 +66,7 @@ impl BrokerHeartbeatRequest {
         e.bool(self.want_fence);
         e.bool(self.want_shut_down);
         if version == 0 {
-            if self.offline_log_dirs != Vec::<Uuid>::new() {
+            if self.offline_log_dirs != Vec::<Uuid>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "BrokerHeartbeatRequest",
                     field: "OfflineLogDirs",
@@ -75,7 +75,7 @@ impl BrokerHeartbeatRequest {
             }
         }
         if version <= 1 {
-            if self.cordoned_log_dirs != None {
+            if self.cordoned_log_dirs != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "BrokerHeartbeatRequest",
                     field: "CordonedLogDirs",
@@ -87,7 +87,7 @@ impl BrokerHeartbeatRequest {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 1 {
                 if self.offline_log_dirs != Vec::<Uuid>::new() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.array(&self.offline_log_dirs, flexible, |e, item| {
@@ -100,7 +100,7 @@ impl BrokerHeartbeatRequest {
             }
             if version == 2 {
                 if self.cordoned_log_dirs != None {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         if self.cordoned_log_dirs.is_none() && !(version == 2) {

@@ -86,7 +86,7 @@ impl BrokerRegistrationRequest {
             e.bool(self.is_migrating_zk_broker);
         }
         if version == 0 {
-            if self.is_migrating_zk_broker != false {
+            if self.is_migrating_zk_broker != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "BrokerRegistrationRequest",
                     field: "IsMigratingZkBroker",

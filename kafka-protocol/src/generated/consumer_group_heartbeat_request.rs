@@ -100,7 +100,7 @@ impl ConsumerGroupHeartbeatRequest {
             e.nullable_string(self.subscribed_topic_regex.as_deref(), flexible)?;
         }
         if version == 0 {
-            if self.subscribed_topic_regex != None {
+            if self.subscribed_topic_regex != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ConsumerGroupHeartbeatRequest",
                     field: "SubscribedTopicRegex",

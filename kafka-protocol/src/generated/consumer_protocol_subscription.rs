@@ -161,7 +161,7 @@ impl TopicPartition {
             e.string(&self.topic, flexible)?;
         }
         if version == 0 {
-            if self.topic != String::from("") {
+            if self.topic != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "TopicPartition",
                     field: "Topic",
@@ -176,7 +176,7 @@ impl TopicPartition {
             })?;
         }
         if version == 0 {
-            if self.partitions != Vec::<i32>::new() {
+            if self.partitions != Vec::<i32>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "TopicPartition",
                     field: "Partitions",

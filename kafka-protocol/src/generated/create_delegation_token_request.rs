@@ -56,7 +56,8 @@ impl CreateDelegationTokenRequest {
             e.nullable_string(self.owner_principal_type.as_deref(), flexible)?;
         }
         if version <= 2 {
-            if self.owner_principal_type != Some(String::from("")) {
+            if self.owner_principal_type != Some(String::from("")) && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreateDelegationTokenRequest",
                     field: "OwnerPrincipalType",
@@ -75,7 +76,8 @@ impl CreateDelegationTokenRequest {
             e.nullable_string(self.owner_principal_name.as_deref(), flexible)?;
         }
         if version <= 2 {
-            if self.owner_principal_name != Some(String::from("")) {
+            if self.owner_principal_name != Some(String::from("")) && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreateDelegationTokenRequest",
                     field: "OwnerPrincipalName",

@@ -87,7 +87,9 @@ impl CreateDelegationTokenResponse {
             e.string(&self.token_requester_principal_type, flexible)?;
         }
         if version <= 2 {
-            if self.token_requester_principal_type != String::from("") {
+            if self.token_requester_principal_type != String::from("")
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreateDelegationTokenResponse",
                     field: "TokenRequesterPrincipalType",
@@ -99,7 +101,9 @@ impl CreateDelegationTokenResponse {
             e.string(&self.token_requester_principal_name, flexible)?;
         }
         if version <= 2 {
-            if self.token_requester_principal_name != String::from("") {
+            if self.token_requester_principal_name != String::from("")
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreateDelegationTokenResponse",
                     field: "TokenRequesterPrincipalName",

@@ -167,7 +167,7 @@ impl CreatableTopicResult {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 5 {
                 if self.topic_config_error_code != 0 {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.i16(self.topic_config_error_code);
@@ -306,7 +306,7 @@ impl CreatableTopicConfigs {
             e.string(&self.name, flexible)?;
         }
         if version <= 4 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreatableTopicConfigs",
                     field: "Name",
@@ -325,7 +325,7 @@ impl CreatableTopicConfigs {
             e.nullable_string(self.value.as_deref(), flexible)?;
         }
         if version <= 4 {
-            if self.value != Some(String::from("")) {
+            if self.value != Some(String::from("")) && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreatableTopicConfigs",
                     field: "Value",
@@ -337,7 +337,7 @@ impl CreatableTopicConfigs {
             e.bool(self.read_only);
         }
         if version <= 4 {
-            if self.read_only != false {
+            if self.read_only != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreatableTopicConfigs",
                     field: "ReadOnly",
@@ -352,7 +352,7 @@ impl CreatableTopicConfigs {
             e.bool(self.is_sensitive);
         }
         if version <= 4 {
-            if self.is_sensitive != false {
+            if self.is_sensitive != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "CreatableTopicConfigs",
                     field: "IsSensitive",

@@ -47,7 +47,7 @@ impl DeleteTopicsRequest {
             })?;
         }
         if version <= 5 {
-            if self.topics != Vec::<DeleteTopicState>::new() {
+            if self.topics != Vec::<DeleteTopicState>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DeleteTopicsRequest",
                     field: "Topics",
@@ -150,7 +150,7 @@ impl DeleteTopicState {
             e.nullable_string(self.name.as_deref(), flexible)?;
         }
         if version <= 5 {
-            if self.name != None {
+            if self.name != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DeleteTopicState",
                     field: "Name",
@@ -162,7 +162,7 @@ impl DeleteTopicState {
             e.uuid(&self.topic_id);
         }
         if version <= 5 {
-            if self.topic_id != Uuid::nil() {
+            if self.topic_id != Uuid::nil() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DeleteTopicState",
                     field: "TopicId",

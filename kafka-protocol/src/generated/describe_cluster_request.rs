@@ -45,7 +45,7 @@ impl DescribeClusterRequest {
             e.i8(self.endpoint_type);
         }
         if version == 0 {
-            if self.endpoint_type != 1 {
+            if self.endpoint_type != 1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribeClusterRequest",
                     field: "EndpointType",
@@ -57,7 +57,7 @@ impl DescribeClusterRequest {
             e.bool(self.include_fenced_brokers);
         }
         if version <= 1 {
-            if self.include_fenced_brokers != false {
+            if self.include_fenced_brokers != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribeClusterRequest",
                     field: "IncludeFencedBrokers",

@@ -72,7 +72,7 @@ impl DescribeClusterResponse {
             e.i8(self.endpoint_type);
         }
         if version == 0 {
-            if self.endpoint_type != 1 {
+            if self.endpoint_type != 1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribeClusterResponse",
                     field: "EndpointType",
@@ -194,7 +194,7 @@ impl DescribeClusterBroker {
             e.bool(self.is_fenced);
         }
         if version <= 1 {
-            if self.is_fenced != false {
+            if self.is_fenced != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribeClusterBroker",
                     field: "IsFenced",

@@ -49,7 +49,7 @@ impl DescribeConfigsRequest {
             e.bool(self.include_documentation);
         }
         if version <= 2 {
-            if self.include_documentation != false {
+            if self.include_documentation != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribeConfigsRequest",
                     field: "IncludeDocumentation",

@@ -162,7 +162,9 @@ impl DescribedDelegationToken {
             e.string(&self.token_requester_principal_type, flexible)?;
         }
         if version <= 2 {
-            if self.token_requester_principal_type != String::from("") {
+            if self.token_requester_principal_type != String::from("")
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribedDelegationToken",
                     field: "TokenRequesterPrincipalType",
@@ -174,7 +176,9 @@ impl DescribedDelegationToken {
             e.string(&self.token_requester_principal_name, flexible)?;
         }
         if version <= 2 {
-            if self.token_requester_principal_name != String::from("") {
+            if self.token_requester_principal_name != String::from("")
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribedDelegationToken",
                     field: "TokenRequesterPrincipalName",

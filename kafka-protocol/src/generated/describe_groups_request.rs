@@ -43,7 +43,7 @@ impl DescribeGroupsRequest {
             e.bool(self.include_authorized_operations);
         }
         if version <= 2 {
-            if self.include_authorized_operations != false {
+            if self.include_authorized_operations != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribeGroupsRequest",
                     field: "IncludeAuthorizedOperations",

@@ -154,7 +154,7 @@ impl DescribedGroup {
             e.nullable_string(self.error_message.as_deref(), flexible)?;
         }
         if version <= 5 {
-            if self.error_message != None {
+            if self.error_message != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribedGroup",
                     field: "ErrorMessage",
@@ -174,7 +174,7 @@ impl DescribedGroup {
             e.i32(self.authorized_operations);
         }
         if version <= 2 {
-            if self.authorized_operations != -2147483648 {
+            if self.authorized_operations != -2147483648 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribedGroup",
                     field: "AuthorizedOperations",

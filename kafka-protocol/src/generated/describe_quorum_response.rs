@@ -67,7 +67,7 @@ impl DescribeQuorumResponse {
             })?;
         }
         if version <= 1 {
-            if self.nodes != Vec::<Node>::new() {
+            if self.nodes != Vec::<Node>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "DescribeQuorumResponse",
                     field: "Nodes",
@@ -383,7 +383,7 @@ impl Node {
             e.i32(self.node_id);
         }
         if version <= 1 {
-            if self.node_id != 0 {
+            if self.node_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Node",
                     field: "NodeId",
@@ -398,7 +398,7 @@ impl Node {
             })?;
         }
         if version <= 1 {
-            if self.listeners != Vec::<Listener>::new() {
+            if self.listeners != Vec::<Listener>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Node",
                     field: "Listeners",
@@ -488,7 +488,7 @@ impl Listener {
             e.string(&self.name, flexible)?;
         }
         if version <= 1 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Listener",
                     field: "Name",
@@ -500,7 +500,7 @@ impl Listener {
             e.string(&self.host, flexible)?;
         }
         if version <= 1 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Listener",
                     field: "Host",
@@ -512,7 +512,7 @@ impl Listener {
             e.u16(self.port);
         }
         if version <= 1 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Listener",
                     field: "Port",
@@ -617,7 +617,7 @@ impl ReplicaState {
             e.uuid(&self.replica_directory_id);
         }
         if version <= 1 {
-            if self.replica_directory_id != Uuid::nil() {
+            if self.replica_directory_id != Uuid::nil() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ReplicaState",
                     field: "ReplicaDirectoryId",

@@ -44,7 +44,7 @@ impl ElectLeadersRequest {
             e.i8(self.election_type);
         }
         if version == 0 {
-            if self.election_type != 0 {
+            if self.election_type != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ElectLeadersRequest",
                     field: "ElectionType",

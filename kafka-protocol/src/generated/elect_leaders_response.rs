@@ -45,7 +45,7 @@ impl ElectLeadersResponse {
             e.i16(self.error_code);
         }
         if version == 0 {
-            if self.error_code != 0 {
+            if self.error_code != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ElectLeadersResponse",
                     field: "ErrorCode",

@@ -312,7 +312,7 @@ impl ReplicaInfo {
             e.i32(self.candidate_id);
         }
         if version == 0 {
-            if self.candidate_id != 0 {
+            if self.candidate_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ReplicaInfo",
                     field: "CandidateId",
@@ -324,7 +324,7 @@ impl ReplicaInfo {
             e.uuid(&self.candidate_directory_id);
         }
         if version == 0 {
-            if self.candidate_directory_id != Uuid::nil() {
+            if self.candidate_directory_id != Uuid::nil() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ReplicaInfo",
                     field: "CandidateDirectoryId",
@@ -412,7 +412,7 @@ impl LeaderEndpoint {
             e.string(&self.name, flexible)?;
         }
         if version == 0 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderEndpoint",
                     field: "Name",
@@ -424,7 +424,7 @@ impl LeaderEndpoint {
             e.string(&self.host, flexible)?;
         }
         if version == 0 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderEndpoint",
                     field: "Host",
@@ -436,7 +436,7 @@ impl LeaderEndpoint {
             e.u16(self.port);
         }
         if version == 0 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderEndpoint",
                     field: "Port",

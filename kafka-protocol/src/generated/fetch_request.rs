@@ -89,7 +89,7 @@ impl FetchRequest {
             e.i32(self.replica_id);
         }
         if version >= 15 {
-            if self.replica_id != -1 {
+            if self.replica_id != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FetchRequest",
                     field: "ReplicaId",
@@ -98,7 +98,7 @@ impl FetchRequest {
             }
         }
         if version <= 14 {
-            if self.replica_state != ReplicaState::default() {
+            if self.replica_state != ReplicaState::default() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FetchRequest",
                     field: "ReplicaState",
@@ -127,7 +127,9 @@ impl FetchRequest {
             })?;
         }
         if version <= 6 {
-            if self.forgotten_topics_data != Vec::<ForgottenTopic>::new() {
+            if self.forgotten_topics_data != Vec::<ForgottenTopic>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "FetchRequest",
                     field: "ForgottenTopicsData",
@@ -142,7 +144,7 @@ impl FetchRequest {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 12 {
                 if self.cluster_id != None {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         if self.cluster_id.is_none() && !(version >= 12) {
@@ -159,7 +161,7 @@ impl FetchRequest {
             }
             if version >= 15 {
                 if self.replica_state != ReplicaState::default() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         self.replica_state.write(e, version)?;
@@ -299,7 +301,7 @@ impl ReplicaState {
             e.i32(self.replica_id);
         }
         if version <= 14 {
-            if self.replica_id != -1 {
+            if self.replica_id != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ReplicaState",
                     field: "ReplicaId",
@@ -311,7 +313,7 @@ impl ReplicaState {
             e.i64(self.replica_epoch);
         }
         if version <= 14 {
-            if self.replica_epoch != -1 {
+            if self.replica_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ReplicaState",
                     field: "ReplicaEpoch",
@@ -519,7 +521,7 @@ impl FetchPartition {
             e.i32(self.last_fetched_epoch);
         }
         if version <= 11 {
-            if self.last_fetched_epoch != -1 {
+            if self.last_fetched_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FetchPartition",
                     field: "LastFetchedEpoch",
@@ -535,7 +537,7 @@ impl FetchPartition {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 17 {
                 if self.replica_directory_id != Uuid::nil() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.uuid(&self.replica_directory_id);
@@ -545,7 +547,7 @@ impl FetchPartition {
             }
             if version == 18 {
                 if self.high_watermark != 9223372036854775807 {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.i64(self.high_watermark);
@@ -669,7 +671,7 @@ impl ForgottenTopic {
             })?;
         }
         if version <= 6 {
-            if self.partitions != Vec::<i32>::new() {
+            if self.partitions != Vec::<i32>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ForgottenTopic",
                     field: "Partitions",

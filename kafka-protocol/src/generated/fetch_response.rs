@@ -58,7 +58,7 @@ impl FetchResponse {
             e.i32(self.session_id);
         }
         if version <= 6 {
-            if self.session_id != 0 {
+            if self.session_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FetchResponse",
                     field: "SessionId",
@@ -71,7 +71,7 @@ impl FetchResponse {
             Ok(())
         })?;
         if version <= 15 {
-            if self.node_endpoints != Vec::<NodeEndpoint>::new() {
+            if self.node_endpoints != Vec::<NodeEndpoint>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FetchResponse",
                     field: "NodeEndpoints",
@@ -83,7 +83,7 @@ impl FetchResponse {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 16 {
                 if self.node_endpoints != Vec::<NodeEndpoint>::new() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.array(&self.node_endpoints, flexible, |e, item| {
@@ -330,7 +330,7 @@ impl PartitionData {
             e.i64(self.log_start_offset);
         }
         if version <= 11 {
-            if self.diverging_epoch != EpochEndOffset::default() {
+            if self.diverging_epoch != EpochEndOffset::default() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionData",
                     field: "DivergingEpoch",
@@ -339,7 +339,7 @@ impl PartitionData {
             }
         }
         if version <= 11 {
-            if self.current_leader != LeaderIdAndEpoch::default() {
+            if self.current_leader != LeaderIdAndEpoch::default() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionData",
                     field: "CurrentLeader",
@@ -348,7 +348,7 @@ impl PartitionData {
             }
         }
         if version <= 11 {
-            if self.snapshot_id != SnapshotId::default() {
+            if self.snapshot_id != SnapshotId::default() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionData",
                     field: "SnapshotId",
@@ -364,7 +364,7 @@ impl PartitionData {
             e.i32(self.preferred_read_replica);
         }
         if version <= 10 {
-            if self.preferred_read_replica != -1 {
+            if self.preferred_read_replica != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionData",
                     field: "PreferredReadReplica",
@@ -377,7 +377,7 @@ impl PartitionData {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 12 {
                 if self.diverging_epoch != EpochEndOffset::default() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         self.diverging_epoch.write(e, version)?;
@@ -387,7 +387,7 @@ impl PartitionData {
             }
             if version >= 12 {
                 if self.current_leader != LeaderIdAndEpoch::default() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         self.current_leader.write(e, version)?;
@@ -397,7 +397,7 @@ impl PartitionData {
             }
             if version >= 12 {
                 if self.snapshot_id != SnapshotId::default() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         self.snapshot_id.write(e, version)?;
@@ -522,7 +522,7 @@ impl EpochEndOffset {
             e.i32(self.epoch);
         }
         if version <= 11 {
-            if self.epoch != -1 {
+            if self.epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "EpochEndOffset",
                     field: "Epoch",
@@ -534,7 +534,7 @@ impl EpochEndOffset {
             e.i64(self.end_offset);
         }
         if version <= 11 {
-            if self.end_offset != -1 {
+            if self.end_offset != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "EpochEndOffset",
                     field: "EndOffset",
@@ -617,7 +617,7 @@ impl LeaderIdAndEpoch {
             e.i32(self.leader_id);
         }
         if version <= 11 {
-            if self.leader_id != -1 {
+            if self.leader_id != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderIdAndEpoch",
                     field: "LeaderId",
@@ -629,7 +629,7 @@ impl LeaderIdAndEpoch {
             e.i32(self.leader_epoch);
         }
         if version <= 11 {
-            if self.leader_epoch != -1 {
+            if self.leader_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderIdAndEpoch",
                     field: "LeaderEpoch",
@@ -852,7 +852,7 @@ impl NodeEndpoint {
             e.i32(self.node_id);
         }
         if version <= 15 {
-            if self.node_id != 0 {
+            if self.node_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "NodeId",
@@ -864,7 +864,7 @@ impl NodeEndpoint {
             e.string(&self.host, flexible)?;
         }
         if version <= 15 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Host",
@@ -876,7 +876,7 @@ impl NodeEndpoint {
             e.i32(self.port);
         }
         if version <= 15 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Port",
@@ -895,7 +895,7 @@ impl NodeEndpoint {
             e.nullable_string(self.rack.as_deref(), flexible)?;
         }
         if version <= 15 {
-            if self.rack != None {
+            if self.rack != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Rack",

@@ -54,7 +54,7 @@ impl FetchSnapshotRequest {
         if flexible {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if self.cluster_id != None {
-                let mut t = Encoder::new();
+                let mut t = e.child();
                 {
                     let e = &mut t;
                     e.nullable_string(self.cluster_id.as_deref(), flexible)?;
@@ -230,7 +230,7 @@ impl PartitionSnapshot {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version == 1 {
                 if self.replica_directory_id != Uuid::nil() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.uuid(&self.replica_directory_id);

@@ -52,7 +52,7 @@ impl FetchSnapshotResponse {
             Ok(())
         })?;
         if version == 0 {
-            if self.node_endpoints != Vec::<NodeEndpoint>::new() {
+            if self.node_endpoints != Vec::<NodeEndpoint>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FetchSnapshotResponse",
                     field: "NodeEndpoints",
@@ -64,7 +64,7 @@ impl FetchSnapshotResponse {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version == 1 {
                 if self.node_endpoints != Vec::<NodeEndpoint>::new() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.array(&self.node_endpoints, flexible, |e, item| {
@@ -261,7 +261,7 @@ impl PartitionSnapshot {
         if flexible {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if self.current_leader != LeaderIdAndEpoch::default() {
-                let mut t = Encoder::new();
+                let mut t = e.child();
                 {
                     let e = &mut t;
                     self.current_leader.write(e, version)?;
@@ -485,7 +485,7 @@ impl NodeEndpoint {
             e.i32(self.node_id);
         }
         if version == 0 {
-            if self.node_id != 0 {
+            if self.node_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "NodeId",
@@ -497,7 +497,7 @@ impl NodeEndpoint {
             e.string(&self.host, flexible)?;
         }
         if version == 0 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Host",
@@ -509,7 +509,7 @@ impl NodeEndpoint {
             e.u16(self.port);
         }
         if version == 0 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Port",

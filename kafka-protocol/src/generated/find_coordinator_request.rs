@@ -44,7 +44,7 @@ impl FindCoordinatorRequest {
             e.string(&self.key, flexible)?;
         }
         if version >= 4 {
-            if self.key != String::from("") {
+            if self.key != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorRequest",
                     field: "Key",
@@ -56,7 +56,7 @@ impl FindCoordinatorRequest {
             e.i8(self.key_type);
         }
         if version == 0 {
-            if self.key_type != 0 {
+            if self.key_type != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorRequest",
                     field: "KeyType",
@@ -71,7 +71,7 @@ impl FindCoordinatorRequest {
             })?;
         }
         if version <= 3 {
-            if self.coordinator_keys != Vec::<String>::new() {
+            if self.coordinator_keys != Vec::<String>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorRequest",
                     field: "CoordinatorKeys",

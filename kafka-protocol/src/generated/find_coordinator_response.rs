@@ -67,7 +67,7 @@ impl FindCoordinatorResponse {
             e.i16(self.error_code);
         }
         if version >= 4 {
-            if self.error_code != 0 {
+            if self.error_code != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorResponse",
                     field: "ErrorCode",
@@ -89,7 +89,7 @@ impl FindCoordinatorResponse {
             e.i32(self.node_id);
         }
         if version >= 4 {
-            if self.node_id != 0 {
+            if self.node_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorResponse",
                     field: "NodeId",
@@ -101,7 +101,7 @@ impl FindCoordinatorResponse {
             e.string(&self.host, flexible)?;
         }
         if version >= 4 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorResponse",
                     field: "Host",
@@ -113,7 +113,7 @@ impl FindCoordinatorResponse {
             e.i32(self.port);
         }
         if version >= 4 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorResponse",
                     field: "Port",
@@ -128,7 +128,7 @@ impl FindCoordinatorResponse {
             })?;
         }
         if version <= 3 {
-            if self.coordinators != Vec::<Coordinator>::new() {
+            if self.coordinators != Vec::<Coordinator>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FindCoordinatorResponse",
                     field: "Coordinators",
@@ -273,7 +273,7 @@ impl Coordinator {
             e.string(&self.key, flexible)?;
         }
         if version <= 3 {
-            if self.key != String::from("") {
+            if self.key != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Coordinator",
                     field: "Key",
@@ -285,7 +285,7 @@ impl Coordinator {
             e.i32(self.node_id);
         }
         if version <= 3 {
-            if self.node_id != 0 {
+            if self.node_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Coordinator",
                     field: "NodeId",
@@ -297,7 +297,7 @@ impl Coordinator {
             e.string(&self.host, flexible)?;
         }
         if version <= 3 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Coordinator",
                     field: "Host",
@@ -309,7 +309,7 @@ impl Coordinator {
             e.i32(self.port);
         }
         if version <= 3 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Coordinator",
                     field: "Port",
@@ -321,7 +321,7 @@ impl Coordinator {
             e.i16(self.error_code);
         }
         if version <= 3 {
-            if self.error_code != 0 {
+            if self.error_code != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Coordinator",
                     field: "ErrorCode",

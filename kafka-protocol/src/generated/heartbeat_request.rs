@@ -59,7 +59,7 @@ impl HeartbeatRequest {
             e.nullable_string(self.group_instance_id.as_deref(), flexible)?;
         }
         if version <= 2 {
-            if self.group_instance_id != None {
+            if self.group_instance_id != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "HeartbeatRequest",
                     field: "GroupInstanceId",

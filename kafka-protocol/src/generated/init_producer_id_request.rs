@@ -61,7 +61,7 @@ impl InitProducerIdRequest {
             e.i64(self.producer_id);
         }
         if version <= 2 {
-            if self.producer_id != -1 {
+            if self.producer_id != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "InitProducerIdRequest",
                     field: "ProducerId",
@@ -73,7 +73,7 @@ impl InitProducerIdRequest {
             e.i16(self.producer_epoch);
         }
         if version <= 2 {
-            if self.producer_epoch != -1 {
+            if self.producer_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "InitProducerIdRequest",
                     field: "ProducerEpoch",
@@ -85,7 +85,7 @@ impl InitProducerIdRequest {
             e.bool(self.enable2_pc);
         }
         if version <= 5 {
-            if self.enable2_pc != false {
+            if self.enable2_pc != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "InitProducerIdRequest",
                     field: "Enable2Pc",
@@ -97,7 +97,7 @@ impl InitProducerIdRequest {
             e.bool(self.keep_prepared_txn);
         }
         if version <= 5 {
-            if self.keep_prepared_txn != false {
+            if self.keep_prepared_txn != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "InitProducerIdRequest",
                     field: "KeepPreparedTxn",

@@ -63,7 +63,7 @@ impl InitProducerIdResponse {
             e.i64(self.ongoing_txn_producer_id);
         }
         if version <= 5 {
-            if self.ongoing_txn_producer_id != -1 {
+            if self.ongoing_txn_producer_id != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "InitProducerIdResponse",
                     field: "OngoingTxnProducerId",
@@ -75,7 +75,7 @@ impl InitProducerIdResponse {
             e.i16(self.ongoing_txn_producer_epoch);
         }
         if version <= 5 {
-            if self.ongoing_txn_producer_epoch != -1 {
+            if self.ongoing_txn_producer_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "InitProducerIdResponse",
                     field: "OngoingTxnProducerEpoch",

@@ -82,7 +82,7 @@ impl JoinGroupRequest {
             e.nullable_string(self.group_instance_id.as_deref(), flexible)?;
         }
         if version <= 4 {
-            if self.group_instance_id != None {
+            if self.group_instance_id != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "JoinGroupRequest",
                     field: "GroupInstanceId",

@@ -98,7 +98,7 @@ impl JoinGroupResponse {
             e.bool(self.skip_assignment);
         }
         if version <= 8 {
-            if self.skip_assignment != false {
+            if self.skip_assignment != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "JoinGroupResponse",
                     field: "SkipAssignment",

@@ -132,7 +132,7 @@ impl Voter {
             e.uuid(&self.voter_directory_id);
         }
         if version == 0 {
-            if self.voter_directory_id != Uuid::nil() {
+            if self.voter_directory_id != Uuid::nil() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "Voter",
                     field: "VoterDirectoryId",

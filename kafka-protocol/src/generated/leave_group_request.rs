@@ -45,7 +45,7 @@ impl LeaveGroupRequest {
             e.string(&self.member_id, flexible)?;
         }
         if version >= 3 {
-            if self.member_id != String::from("") {
+            if self.member_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaveGroupRequest",
                     field: "MemberId",
@@ -60,7 +60,7 @@ impl LeaveGroupRequest {
             })?;
         }
         if version <= 2 {
-            if self.members != Vec::<MemberIdentity>::new() {
+            if self.members != Vec::<MemberIdentity>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaveGroupRequest",
                     field: "Members",
@@ -152,7 +152,7 @@ impl MemberIdentity {
             e.string(&self.member_id, flexible)?;
         }
         if version <= 2 {
-            if self.member_id != String::from("") {
+            if self.member_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MemberIdentity",
                     field: "MemberId",
@@ -171,7 +171,7 @@ impl MemberIdentity {
             e.nullable_string(self.group_instance_id.as_deref(), flexible)?;
         }
         if version <= 2 {
-            if self.group_instance_id != None {
+            if self.group_instance_id != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MemberIdentity",
                     field: "GroupInstanceId",

@@ -51,7 +51,7 @@ impl LeaveGroupResponse {
             })?;
         }
         if version <= 2 {
-            if self.members != Vec::<MemberResponse>::new() {
+            if self.members != Vec::<MemberResponse>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaveGroupResponse",
                     field: "Members",
@@ -143,7 +143,7 @@ impl MemberResponse {
             e.string(&self.member_id, flexible)?;
         }
         if version <= 2 {
-            if self.member_id != String::from("") {
+            if self.member_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MemberResponse",
                     field: "MemberId",
@@ -162,7 +162,7 @@ impl MemberResponse {
             e.nullable_string(self.group_instance_id.as_deref(), flexible)?;
         }
         if version <= 2 {
-            if self.group_instance_id != Some(String::from("")) {
+            if self.group_instance_id != Some(String::from("")) && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MemberResponse",
                     field: "GroupInstanceId",
@@ -174,7 +174,7 @@ impl MemberResponse {
             e.i16(self.error_code);
         }
         if version <= 2 {
-            if self.error_code != 0 {
+            if self.error_code != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MemberResponse",
                     field: "ErrorCode",

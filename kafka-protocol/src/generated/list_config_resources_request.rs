@@ -37,7 +37,7 @@ impl ListConfigResourcesRequest {
             })?;
         }
         if version == 0 {
-            if self.resource_types != Vec::<i8>::new() {
+            if self.resource_types != Vec::<i8>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ListConfigResourcesRequest",
                     field: "ResourceTypes",

@@ -42,7 +42,7 @@ impl ListGroupsRequest {
             })?;
         }
         if version <= 3 {
-            if self.states_filter != Vec::<String>::new() {
+            if self.states_filter != Vec::<String>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ListGroupsRequest",
                     field: "StatesFilter",
@@ -57,7 +57,7 @@ impl ListGroupsRequest {
             })?;
         }
         if version <= 4 {
-            if self.types_filter != Vec::<String>::new() {
+            if self.types_filter != Vec::<String>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ListGroupsRequest",
                     field: "TypesFilter",

@@ -50,7 +50,7 @@ impl ListOffsetsRequest {
             e.i8(self.isolation_level);
         }
         if version == 1 {
-            if self.isolation_level != 0 {
+            if self.isolation_level != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ListOffsetsRequest",
                     field: "IsolationLevel",

@@ -210,7 +210,7 @@ impl ListOffsetsPartitionResponse {
             e.i32(self.leader_epoch);
         }
         if version <= 3 {
-            if self.leader_epoch != -1 {
+            if self.leader_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ListOffsetsPartitionResponse",
                     field: "LeaderEpoch",

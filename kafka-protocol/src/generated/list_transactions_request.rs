@@ -57,7 +57,7 @@ impl ListTransactionsRequest {
             e.i64(self.duration_filter);
         }
         if version == 0 {
-            if self.duration_filter != -1 {
+            if self.duration_filter != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ListTransactionsRequest",
                     field: "DurationFilter",
@@ -76,7 +76,7 @@ impl ListTransactionsRequest {
             e.nullable_string(self.transactional_id_pattern.as_deref(), flexible)?;
         }
         if version <= 1 {
-            if self.transactional_id_pattern != None {
+            if self.transactional_id_pattern != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ListTransactionsRequest",
                     field: "TransactionalIdPattern",

@@ -60,7 +60,7 @@ impl MetadataRequest {
             e.bool(self.allow_auto_topic_creation);
         }
         if version <= 3 {
-            if self.allow_auto_topic_creation != true {
+            if self.allow_auto_topic_creation != true && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MetadataRequest",
                     field: "AllowAutoTopicCreation",
@@ -72,7 +72,8 @@ impl MetadataRequest {
             e.bool(self.include_cluster_authorized_operations);
         }
         if matches!(version, 0..=7 | 11..=13) {
-            if self.include_cluster_authorized_operations != false {
+            if self.include_cluster_authorized_operations != false && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "MetadataRequest",
                     field: "IncludeClusterAuthorizedOperations",
@@ -84,7 +85,7 @@ impl MetadataRequest {
             e.bool(self.include_topic_authorized_operations);
         }
         if version <= 7 {
-            if self.include_topic_authorized_operations != false {
+            if self.include_topic_authorized_operations != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MetadataRequest",
                     field: "IncludeTopicAuthorizedOperations",

@@ -88,7 +88,7 @@ impl MetadataResponse {
             e.i32(self.cluster_authorized_operations);
         }
         if matches!(version, 0..=7 | 11..=13) {
-            if self.cluster_authorized_operations != -2147483648 {
+            if self.cluster_authorized_operations != -2147483648 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MetadataResponse",
                     field: "ClusterAuthorizedOperations",
@@ -354,7 +354,7 @@ impl MetadataResponseTopic {
             e.i32(self.topic_authorized_operations);
         }
         if version <= 7 {
-            if self.topic_authorized_operations != -2147483648 {
+            if self.topic_authorized_operations != -2147483648 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "MetadataResponseTopic",
                     field: "TopicAuthorizedOperations",

@@ -69,7 +69,7 @@ impl OffsetCommitRequest {
             e.nullable_string(self.group_instance_id.as_deref(), flexible)?;
         }
         if version <= 6 {
-            if self.group_instance_id != None {
+            if self.group_instance_id != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetCommitRequest",
                     field: "GroupInstanceId",

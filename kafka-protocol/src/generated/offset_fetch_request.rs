@@ -49,7 +49,7 @@ impl OffsetFetchRequest {
             e.string(&self.group_id, flexible)?;
         }
         if version >= 8 {
-            if self.group_id != String::from("") {
+            if self.group_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequest",
                     field: "GroupId",
@@ -71,7 +71,9 @@ impl OffsetFetchRequest {
             })?;
         }
         if version >= 8 {
-            if self.topics != Some(Vec::<OffsetFetchRequestTopic>::new()) {
+            if self.topics != Some(Vec::<OffsetFetchRequestTopic>::new())
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequest",
                     field: "Topics",
@@ -86,7 +88,8 @@ impl OffsetFetchRequest {
             })?;
         }
         if version <= 7 {
-            if self.groups != Vec::<OffsetFetchRequestGroup>::new() {
+            if self.groups != Vec::<OffsetFetchRequestGroup>::new() && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequest",
                     field: "Groups",
@@ -98,7 +101,7 @@ impl OffsetFetchRequest {
             e.bool(self.require_stable);
         }
         if version <= 6 {
-            if self.require_stable != false {
+            if self.require_stable != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequest",
                     field: "RequireStable",
@@ -211,7 +214,7 @@ impl OffsetFetchRequestTopic {
             e.string(&self.name, flexible)?;
         }
         if version >= 8 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequestTopic",
                     field: "Name",
@@ -226,7 +229,7 @@ impl OffsetFetchRequestTopic {
             })?;
         }
         if version >= 8 {
-            if self.partition_indexes != Vec::<i32>::new() {
+            if self.partition_indexes != Vec::<i32>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequestTopic",
                     field: "PartitionIndexes",
@@ -320,7 +323,7 @@ impl OffsetFetchRequestGroup {
             e.string(&self.group_id, flexible)?;
         }
         if version <= 7 {
-            if self.group_id != String::from("") {
+            if self.group_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequestGroup",
                     field: "GroupId",
@@ -355,7 +358,9 @@ impl OffsetFetchRequestGroup {
             })?;
         }
         if version <= 7 {
-            if self.topics != Some(Vec::<OffsetFetchRequestTopics>::new()) {
+            if self.topics != Some(Vec::<OffsetFetchRequestTopics>::new())
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequestGroup",
                     field: "Topics",
@@ -487,7 +492,7 @@ impl OffsetFetchRequestTopics {
             })?;
         }
         if version <= 7 {
-            if self.partition_indexes != Vec::<i32>::new() {
+            if self.partition_indexes != Vec::<i32>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchRequestTopics",
                     field: "PartitionIndexes",

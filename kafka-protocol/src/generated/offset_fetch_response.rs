@@ -55,7 +55,9 @@ impl OffsetFetchResponse {
             })?;
         }
         if version >= 8 {
-            if self.topics != Vec::<OffsetFetchResponseTopic>::new() {
+            if self.topics != Vec::<OffsetFetchResponseTopic>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponse",
                     field: "Topics",
@@ -73,7 +75,9 @@ impl OffsetFetchResponse {
             })?;
         }
         if version <= 7 {
-            if self.groups != Vec::<OffsetFetchResponseGroup>::new() {
+            if self.groups != Vec::<OffsetFetchResponseGroup>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponse",
                     field: "Groups",
@@ -177,7 +181,7 @@ impl OffsetFetchResponseTopic {
             e.string(&self.name, flexible)?;
         }
         if version >= 8 {
-            if self.name != String::from("") {
+            if self.name != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponseTopic",
                     field: "Name",
@@ -192,7 +196,9 @@ impl OffsetFetchResponseTopic {
             })?;
         }
         if version >= 8 {
-            if self.partitions != Vec::<OffsetFetchResponsePartition>::new() {
+            if self.partitions != Vec::<OffsetFetchResponsePartition>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponseTopic",
                     field: "Partitions",
@@ -295,7 +301,7 @@ impl OffsetFetchResponsePartition {
             e.i32(self.partition_index);
         }
         if version >= 8 {
-            if self.partition_index != 0 {
+            if self.partition_index != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartition",
                     field: "PartitionIndex",
@@ -307,7 +313,7 @@ impl OffsetFetchResponsePartition {
             e.i64(self.committed_offset);
         }
         if version >= 8 {
-            if self.committed_offset != 0 {
+            if self.committed_offset != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartition",
                     field: "CommittedOffset",
@@ -329,7 +335,7 @@ impl OffsetFetchResponsePartition {
             e.nullable_string(self.metadata.as_deref(), flexible)?;
         }
         if version >= 8 {
-            if self.metadata != Some(String::from("")) {
+            if self.metadata != Some(String::from("")) && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartition",
                     field: "Metadata",
@@ -341,7 +347,7 @@ impl OffsetFetchResponsePartition {
             e.i16(self.error_code);
         }
         if version >= 8 {
-            if self.error_code != 0 {
+            if self.error_code != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartition",
                     field: "ErrorCode",
@@ -456,7 +462,7 @@ impl OffsetFetchResponseGroup {
             e.string(&self.group_id, flexible)?;
         }
         if version <= 7 {
-            if self.group_id != String::from("") {
+            if self.group_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponseGroup",
                     field: "GroupId",
@@ -471,7 +477,9 @@ impl OffsetFetchResponseGroup {
             })?;
         }
         if version <= 7 {
-            if self.topics != Vec::<OffsetFetchResponseTopics>::new() {
+            if self.topics != Vec::<OffsetFetchResponseTopics>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponseGroup",
                     field: "Topics",
@@ -483,7 +491,7 @@ impl OffsetFetchResponseGroup {
             e.i16(self.error_code);
         }
         if version <= 7 {
-            if self.error_code != 0 {
+            if self.error_code != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponseGroup",
                     field: "ErrorCode",
@@ -591,7 +599,9 @@ impl OffsetFetchResponseTopics {
             })?;
         }
         if version <= 7 {
-            if self.partitions != Vec::<OffsetFetchResponsePartitions>::new() {
+            if self.partitions != Vec::<OffsetFetchResponsePartitions>::new()
+                && !e.drops_unsupported_fields()
+            {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponseTopics",
                     field: "Partitions",
@@ -700,7 +710,7 @@ impl OffsetFetchResponsePartitions {
             e.i32(self.partition_index);
         }
         if version <= 7 {
-            if self.partition_index != 0 {
+            if self.partition_index != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartitions",
                     field: "PartitionIndex",
@@ -712,7 +722,7 @@ impl OffsetFetchResponsePartitions {
             e.i64(self.committed_offset);
         }
         if version <= 7 {
-            if self.committed_offset != 0 {
+            if self.committed_offset != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartitions",
                     field: "CommittedOffset",
@@ -734,7 +744,7 @@ impl OffsetFetchResponsePartitions {
             e.nullable_string(self.metadata.as_deref(), flexible)?;
         }
         if version <= 7 {
-            if self.metadata != Some(String::from("")) {
+            if self.metadata != Some(String::from("")) && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartitions",
                     field: "Metadata",
@@ -746,7 +756,7 @@ impl OffsetFetchResponsePartitions {
             e.i16(self.error_code);
         }
         if version <= 7 {
-            if self.error_code != 0 {
+            if self.error_code != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "OffsetFetchResponsePartitions",
                     field: "ErrorCode",

@@ -46,7 +46,7 @@ impl ProduceResponse {
         })?;
         e.i32(self.throttle_time_ms);
         if version <= 9 {
-            if self.node_endpoints != Vec::<NodeEndpoint>::new() {
+            if self.node_endpoints != Vec::<NodeEndpoint>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ProduceResponse",
                     field: "NodeEndpoints",
@@ -58,7 +58,7 @@ impl ProduceResponse {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 10 {
                 if self.node_endpoints != Vec::<NodeEndpoint>::new() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.array(&self.node_endpoints, flexible, |e, item| {
@@ -296,7 +296,7 @@ impl PartitionProduceResponse {
             e.nullable_string(self.error_message.as_deref(), flexible)?;
         }
         if version <= 9 {
-            if self.current_leader != LeaderIdAndEpoch::default() {
+            if self.current_leader != LeaderIdAndEpoch::default() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionProduceResponse",
                     field: "CurrentLeader",
@@ -308,7 +308,7 @@ impl PartitionProduceResponse {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 10 {
                 if self.current_leader != LeaderIdAndEpoch::default() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         self.current_leader.write(e, version)?;
@@ -427,7 +427,7 @@ impl BatchIndexAndErrorMessage {
             e.i32(self.batch_index);
         }
         if version <= 7 {
-            if self.batch_index != 0 {
+            if self.batch_index != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "BatchIndexAndErrorMessage",
                     field: "BatchIndex",
@@ -446,7 +446,7 @@ impl BatchIndexAndErrorMessage {
             e.nullable_string(self.batch_index_error_message.as_deref(), flexible)?;
         }
         if version <= 7 {
-            if self.batch_index_error_message != None {
+            if self.batch_index_error_message != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "BatchIndexAndErrorMessage",
                     field: "BatchIndexErrorMessage",
@@ -538,7 +538,7 @@ impl LeaderIdAndEpoch {
             e.i32(self.leader_id);
         }
         if version <= 9 {
-            if self.leader_id != -1 {
+            if self.leader_id != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderIdAndEpoch",
                     field: "LeaderId",
@@ -550,7 +550,7 @@ impl LeaderIdAndEpoch {
             e.i32(self.leader_epoch);
         }
         if version <= 9 {
-            if self.leader_epoch != -1 {
+            if self.leader_epoch != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "LeaderIdAndEpoch",
                     field: "LeaderEpoch",
@@ -643,7 +643,7 @@ impl NodeEndpoint {
             e.i32(self.node_id);
         }
         if version <= 9 {
-            if self.node_id != 0 {
+            if self.node_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "NodeId",
@@ -655,7 +655,7 @@ impl NodeEndpoint {
             e.string(&self.host, flexible)?;
         }
         if version <= 9 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Host",
@@ -667,7 +667,7 @@ impl NodeEndpoint {
             e.i32(self.port);
         }
         if version <= 9 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Port",
@@ -686,7 +686,7 @@ impl NodeEndpoint {
             e.nullable_string(self.rack.as_deref(), flexible)?;
         }
         if version <= 9 {
-            if self.rack != None {
+            if self.rack != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Rack",

@@ -59,7 +59,7 @@ impl RequestHeader {
             e.nullable_string(self.client_id.as_deref(), false)?;
         }
         if version == 0 {
-            if self.client_id != Some(String::from("")) {
+            if self.client_id != Some(String::from("")) && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "RequestHeader",
                     field: "ClientId",

@@ -57,7 +57,7 @@ impl ShareAcknowledgeRequest {
             e.bool(self.is_renew_ack);
         }
         if version == 1 {
-            if self.is_renew_ack != false {
+            if self.is_renew_ack != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ShareAcknowledgeRequest",
                     field: "IsRenewAck",

@@ -100,7 +100,7 @@ impl ShareFetchRequest {
             e.bool(self.is_renew_ack);
         }
         if version == 1 {
-            if self.is_renew_ack != false {
+            if self.is_renew_ack != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "ShareFetchRequest",
                     field: "IsRenewAck",
@@ -289,7 +289,7 @@ impl FetchPartition {
     pub fn write(&self, e: &mut Encoder, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         e.i32(self.partition_index);
-        if self.partition_max_bytes != 0 {
+        if self.partition_max_bytes != 0 && !e.drops_unsupported_fields() {
             return Err(EncodeError::UnsupportedField {
                 message: "FetchPartition",
                 field: "PartitionMaxBytes",

@@ -73,7 +73,7 @@ impl TxnOffsetCommitRequest {
             e.i32(self.generation_id);
         }
         if version <= 2 {
-            if self.generation_id != -1 {
+            if self.generation_id != -1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "TxnOffsetCommitRequest",
                     field: "GenerationId",
@@ -85,7 +85,7 @@ impl TxnOffsetCommitRequest {
             e.string(&self.member_id, flexible)?;
         }
         if version <= 2 {
-            if self.member_id != String::from("") {
+            if self.member_id != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "TxnOffsetCommitRequest",
                     field: "MemberId",
@@ -104,7 +104,7 @@ impl TxnOffsetCommitRequest {
             e.nullable_string(self.group_instance_id.as_deref(), flexible)?;
         }
         if version <= 2 {
-            if self.group_instance_id != None {
+            if self.group_instance_id != None && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "TxnOffsetCommitRequest",
                     field: "GroupInstanceId",

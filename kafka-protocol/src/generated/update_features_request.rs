@@ -49,7 +49,7 @@ impl UpdateFeaturesRequest {
             e.bool(self.validate_only);
         }
         if version == 0 {
-            if self.validate_only != false {
+            if self.validate_only != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "UpdateFeaturesRequest",
                     field: "ValidateOnly",
@@ -147,7 +147,7 @@ impl FeatureUpdateKey {
             e.bool(self.allow_downgrade);
         }
         if version >= 1 {
-            if self.allow_downgrade != false {
+            if self.allow_downgrade != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FeatureUpdateKey",
                     field: "AllowDowngrade",
@@ -159,7 +159,7 @@ impl FeatureUpdateKey {
             e.i8(self.upgrade_type);
         }
         if version == 0 {
-            if self.upgrade_type != 1 {
+            if self.upgrade_type != 1 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "FeatureUpdateKey",
                     field: "UpgradeType",

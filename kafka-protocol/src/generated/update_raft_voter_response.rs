@@ -45,7 +45,7 @@ impl UpdateRaftVoterResponse {
         if flexible {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if self.current_leader != CurrentLeader::default() {
-                let mut t = Encoder::new();
+                let mut t = e.child();
                 {
                     let e = &mut t;
                     self.current_leader.write(e, version)?;

@@ -234,7 +234,7 @@ impl PartitionData {
             e.bool(self.pre_vote);
         }
         if version <= 1 {
-            if self.pre_vote != false {
+            if self.pre_vote != false && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "PartitionData",
                     field: "PreVote",

@@ -46,7 +46,7 @@ impl VoteResponse {
             Ok(())
         })?;
         if version == 0 {
-            if self.node_endpoints != Vec::<NodeEndpoint>::new() {
+            if self.node_endpoints != Vec::<NodeEndpoint>::new() && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "VoteResponse",
                     field: "NodeEndpoints",
@@ -58,7 +58,7 @@ impl VoteResponse {
             let mut tagged: Vec<(u32, Encoder)> = Vec::new();
             if version >= 1 {
                 if self.node_endpoints != Vec::<NodeEndpoint>::new() {
-                    let mut t = Encoder::new();
+                    let mut t = e.child();
                     {
                         let e = &mut t;
                         e.array(&self.node_endpoints, flexible, |e, item| {
@@ -315,7 +315,7 @@ impl NodeEndpoint {
             e.i32(self.node_id);
         }
         if version == 0 {
-            if self.node_id != 0 {
+            if self.node_id != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "NodeId",
@@ -327,7 +327,7 @@ impl NodeEndpoint {
             e.string(&self.host, flexible)?;
         }
         if version == 0 {
-            if self.host != String::from("") {
+            if self.host != String::from("") && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Host",
@@ -339,7 +339,7 @@ impl NodeEndpoint {
             e.u16(self.port);
         }
         if version == 0 {
-            if self.port != 0 {
+            if self.port != 0 && !e.drops_unsupported_fields() {
                 return Err(EncodeError::UnsupportedField {
                     message: "NodeEndpoint",
                     field: "Port",

@@ -98,9 +98,11 @@ pub fn compress(codec: Compression, input: &[u8]) -> Result<Vec<u8>, RecordError
 /// Decompresses `input`, refusing to produce more than `max_output` bytes.
 ///
 /// The returned buffer never has a capacity above `max_output`, and the
-/// codecs' working memory is bounded too (see [`lz4`](super::lz4) and
-/// [`ZSTD_MIN_WINDOW_LOG`]). For [`Compression::None`] this is a bounded
-/// copy.
+/// codecs' working memory is bounded too: LZ4 blocks decode straight into
+/// that buffer, snappy blocks are checked against it by their declared
+/// length first, gzip's window is 32 KiB, and zstd frames may not demand a
+/// window above `max(max_output, 8 MiB)` (see [`ZSTD_MIN_WINDOW_LOG`]).
+/// For [`Compression::None`] this is a bounded copy.
 pub fn decompress(
     codec: Compression,
     input: &[u8],
@@ -325,6 +327,35 @@ mod tests {
         }
         assert!(out.buf.capacity() <= 10_000);
         assert!(out.extend(&[1u8; 1111]).is_err());
+    }
+
+    /// A 9-byte zstd frame (one empty raw block) that declares a 128 MiB
+    /// window: refused, since the decoder would reserve the window first.
+    #[test]
+    fn zstd_frame_demanding_a_huge_window_is_refused() {
+        let frame = |window_descriptor: u8| {
+            [
+                0x28,
+                0xB5,
+                0x2F,
+                0xFD,
+                0x00,
+                window_descriptor,
+                0x01,
+                0x00,
+                0x00,
+            ]
+        };
+        // Window log = 10 + exponent (the descriptor's top 5 bits).
+        let huge = frame(17 << 3);
+        let fine = frame(13 << 3);
+        assert!(matches!(
+            decompress(Compression::Zstd, &huge, 1 << 20),
+            Err(RecordError::Decompression { .. })
+        ));
+        assert_eq!(decompress(Compression::Zstd, &fine, 1 << 20), Ok(vec![]));
+        // A bound of 128 MiB permits the 128 MiB window.
+        assert_eq!(decompress(Compression::Zstd, &huge, 128 << 20), Ok(vec![]));
     }
 
     #[test]

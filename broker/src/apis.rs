@@ -1,0 +1,52 @@
+//! The API versions this broker implements: the single list from which
+//! ApiVersions is answered. An API is listed only when every version in
+//! its range works (DESIGN.md invariant 7).
+
+use kafka_protocol::{ApiKey, SupportedApi, SupportedApis};
+
+/// Produce is advertised from v0, as Kafka 4 does, because some librdkafka
+/// versions refuse a broker whose Produce range does not start at 0
+/// (KAFKA-18659) and librdkafka 2.0 then stops compressing; versions below
+/// 3 (message format v0/v1) are refused when actually sent.
+pub const PRODUCE_ADVERTISED_MIN: i16 = 0;
+
+const LIST: &[(ApiKey, i16, i16)] = &[
+    (ApiKey::Produce, 3, 13),
+    (ApiKey::Fetch, 4, 18),
+    (ApiKey::ListOffsets, 1, 11),
+    (ApiKey::Metadata, 0, 13),
+    (ApiKey::ApiVersions, 0, 4),
+    (ApiKey::CreateTopics, 2, 7),
+    (ApiKey::DeleteTopics, 1, 6),
+    (ApiKey::DeleteRecords, 0, 2),
+    (ApiKey::OffsetForLeaderEpoch, 2, 4),
+    (ApiKey::DescribeConfigs, 1, 4),
+    (ApiKey::AlterConfigs, 0, 2),
+    (ApiKey::DescribeLogDirs, 1, 5),
+    (ApiKey::CreatePartitions, 0, 3),
+    (ApiKey::IncrementalAlterConfigs, 0, 1),
+    (ApiKey::DescribeCluster, 0, 2),
+    (ApiKey::DescribeTopicPartitions, 0, 0),
+];
+
+/// The implemented APIs, checked against the schemas.
+pub fn supported() -> SupportedApis {
+    let list: Vec<SupportedApi> = LIST
+        .iter()
+        .map(|&(key, min, max)| SupportedApi { key, min, max })
+        .collect();
+    SupportedApis::new(&list).expect("the implemented API list is within the schemas")
+}
+
+/// The range to advertise for `key` (Produce starts at 0, see above).
+pub fn advertised(
+    supported: &SupportedApis,
+) -> Vec<kafka_protocol::generated::api_versions_response::ApiVersion> {
+    let mut keys = supported.to_response_keys();
+    for k in &mut keys {
+        if k.api_key == ApiKey::Produce.as_i16() {
+            k.min_version = PRODUCE_ADVERTISED_MIN;
+        }
+    }
+    keys
+}

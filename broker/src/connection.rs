@@ -1,0 +1,226 @@
+//! One client connection: read frames, start each request in arrival
+//! order, and write the responses back in that same order, with up to
+//! [`MAX_IN_FLIGHT`] requests in flight (clients pipeline).
+//!
+//! Requests are *started* in order (a handler reaches its partitions'
+//! append queues before the next request is looked at), so records of two
+//! produce requests on one connection land in the order they were sent.
+
+use std::net::SocketAddr;
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use futures_channel::{mpsc, oneshot};
+use futures_util::StreamExt;
+use kafka_protocol::frame::{decode_request_header, encode_response};
+use kafka_protocol::generated::ApiVersionsResponse;
+use kafka_protocol::{ApiKey, DecodeError, Decoder, ErrorCode, RequestBody, ResponseBody};
+use monoio::buf::IoBufMut;
+use monoio::io::{AsyncReadRent, AsyncWriteRent, AsyncWriteRentExt, Splitable};
+use monoio::net::TcpStream;
+use tracing::{debug, info, warn};
+
+use crate::shard::Shard;
+
+/// Requests in flight on one connection before reading pauses.
+pub const MAX_IN_FLIGHT: usize = 64;
+
+/// What the reader hands the writer for each request: its response, or
+/// nothing (acks=0 produce), in request order.
+type Pending = oneshot::Receiver<Option<Vec<Bytes>>>;
+
+/// Why a connection is closed.
+enum Close {
+    Eof,
+    Io(std::io::Error),
+    FrameTooLarge(i64),
+    Decode(DecodeError),
+    Unsupported { api: ApiKey, version: i16 },
+    Stopping,
+}
+
+impl std::fmt::Display for Close {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Close::Eof => write!(f, "closed by the client"),
+            Close::Io(e) => write!(f, "I/O error: {e}"),
+            Close::FrameTooLarge(n) => write!(
+                f,
+                "frame of {n} bytes is larger than socket.request.max.bytes"
+            ),
+            Close::Decode(e) => write!(f, "malformed request: {e}"),
+            Close::Unsupported { api, version } => {
+                write!(f, "{} v{version} is not supported", api.name())
+            }
+            Close::Stopping => write!(f, "broker is shutting down"),
+        }
+    }
+}
+
+pub async fn serve(shard: Rc<Shard>, stream: TcpStream, peer: SocketAddr) {
+    let (mut rd, mut wr) = stream.into_split();
+    let (mut tx, mut rx) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
+    let writer = monoio::spawn(async move {
+        while let Some(pending) = rx.next().await {
+            match pending.await {
+                Ok(Some(chunks)) => {
+                    for c in chunks {
+                        let (res, _) = wr.write_all(c).await;
+                        if res.is_err() {
+                            return;
+                        }
+                    }
+                }
+                Ok(None) => {}
+                Err(_) => return,
+            }
+        }
+        let _ = wr.shutdown().await;
+    });
+
+    let max_frame = shard.ctx.config.settings.i64("socket.request.max.bytes");
+    let mut buf = BytesMut::with_capacity(64 * 1024);
+    let close = 'conn: loop {
+        // Every complete frame in the buffer, in order.
+        while buf.len() >= 4 {
+            let size = i32::from_be_bytes([buf[0], buf[1], buf[2], buf[3]]) as i64;
+            if size < 0 || size > max_frame {
+                break 'conn Close::FrameTooLarge(size);
+            }
+            let need = 4 + size as usize;
+            if buf.len() < need {
+                // Grow towards the frame, at most 1 MiB at a time, so a
+                // size prefix alone cannot make us reserve the whole limit.
+                let missing = need - buf.len();
+                buf.reserve(missing.min(1 << 20));
+                break;
+            }
+            let frame = buf.split_to(need).freeze().slice(4..);
+            match start_request(&shard, frame).await {
+                Ok(pending) => {
+                    if tx.feed_pending(pending).await.is_err() {
+                        break 'conn Close::Eof;
+                    }
+                }
+                Err(c) => break 'conn c,
+            }
+        }
+        if shard.is_stopping() {
+            break Close::Stopping;
+        }
+        if buf.capacity() - buf.len() < 4096 {
+            buf.reserve(64 * 1024);
+        }
+        let len = buf.len();
+        let cap = buf.capacity();
+        let read = monoio::select! {
+            r = rd.read(buf.slice_mut(len..cap)) => r,
+            _ = shard.stopping() => break Close::Stopping,
+        };
+        let (res, slice) = read;
+        buf = slice.into_inner();
+        match res {
+            Ok(0) => break Close::Eof,
+            Ok(_) => {}
+            Err(e) => break Close::Io(e),
+        }
+    };
+    match &close {
+        Close::Eof | Close::Stopping | Close::Io(_) => {
+            debug!(%peer, reason = %close, "connection closed")
+        }
+        other => info!(%peer, reason = %other, "closing connection"),
+    }
+    // Let the writer send what is already answered, then close.
+    drop(tx);
+    let _ = writer.await;
+}
+
+trait FeedPending {
+    async fn feed_pending(&mut self, p: Pending) -> Result<(), ()>;
+}
+
+impl FeedPending for mpsc::Sender<Pending> {
+    async fn feed_pending(&mut self, p: Pending) -> Result<(), ()> {
+        futures_util::SinkExt::send(self, p).await.map_err(|_| ())
+    }
+}
+
+/// Decodes one frame and starts its handler; the returned receiver yields
+/// the encoded response.
+async fn start_request(shard: &Rc<Shard>, frame: Bytes) -> Result<Pending, Close> {
+    let frame_len = frame.len();
+    let mut d = Decoder::new(frame);
+    let (api, header) = decode_request_header(&mut d).map_err(Close::Decode)?;
+    let version = header.request_api_version;
+    let correlation_id = header.correlation_id;
+    let (tx, rx) = oneshot::channel();
+    if !shard.ctx.supported.supports(api, version) {
+        if api == ApiKey::ApiVersions {
+            // Kafka answers an ApiVersions it cannot parse with v0 and
+            // UNSUPPORTED_VERSION, listing what it supports.
+            let body = ResponseBody::ApiVersions(ApiVersionsResponse {
+                error_code: ErrorCode::UnsupportedVersion.code(),
+                api_keys: crate::apis::advertised(&shard.ctx.supported),
+                ..Default::default()
+            });
+            let _ = tx.send(encode_response(correlation_id, 0, &body).ok());
+            return Ok(rx);
+        }
+        return Err(Close::Unsupported { api, version });
+    }
+    let body = RequestBody::decode(api, &mut d, version).map_err(Close::Decode)?;
+    if d.remaining() > 0 {
+        debug!(
+            api = api.name(),
+            version,
+            trailing = d.remaining(),
+            "ignoring bytes after a request body"
+        );
+    }
+
+    // Bound memory held by produce requests: past the limit, stop reading
+    // from this client until others complete.
+    let produce_bytes = if api == ApiKey::Produce {
+        frame_len as i64
+    } else {
+        0
+    };
+    if produce_bytes > 0 {
+        let limit = shard.ctx.config.settings.i64("queued.max.request.bytes");
+        while shard.ctx.inflight_produce_bytes.load(Ordering::Relaxed) > 0
+            && shard.ctx.inflight_produce_bytes.load(Ordering::Relaxed) + produce_bytes > limit
+        {
+            monoio::time::sleep(Duration::from_millis(1)).await;
+        }
+        shard
+            .ctx
+            .inflight_produce_bytes
+            .fetch_add(produce_bytes, Ordering::Relaxed);
+    }
+    shard.ctx.inflight_requests.fetch_add(1, Ordering::SeqCst);
+    let s = shard.clone();
+    monoio::spawn(async move {
+        let response = crate::handlers::handle(&s, &header, body).await;
+        let encoded =
+            response.and_then(
+                |body| match encode_response(correlation_id, version, &body) {
+                    Ok(chunks) => Some(chunks),
+                    Err(e) => {
+                        warn!(api = api.name(), version, error = %e, "cannot encode a response");
+                        None
+                    }
+                },
+            );
+        let _ = tx.send(encoded);
+        if produce_bytes > 0 {
+            s.ctx
+                .inflight_produce_bytes
+                .fetch_sub(produce_bytes, Ordering::Relaxed);
+        }
+        s.ctx.inflight_requests.fetch_sub(1, Ordering::SeqCst);
+    });
+    Ok(rx)
+}

@@ -1,0 +1,454 @@
+//! DescribeConfigs, AlterConfigs and IncrementalAlterConfigs for topics
+//! and the broker. Changes are persisted and applied live.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::alter_configs_response::AlterConfigsResourceResponse;
+use kafka_protocol::generated::describe_configs_response::{
+    DescribeConfigsResourceResult, DescribeConfigsResult, DescribeConfigsSynonym,
+};
+use kafka_protocol::generated::incremental_alter_configs_response::AlterConfigsResourceResponse as IncResponse;
+use kafka_protocol::generated::{
+    AlterConfigsRequest, AlterConfigsResponse, DescribeConfigsRequest, DescribeConfigsResponse,
+    IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
+};
+
+use super::topics::{ApiError, publish, reconfigure_topic, validate_configs};
+use crate::settings::{BROKER_SETTINGS, Source, TOPIC_CONFIGS, broker_setting};
+use crate::shard::Shard;
+
+pub const TOPIC: i8 = 2;
+pub const BROKER: i8 = 4;
+pub const BROKER_LOGGER: i8 = 8;
+
+/// Kafka's ConfigSource for a topic config that falls back to the broker.
+fn broker_source_for_topic(s: Source) -> i8 {
+    match s {
+        Source::Dynamic => 3, // DYNAMIC_DEFAULT_BROKER_CONFIG
+        Source::Static => 4,
+        Source::Default => 5,
+    }
+}
+
+fn check_broker_name(shard: &Shard, name: &str) -> Result<(), ApiError> {
+    if name.is_empty() || name == shard.ctx.config.node_id.to_string() {
+        Ok(())
+    } else {
+        Err((
+            ErrorCode::InvalidRequest,
+            format!("unknown broker '{name}'"),
+        ))
+    }
+}
+
+pub fn describe(
+    shard: &Shard,
+    req: DescribeConfigsRequest,
+    version: i16,
+) -> DescribeConfigsResponse {
+    let meta = shard.metadata();
+    let settings = &meta.settings;
+    let mut results = Vec::with_capacity(req.resources.len());
+    for r in req.resources {
+        let mut out = DescribeConfigsResult {
+            resource_type: r.resource_type,
+            resource_name: r.resource_name.clone(),
+            ..Default::default()
+        };
+        let wanted = |name: &str| {
+            r.configuration_keys
+                .as_ref()
+                .is_none_or(|k| k.iter().any(|x| x == name))
+        };
+        let doc = |d: &str| (version >= 3 && req.include_documentation).then(|| d.to_string());
+        match r.resource_type {
+            TOPIC => match meta.topic(&r.resource_name) {
+                None => {
+                    out.error_code = ErrorCode::UnknownTopicOrPartition.code();
+                    out.error_message = Some(format!("topic '{}' does not exist", r.resource_name));
+                }
+                Some(t) => {
+                    for d in TOPIC_CONFIGS.iter().filter(|d| wanted(d.name)) {
+                        let Some((value, set)) = settings.topic_value(d.name, &t.configs) else {
+                            continue;
+                        };
+                        let (bval, bsrc) = settings
+                            .get_with_source(d.broker_default)
+                            .unwrap_or_default_pair();
+                        let source = if set {
+                            1
+                        } else {
+                            broker_source_for_topic(bsrc)
+                        };
+                        let mut synonyms = Vec::new();
+                        if req.include_synonyms {
+                            if set {
+                                synonyms.push(DescribeConfigsSynonym {
+                                    name: d.name.to_string(),
+                                    value: Some(value.clone()),
+                                    source: 1,
+                                    ..Default::default()
+                                });
+                            }
+                            synonyms.push(DescribeConfigsSynonym {
+                                name: d.broker_default.to_string(),
+                                value: Some(bval),
+                                source: broker_source_for_topic(bsrc),
+                                ..Default::default()
+                            });
+                        }
+                        out.configs.push(DescribeConfigsResourceResult {
+                            name: d.name.to_string(),
+                            value: Some(value),
+                            read_only: false,
+                            config_source: source,
+                            is_sensitive: false,
+                            synonyms,
+                            config_type: d.ty.kafka_code(),
+                            documentation: doc(d.doc),
+                            ..Default::default()
+                        });
+                    }
+                }
+            },
+            BROKER => match check_broker_name(shard, &r.resource_name) {
+                Err((c, m)) => {
+                    out.error_code = c.code();
+                    out.error_message = Some(m);
+                }
+                Ok(()) => {
+                    for d in BROKER_SETTINGS.iter().filter(|d| wanted(d.name)) {
+                        let (value, src) =
+                            settings.get_with_source(d.name).unwrap_or_default_pair();
+                        let synonyms = if req.include_synonyms {
+                            vec![DescribeConfigsSynonym {
+                                name: d.name.to_string(),
+                                value: Some(value.clone()),
+                                source: src.kafka_code(),
+                                ..Default::default()
+                            }]
+                        } else {
+                            Vec::new()
+                        };
+                        out.configs.push(DescribeConfigsResourceResult {
+                            name: d.name.to_string(),
+                            value: Some(value),
+                            read_only: !d.dynamic,
+                            config_source: src.kafka_code(),
+                            is_sensitive: false,
+                            synonyms,
+                            config_type: d.ty.kafka_code(),
+                            documentation: doc(d.doc),
+                            ..Default::default()
+                        });
+                    }
+                }
+            },
+            BROKER_LOGGER => {
+                out.error_code = ErrorCode::InvalidRequest.code();
+                out.error_message = Some("broker logger configs are not supported".into());
+            }
+            other => {
+                out.error_code = ErrorCode::InvalidRequest.code();
+                out.error_message = Some(format!("unknown resource type {other}"));
+            }
+        }
+        results.push(out);
+    }
+    DescribeConfigsResponse {
+        results,
+        ..Default::default()
+    }
+}
+
+trait DefaultPair {
+    fn unwrap_or_default_pair(self) -> (String, Source);
+}
+
+impl DefaultPair for Option<(String, Source)> {
+    fn unwrap_or_default_pair(self) -> (String, Source) {
+        self.unwrap_or((String::new(), Source::Default))
+    }
+}
+
+/// A change to one resource, computed from the current state.
+enum Change {
+    Topic {
+        name: String,
+        configs: BTreeMap<String, String>,
+    },
+    Broker {
+        dynamics: BTreeMap<String, String>,
+    },
+}
+
+fn validate_broker_dynamics(dynamics: &BTreeMap<String, String>) -> Result<(), ApiError> {
+    let mut s = crate::settings::Settings::default();
+    for (k, v) in dynamics {
+        if broker_setting(k).is_none() {
+            return Err((
+                ErrorCode::InvalidConfig,
+                format!("unknown broker setting '{k}'"),
+            ));
+        }
+        s.set_dynamic(k, Some(v))
+            .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Applies a validated change on shard 0: persist, publish, reconfigure.
+async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
+    shard
+        .submit_to(0, move |s0| async move {
+            let _guard = s0.admin_lock.lock().await;
+            match change {
+                Change::Topic { name, configs } => {
+                    let Some(mut t) = s0.metadata().topic(&name).cloned() else {
+                        return Err((
+                            ErrorCode::UnknownTopicOrPartition,
+                            format!("topic '{name}' does not exist"),
+                        ));
+                    };
+                    t.configs = configs;
+                    s0.with_store(|st| st.update_topic(t.clone()))
+                        .ok_or((ErrorCode::NotController, "no metadata store".to_string()))?
+                        .map_err(|e| (ErrorCode::KafkaStorageError, e.to_string()))?;
+                    publish(&s0).await;
+                    reconfigure_topic(&s0, &t).await;
+                }
+                Change::Broker { dynamics } => {
+                    s0.with_store(|st| st.set_dynamic_settings(dynamics))
+                        .ok_or((ErrorCode::NotController, "no metadata store".to_string()))?
+                        .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
+                    publish(&s0).await;
+                    // Topics that follow broker defaults pick up the change.
+                    let topics: Vec<_> = s0.metadata().topics.values().cloned().collect();
+                    for t in topics {
+                        reconfigure_topic(&s0, &t).await;
+                    }
+                }
+            }
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|_| {
+            Err((
+                ErrorCode::KafkaStorageError,
+                "broker is shutting down".into(),
+            ))
+        })
+}
+
+/// Computes the full new config set of a resource, validates it, and
+/// applies it unless `validate_only`.
+async fn alter_resource(
+    shard: &Rc<Shard>,
+    resource_type: i8,
+    resource_name: &str,
+    validate_only: bool,
+    edit: impl FnOnce(&mut BTreeMap<String, String>) -> Result<(), ApiError>,
+) -> Result<(), ApiError> {
+    let meta = shard.metadata();
+    let change = match resource_type {
+        TOPIC => {
+            let t = meta.topic(resource_name).ok_or_else(|| {
+                (
+                    ErrorCode::UnknownTopicOrPartition,
+                    format!("topic '{resource_name}' does not exist"),
+                )
+            })?;
+            let mut configs = t.configs.clone();
+            edit(&mut configs)?;
+            validate_configs(&meta.settings, &configs)?;
+            Change::Topic {
+                name: t.name.clone(),
+                configs,
+            }
+        }
+        BROKER => {
+            check_broker_name(shard, resource_name)?;
+            let mut dynamics = meta.settings.dynamics().clone();
+            edit(&mut dynamics)?;
+            validate_broker_dynamics(&dynamics)?;
+            Change::Broker { dynamics }
+        }
+        BROKER_LOGGER => {
+            return Err((
+                ErrorCode::InvalidRequest,
+                "broker logger configs are not supported".into(),
+            ));
+        }
+        other => {
+            return Err((
+                ErrorCode::InvalidRequest,
+                format!("unknown resource type {other}"),
+            ));
+        }
+    };
+    if validate_only {
+        return Ok(());
+    }
+    apply(shard, change).await
+}
+
+pub async fn alter(shard: &Rc<Shard>, req: AlterConfigsRequest) -> AlterConfigsResponse {
+    let mut responses = Vec::with_capacity(req.resources.len());
+    for r in req.resources {
+        // AlterConfigs replaces the whole set: anything not named reverts
+        // to its default.
+        let configs = r.configs.clone();
+        let outcome = alter_resource(
+            shard,
+            r.resource_type,
+            &r.resource_name,
+            req.validate_only,
+            move |m| {
+                m.clear();
+                for c in configs {
+                    match c.value {
+                        Some(v) => {
+                            m.insert(c.name, v);
+                        }
+                        None => {
+                            return Err((
+                                ErrorCode::InvalidConfig,
+                                format!("config '{}' has a null value", c.name),
+                            ));
+                        }
+                    }
+                }
+                Ok(())
+            },
+        )
+        .await;
+        let (error_code, error_message) = match outcome {
+            Ok(()) => (0, None),
+            Err((c, m)) => (c.code(), Some(m)),
+        };
+        responses.push(AlterConfigsResourceResponse {
+            error_code,
+            error_message,
+            resource_type: r.resource_type,
+            resource_name: r.resource_name,
+            ..Default::default()
+        });
+    }
+    AlterConfigsResponse {
+        responses,
+        ..Default::default()
+    }
+}
+
+/// Configs whose values are comma-separated lists (APPEND and SUBTRACT
+/// apply only to these).
+fn is_list(name: &str) -> bool {
+    matches!(name, "cleanup.policy" | "log.cleanup.policy")
+}
+
+pub async fn incremental_alter(
+    shard: &Rc<Shard>,
+    req: IncrementalAlterConfigsRequest,
+) -> IncrementalAlterConfigsResponse {
+    let mut responses = Vec::with_capacity(req.resources.len());
+    for r in req.resources {
+        let ops = r.configs.clone();
+        let defaults = shard.metadata().settings.clone();
+        let rtype = r.resource_type;
+        let outcome = alter_resource(
+            shard,
+            r.resource_type,
+            &r.resource_name,
+            req.validate_only,
+            move |m| {
+                let mut seen = std::collections::HashSet::new();
+                for c in ops {
+                    if !seen.insert(c.name.clone()) {
+                        return Err((
+                            ErrorCode::InvalidConfig,
+                            format!("config '{}' is changed twice", c.name),
+                        ));
+                    }
+                    let current = |m: &BTreeMap<String, String>| {
+                        m.get(&c.name).cloned().or_else(|| {
+                            if rtype == TOPIC {
+                                defaults
+                                    .topic_value(&c.name, &BTreeMap::new())
+                                    .map(|(v, _)| v)
+                            } else {
+                                defaults.get_with_source(&c.name).map(|(v, _)| v)
+                            }
+                        })
+                    };
+                    match c.config_operation {
+                        0 => {
+                            let v = c.value.ok_or_else(|| {
+                                (
+                                    ErrorCode::InvalidConfig,
+                                    format!("SET of '{}' needs a value", c.name),
+                                )
+                            })?;
+                            m.insert(c.name, v);
+                        }
+                        1 => {
+                            m.remove(&c.name);
+                        }
+                        op @ (2 | 3) => {
+                            if !is_list(&c.name) {
+                                return Err((
+                                    ErrorCode::InvalidConfig,
+                                    format!(
+                                        "'{}' is not a list; APPEND and SUBTRACT do not apply",
+                                        c.name
+                                    ),
+                                ));
+                            }
+                            let v = c.value.clone().unwrap_or_default();
+                            let mut items: Vec<String> = current(m)
+                                .unwrap_or_default()
+                                .split(',')
+                                .map(|s| s.trim().to_string())
+                                .filter(|s| !s.is_empty())
+                                .collect();
+                            for x in v.split(',').map(|s| s.trim()).filter(|s| !s.is_empty()) {
+                                if op == 2 {
+                                    if !items.iter().any(|i| i == x) {
+                                        items.push(x.to_string());
+                                    }
+                                } else {
+                                    items.retain(|i| i != x);
+                                }
+                            }
+                            m.insert(c.name, items.join(","));
+                        }
+                        other => {
+                            return Err((
+                                ErrorCode::InvalidRequest,
+                                format!("unknown config operation {other}"),
+                            ));
+                        }
+                    }
+                }
+                Ok(())
+            },
+        )
+        .await;
+        let (error_code, error_message) = match outcome {
+            Ok(()) => (0, None),
+            Err((c, m)) => (c.code(), Some(m)),
+        };
+        responses.push(IncResponse {
+            error_code,
+            error_message,
+            resource_type: r.resource_type,
+            resource_name: r.resource_name,
+            ..Default::default()
+        });
+    }
+    IncrementalAlterConfigsResponse {
+        responses,
+        ..Default::default()
+    }
+}

@@ -1,0 +1,373 @@
+//! Fetch: read committed batches from each partition's owner shard, long
+//! poll (up to `max_wait_ms`) until `min_bytes` are there, honour the
+//! response and partition byte limits, and keep incremental fetch sessions.
+
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::fetch_response::{FetchableTopicResponse, PartitionData};
+use kafka_protocol::generated::{FetchRequest, FetchResponse};
+use uuid::Uuid;
+
+use super::fetch_session::{Session, SessionPartition};
+use crate::shard::{Shard, owner_shard};
+
+/// Longest a fetch may wait, whatever the client asks.
+const MAX_WAIT: Duration = Duration::from_secs(30);
+
+/// What one partition's owner reports back.
+#[derive(Debug, Clone, Default)]
+struct PartRead {
+    error: Option<ErrorCode>,
+    hw: i64,
+    log_start: i64,
+    records: Option<Bytes>,
+}
+
+/// A partition this fetch reads, resolved against the metadata.
+struct Target {
+    sp: SessionPartition,
+    /// `None` when the topic or partition is unknown (the error to report).
+    key: Result<(Uuid, i32), ErrorCode>,
+}
+
+async fn read_partition(
+    shard: &Rc<Shard>,
+    key: (Uuid, i32),
+    offset: i64,
+    max_bytes: usize,
+    leader_epoch: i32,
+) -> PartRead {
+    let owner = owner_shard(key.0, key.1, shard.shard_count());
+    let r = shard
+        .submit_to(owner, move |s| async move {
+            let Some(p) = s.partition(&key) else {
+                return PartRead {
+                    error: Some(ErrorCode::NotLeaderOrFollower),
+                    hw: -1,
+                    log_start: -1,
+                    records: None,
+                };
+            };
+            let mut out = PartRead {
+                error: None,
+                hw: p.high_watermark(),
+                log_start: p.log.log_start_offset(),
+                records: None,
+            };
+            if leader_epoch >= 0 && leader_epoch != p.leader_epoch {
+                out.error = Some(if leader_epoch > p.leader_epoch {
+                    ErrorCode::UnknownLeaderEpoch
+                } else {
+                    ErrorCode::FencedLeaderEpoch
+                });
+                return out;
+            }
+            if offset < out.log_start || offset > p.log.log_end_offset() {
+                out.error = Some(ErrorCode::OffsetOutOfRange);
+                return out;
+            }
+            if offset >= out.hw {
+                return out;
+            }
+            match p.read(offset, max_bytes.max(1)).await {
+                Ok(r) => {
+                    out.records = match r.batches.len() {
+                        0 => None,
+                        1 => r.batches.into_iter().next(),
+                        _ => {
+                            // Batches from the memory tail are separate
+                            // buffers; a Fetch response field is one.
+                            let mut v = Vec::with_capacity(r.bytes);
+                            for b in &r.batches {
+                                v.extend_from_slice(b);
+                            }
+                            Some(Bytes::from(v))
+                        }
+                    };
+                }
+                Err(e) => out.error = Some(crate::partition::storage_error_code(&e)),
+            }
+            out
+        })
+        .await;
+    r.unwrap_or(PartRead {
+        error: Some(ErrorCode::NotLeaderOrFollower),
+        hw: -1,
+        log_start: -1,
+        records: None,
+    })
+}
+
+/// Waits on the owner shard until the partition's high watermark passes
+/// `offset` or the deadline comes.
+async fn wait_for_data(shard: &Rc<Shard>, key: (Uuid, i32), offset: i64, deadline: Instant) {
+    let owner = owner_shard(key.0, key.1, shard.shard_count());
+    let _ = shard
+        .submit_to(owner, move |s| async move {
+            let Some(p) = s.partition(&key) else { return };
+            loop {
+                let notified = p.new_data.notified();
+                if p.high_watermark() > offset || Instant::now() >= deadline {
+                    return;
+                }
+                let left = deadline.saturating_duration_since(Instant::now());
+                if monoio::time::timeout(left, notified).await.is_err() {
+                    return;
+                }
+            }
+        })
+        .await;
+}
+
+pub async fn handle(shard: &Rc<Shard>, req: FetchRequest, version: i16) -> FetchResponse {
+    let meta = shard.metadata();
+    let by_id = version >= 13;
+    let read_committed = req.isolation_level == 1;
+    let to_sp =
+        |topic: &str,
+         topic_id: Uuid,
+         p: &kafka_protocol::generated::fetch_request::FetchPartition| SessionPartition {
+            topic: topic.to_string(),
+            topic_id,
+            partition: p.partition,
+            fetch_offset: p.fetch_offset,
+            max_bytes: p.partition_max_bytes,
+            current_leader_epoch: p.current_leader_epoch,
+            last_hw: -1,
+            last_lso: -1,
+            last_log_start: -1,
+        };
+    let requested: Vec<SessionPartition> = req
+        .topics
+        .iter()
+        .flat_map(|t| t.partitions.iter().map(move |p| (t, p)))
+        .map(|(t, p)| {
+            let name = if by_id {
+                meta.topic_by_id(&t.topic_id)
+                    .map(|m| m.name.clone())
+                    .unwrap_or_default()
+            } else {
+                t.topic.clone()
+            };
+            to_sp(&name, t.topic_id, p)
+        })
+        .collect();
+
+    // Sessions (v7+): decide the partitions to read and whether to answer
+    // incrementally.
+    let mut resp = FetchResponse::default();
+    let mut session: Option<(i32, Session)> = None;
+    let mut incremental = false;
+    let parts: Vec<SessionPartition> = if req.session_id == 0 {
+        if req.session_epoch == 0 && version >= 7 {
+            session = Some((0, Session::new(requested.clone())));
+        }
+        requested
+    } else {
+        let mut sessions = shard.fetch_sessions.borrow_mut();
+        match req.session_epoch {
+            -1 => {
+                sessions.remove(req.session_id);
+                requested
+            }
+            0 => {
+                sessions.remove(req.session_id);
+                session = Some((0, Session::new(requested.clone())));
+                requested
+            }
+            epoch => match sessions.take(req.session_id) {
+                None => {
+                    resp.error_code = ErrorCode::FetchSessionIdNotFound.code();
+                    return resp;
+                }
+                Some(s) if s.next_epoch != epoch => {
+                    sessions.put_back(req.session_id, s);
+                    resp.error_code = ErrorCode::InvalidFetchSessionEpoch.code();
+                    return resp;
+                }
+                Some(mut s) => {
+                    for sp in requested {
+                        s.upsert(sp);
+                    }
+                    for f in &req.forgotten_topics_data {
+                        let name = if by_id {
+                            meta.topic_by_id(&f.topic_id)
+                                .map(|m| m.name.clone())
+                                .unwrap_or_default()
+                        } else {
+                            f.topic.clone()
+                        };
+                        for &p in &f.partitions {
+                            s.forget(&name, f.topic_id, p);
+                        }
+                    }
+                    incremental = true;
+                    let parts = s.partitions.clone();
+                    session = Some((req.session_id, s));
+                    parts
+                }
+            },
+        }
+    };
+
+    let targets: Vec<Target> = parts
+        .into_iter()
+        .map(|sp| {
+            let topic = if by_id {
+                meta.topic_by_id(&sp.topic_id)
+            } else {
+                meta.topic(&sp.topic)
+            };
+            let key = match topic {
+                None if by_id => Err(ErrorCode::UnknownTopicId),
+                None => Err(ErrorCode::UnknownTopicOrPartition),
+                Some(t) if sp.partition < 0 || sp.partition >= t.partitions => {
+                    Err(ErrorCode::UnknownTopicOrPartition)
+                }
+                Some(t) => Ok((t.id, sp.partition)),
+            };
+            Target { sp, key }
+        })
+        .collect();
+
+    let wait = Duration::from_millis(req.max_wait_ms.max(0) as u64).min(MAX_WAIT);
+    let deadline = Instant::now() + wait;
+    let max_bytes = if version >= 3 {
+        req.max_bytes.max(0) as usize
+    } else {
+        usize::MAX
+    };
+    let min_bytes = req.min_bytes.max(0) as usize;
+    let reads = loop {
+        let futs = targets.iter().map(|t| async {
+            match t.key {
+                Ok(key) => {
+                    read_partition(
+                        shard,
+                        key,
+                        t.sp.fetch_offset,
+                        t.sp.max_bytes.max(0) as usize,
+                        t.sp.current_leader_epoch,
+                    )
+                    .await
+                }
+                Err(code) => PartRead {
+                    error: Some(code),
+                    hw: -1,
+                    log_start: -1,
+                    records: None,
+                },
+            }
+        });
+        let mut reads: Vec<PartRead> = futures_util::future::join_all(futs).await;
+        // The response byte limit: partitions in order; the first with
+        // data is always returned whole (so a consumer can make progress).
+        let mut total = 0usize;
+        for r in &mut reads {
+            if let Some(b) = &r.records {
+                if total > 0 && total + b.len() > max_bytes {
+                    r.records = None;
+                } else {
+                    total += b.len();
+                }
+            }
+        }
+        let has_error = reads.iter().any(|r| r.error.is_some());
+        if total >= min_bytes.max(1)
+            || has_error
+            || Instant::now() >= deadline
+            || shard.is_stopping()
+            || targets.is_empty()
+        {
+            break reads;
+        }
+        // Long poll: until any partition gets new data, or the deadline.
+        let waits: Vec<_> = targets
+            .iter()
+            .filter_map(|t| {
+                t.key
+                    .ok()
+                    .map(|k| Box::pin(wait_for_data(shard, k, t.sp.fetch_offset, deadline)))
+            })
+            .collect();
+        if waits.is_empty() {
+            break reads;
+        }
+        futures_util::future::select_all(waits).await;
+    };
+
+    // Assemble the response, in the order partitions were asked for.
+    let mut updated_parts = Vec::with_capacity(targets.len());
+    for (t, r) in targets.iter().zip(reads) {
+        let lso = r.hw;
+        let changed = !incremental
+            || r.error.is_some()
+            || r.records.is_some()
+            || r.hw != t.sp.last_hw
+            || lso != t.sp.last_lso
+            || r.log_start != t.sp.last_log_start;
+        let mut sp = t.sp.clone();
+        sp.last_hw = r.hw;
+        sp.last_lso = lso;
+        sp.last_log_start = r.log_start;
+        updated_parts.push(sp);
+        if !changed {
+            continue;
+        }
+        let pd = PartitionData {
+            partition_index: t.sp.partition,
+            error_code: r.error.map(|e| e.code()).unwrap_or(0),
+            high_watermark: r.hw,
+            last_stable_offset: lso,
+            log_start_offset: r.log_start,
+            aborted_transactions: if read_committed {
+                Some(Vec::new())
+            } else {
+                None
+            },
+            preferred_read_replica: -1,
+            records: Some(r.records.unwrap_or_default()),
+            ..Default::default()
+        };
+        let same_topic = |x: &&mut FetchableTopicResponse| {
+            if by_id {
+                x.topic_id == t.sp.topic_id
+            } else {
+                x.topic == t.sp.topic
+            }
+        };
+        match resp.responses.last_mut().filter(|x| same_topic(x)) {
+            Some(tr) => tr.partitions.push(pd),
+            None => resp.responses.push(FetchableTopicResponse {
+                topic: if by_id {
+                    String::new()
+                } else {
+                    t.sp.topic.clone()
+                },
+                topic_id: if by_id { t.sp.topic_id } else { Uuid::nil() },
+                partitions: vec![pd],
+                ..Default::default()
+            }),
+        }
+    }
+
+    if let Some((id, mut s)) = session {
+        s.partitions = updated_parts;
+        s.next_epoch = if id == 0 {
+            1
+        } else {
+            s.next_epoch.wrapping_add(1).max(1)
+        };
+        let mut sessions = shard.fetch_sessions.borrow_mut();
+        resp.session_id = if id == 0 {
+            sessions.create(s, shard.id)
+        } else {
+            sessions.put_back(id, s);
+            id
+        };
+    }
+    resp
+}

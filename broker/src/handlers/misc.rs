@@ -1,0 +1,342 @@
+//! Smaller APIs: DescribeCluster, DescribeLogDirs, OffsetForLeaderEpoch,
+//! DeleteRecords, DescribeTopicPartitions.
+
+use std::rc::Rc;
+
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::delete_records_response::{
+    DeleteRecordsPartitionResult, DeleteRecordsTopicResult,
+};
+use kafka_protocol::generated::describe_cluster_response::DescribeClusterBroker;
+use kafka_protocol::generated::describe_log_dirs_response::{
+    DescribeLogDirsPartition, DescribeLogDirsResult, DescribeLogDirsTopic,
+};
+use kafka_protocol::generated::describe_topic_partitions_response::{
+    Cursor, DescribeTopicPartitionsResponsePartition, DescribeTopicPartitionsResponseTopic,
+};
+use kafka_protocol::generated::offset_for_leader_epoch_response::{
+    EpochEndOffset, OffsetForLeaderTopicResult,
+};
+use kafka_protocol::generated::{
+    DeleteRecordsRequest, DeleteRecordsResponse, DescribeClusterRequest, DescribeClusterResponse,
+    DescribeLogDirsRequest, DescribeLogDirsResponse, DescribeTopicPartitionsRequest,
+    DescribeTopicPartitionsResponse, OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse,
+};
+use uuid::Uuid;
+
+use crate::shard::{Shard, owner_shard};
+
+pub fn describe_cluster(
+    shard: &Shard,
+    req: &DescribeClusterRequest,
+    version: i16,
+) -> DescribeClusterResponse {
+    let cfg = &shard.ctx.config;
+    let mut resp = DescribeClusterResponse {
+        endpoint_type: 1,
+        cluster_id: shard.metadata().cluster_id.clone(),
+        controller_id: cfg.node_id,
+        brokers: vec![DescribeClusterBroker {
+            broker_id: cfg.node_id,
+            host: cfg.advertised_host.clone(),
+            port: cfg.advertised_port as i32,
+            rack: None,
+            is_fenced: false,
+            ..Default::default()
+        }],
+        cluster_authorized_operations: i32::MIN,
+        ..Default::default()
+    };
+    // v1+: endpoint type 1 is brokers; 2 (controllers) is for controller
+    // listeners, which a broker listener does not serve.
+    if version >= 1 && req.endpoint_type != 1 {
+        resp.error_code = ErrorCode::UnsupportedEndpointType.code();
+        resp.error_message = Some("this listener describes brokers only (endpoint type 1)".into());
+        resp.brokers.clear();
+    }
+    resp
+}
+
+pub async fn describe_log_dirs(
+    shard: &Rc<Shard>,
+    req: DescribeLogDirsRequest,
+) -> DescribeLogDirsResponse {
+    let meta = shard.metadata();
+    let wanted: Vec<(String, Uuid, Vec<i32>)> = match req.topics {
+        None => meta
+            .topics
+            .values()
+            .map(|t| (t.name.clone(), t.id, (0..t.partitions).collect()))
+            .collect(),
+        Some(ts) => ts
+            .into_iter()
+            .filter_map(|t| {
+                meta.topic(&t.topic)
+                    .map(|m| (m.name.clone(), m.id, t.partitions.clone()))
+            })
+            .collect(),
+    };
+    let mut topics = Vec::new();
+    for (name, id, parts) in wanted {
+        let mut out = Vec::new();
+        for p in parts {
+            let owner = owner_shard(id, p, shard.shard_count());
+            let size = shard
+                .submit_to(owner, move |s| async move {
+                    s.partition(&(id, p)).map(|x| x.log.size_bytes() as i64)
+                })
+                .await
+                .ok()
+                .flatten();
+            if let Some(size) = size {
+                out.push(DescribeLogDirsPartition {
+                    partition_index: p,
+                    partition_size: size,
+                    offset_lag: 0,
+                    is_future_key: false,
+                    ..Default::default()
+                });
+            }
+        }
+        topics.push(DescribeLogDirsTopic {
+            name,
+            partitions: out,
+            ..Default::default()
+        });
+    }
+    let dir = shard.ctx.config.data_dir.clone();
+    let (total, usable) = disk_space(&dir).unwrap_or((-1, -1));
+    DescribeLogDirsResponse {
+        results: vec![DescribeLogDirsResult {
+            log_dir: std::fs::canonicalize(&dir)
+                .unwrap_or(dir)
+                .display()
+                .to_string(),
+            topics,
+            total_bytes: total,
+            usable_bytes: usable,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// Total and available bytes of the file system holding `dir`.
+fn disk_space(dir: &std::path::Path) -> Option<(i64, i64)> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut s: libc::statvfs = unsafe_zeroed_statvfs();
+    // SAFETY: `c` is a valid NUL-terminated path and `s` a valid, writable
+    // statvfs the call fills in; nothing else is touched.
+    let rc = unsafe { libc::statvfs(c.as_ptr(), &mut s) };
+    if rc != 0 {
+        return None;
+    }
+    let frsize = s.f_frsize as i64;
+    Some((s.f_blocks as i64 * frsize, s.f_bavail as i64 * frsize))
+}
+
+fn unsafe_zeroed_statvfs() -> libc::statvfs {
+    // SAFETY: statvfs is a plain C struct of integers, for which all-zero
+    // bytes are a valid value.
+    unsafe { std::mem::zeroed() }
+}
+
+pub async fn offset_for_leader_epoch(
+    shard: &Rc<Shard>,
+    req: OffsetForLeaderEpochRequest,
+) -> OffsetForLeaderEpochResponse {
+    let meta = shard.metadata();
+    let mut topics = Vec::with_capacity(req.topics.len());
+    for t in req.topics {
+        let topic = meta.topic(&t.topic).cloned();
+        let mut partitions = Vec::with_capacity(t.partitions.len());
+        for p in t.partitions {
+            let mut r = EpochEndOffset {
+                partition: p.partition,
+                leader_epoch: -1,
+                end_offset: -1,
+                ..Default::default()
+            };
+            match &topic {
+                Some(tm) if p.partition >= 0 && p.partition < tm.partitions => {
+                    let key = (tm.id, p.partition);
+                    let owner = owner_shard(tm.id, p.partition, shard.shard_count());
+                    let (current, wanted) = (p.current_leader_epoch, p.leader_epoch);
+                    let res = shard
+                        .submit_to(owner, move |s| async move {
+                            let part = s.partition(&key).ok_or(ErrorCode::NotLeaderOrFollower)?;
+                            if current >= 0 && current != part.leader_epoch {
+                                return Err(if current > part.leader_epoch {
+                                    ErrorCode::UnknownLeaderEpoch
+                                } else {
+                                    ErrorCode::FencedLeaderEpoch
+                                });
+                            }
+                            let (epoch, end) = part.log.end_offset_for_epoch(wanted);
+                            // Never past what is committed.
+                            Ok((
+                                epoch,
+                                end.min(part.high_watermark().max(part.log.log_end_offset())),
+                            ))
+                        })
+                        .await
+                        .unwrap_or(Err(ErrorCode::NotLeaderOrFollower));
+                    match res {
+                        Ok((epoch, end)) => {
+                            r.leader_epoch = epoch;
+                            r.end_offset = end;
+                        }
+                        Err(c) => r.error_code = c.code(),
+                    }
+                }
+                _ => r.error_code = ErrorCode::UnknownTopicOrPartition.code(),
+            }
+            partitions.push(r);
+        }
+        topics.push(OffsetForLeaderTopicResult {
+            topic: t.topic,
+            partitions,
+            ..Default::default()
+        });
+    }
+    OffsetForLeaderEpochResponse {
+        topics,
+        ..Default::default()
+    }
+}
+
+pub async fn delete_records(shard: &Rc<Shard>, req: DeleteRecordsRequest) -> DeleteRecordsResponse {
+    let meta = shard.metadata();
+    let mut topics = Vec::with_capacity(req.topics.len());
+    for t in req.topics {
+        let topic = meta.topic(&t.name).cloned();
+        let mut partitions = Vec::with_capacity(t.partitions.len());
+        for p in t.partitions {
+            let mut r = DeleteRecordsPartitionResult {
+                partition_index: p.partition_index,
+                low_watermark: -1,
+                ..Default::default()
+            };
+            match &topic {
+                Some(tm) if p.partition_index >= 0 && p.partition_index < tm.partitions => {
+                    let key = (tm.id, p.partition_index);
+                    let owner = owner_shard(tm.id, p.partition_index, shard.shard_count());
+                    let offset = p.offset;
+                    let res = shard
+                        .submit_to(owner, move |s| async move {
+                            let part = s.partition(&key).ok_or(ErrorCode::NotLeaderOrFollower)?;
+                            let hw = part.high_watermark();
+                            // -1 means "up to the high watermark".
+                            let target = if offset == -1 { hw } else { offset };
+                            if target < 0 || target > hw {
+                                return Err(ErrorCode::OffsetOutOfRange);
+                            }
+                            part.log
+                                .delete_records(target)
+                                .await
+                                .map_err(|e| crate::partition::storage_error_code(&e))
+                        })
+                        .await
+                        .unwrap_or(Err(ErrorCode::NotLeaderOrFollower));
+                    match res {
+                        Ok(low) => r.low_watermark = low,
+                        Err(c) => r.error_code = c.code(),
+                    }
+                }
+                _ => r.error_code = ErrorCode::UnknownTopicOrPartition.code(),
+            }
+            partitions.push(r);
+        }
+        topics.push(DeleteRecordsTopicResult {
+            name: t.name,
+            partitions,
+            ..Default::default()
+        });
+    }
+    DeleteRecordsResponse {
+        topics,
+        ..Default::default()
+    }
+}
+
+pub fn describe_topic_partitions(
+    shard: &Shard,
+    req: DescribeTopicPartitionsRequest,
+) -> DescribeTopicPartitionsResponse {
+    let meta = shard.metadata();
+    let node = shard.ctx.config.node_id;
+    let mut names: Vec<String> = if req.topics.is_empty() {
+        meta.topics.keys().cloned().collect()
+    } else {
+        req.topics.iter().map(|t| t.name.clone()).collect()
+    };
+    names.sort();
+    names.dedup();
+    let (start_topic, start_partition) = match &req.cursor {
+        Some(c) => (Some(c.topic_name.clone()), c.partition_index.max(0)),
+        None => (None, 0),
+    };
+    let mut budget = if req.response_partition_limit > 0 {
+        req.response_partition_limit
+    } else {
+        2000
+    };
+    let mut resp = DescribeTopicPartitionsResponse::default();
+    for name in names {
+        if let Some(st) = &start_topic
+            && &name < st
+        {
+            continue;
+        }
+        let Some(t) = meta.topic(&name) else {
+            resp.topics.push(DescribeTopicPartitionsResponseTopic {
+                error_code: ErrorCode::UnknownTopicOrPartition.code(),
+                name: Some(name),
+                topic_id: Uuid::nil(),
+                topic_authorized_operations: i32::MIN,
+                ..Default::default()
+            });
+            continue;
+        };
+        let first = if start_topic.as_deref() == Some(name.as_str()) {
+            start_partition
+        } else {
+            0
+        };
+        let mut out = DescribeTopicPartitionsResponseTopic {
+            name: Some(t.name.clone()),
+            topic_id: t.id,
+            is_internal: t.is_internal(),
+            topic_authorized_operations: i32::MIN,
+            ..Default::default()
+        };
+        for p in first..t.partitions {
+            if budget == 0 {
+                resp.next_cursor = Some(Cursor {
+                    topic_name: t.name.clone(),
+                    partition_index: p,
+                    ..Default::default()
+                });
+                break;
+            }
+            budget -= 1;
+            out.partitions
+                .push(DescribeTopicPartitionsResponsePartition {
+                    partition_index: p,
+                    leader_id: node,
+                    leader_epoch: 0,
+                    replica_nodes: vec![node],
+                    isr_nodes: vec![node],
+                    eligible_leader_replicas: Some(Vec::new()),
+                    last_known_elr: Some(Vec::new()),
+                    ..Default::default()
+                });
+        }
+        resp.topics.push(out);
+        if resp.next_cursor.is_some() {
+            break;
+        }
+    }
+    resp
+}

@@ -1,0 +1,88 @@
+//! One module per Kafka API. [`handle`] dispatches a decoded request to
+//! its handler and returns the response body (or nothing, for acks=0).
+
+use std::rc::Rc;
+
+use kafka_protocol::generated::RequestHeader;
+use kafka_protocol::{RequestBody, ResponseBody};
+
+use crate::shard::Shard;
+
+pub mod api_versions;
+pub mod configs;
+pub mod fetch;
+pub mod fetch_session;
+pub mod list_offsets;
+pub mod maintenance;
+pub mod metadata;
+pub mod misc;
+pub mod produce;
+pub mod topics;
+
+/// The node ids of the replicas of every partition on a single node.
+pub fn replicas(shard: &Shard) -> Vec<i32> {
+    vec![shard.ctx.config.node_id]
+}
+
+/// Runs the handler of an implemented API (the connection has checked the
+/// version against [`crate::apis`]).
+pub async fn handle(
+    shard: &Rc<Shard>,
+    header: &RequestHeader,
+    body: RequestBody,
+) -> Option<ResponseBody> {
+    let v = header.request_api_version;
+    Some(match body {
+        RequestBody::ApiVersions(r) => {
+            ResponseBody::ApiVersions(api_versions::handle(shard, &r, v))
+        }
+        RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(shard, r, v).await),
+        RequestBody::Produce(r) => {
+            return produce::handle(shard, r, v)
+                .await
+                .map(ResponseBody::Produce);
+        }
+        RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(shard, r, v).await),
+        RequestBody::ListOffsets(r) => {
+            ResponseBody::ListOffsets(list_offsets::handle(shard, r, v).await)
+        }
+        RequestBody::CreateTopics(r) => {
+            ResponseBody::CreateTopics(topics::create_topics(shard, r, v).await)
+        }
+        RequestBody::DeleteTopics(r) => {
+            ResponseBody::DeleteTopics(topics::delete_topics(shard, r, v).await)
+        }
+        RequestBody::CreatePartitions(r) => {
+            ResponseBody::CreatePartitions(topics::create_partitions(shard, r).await)
+        }
+        RequestBody::DescribeConfigs(r) => {
+            ResponseBody::DescribeConfigs(configs::describe(shard, r, v))
+        }
+        RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(configs::alter(shard, r).await),
+        RequestBody::IncrementalAlterConfigs(r) => {
+            ResponseBody::IncrementalAlterConfigs(configs::incremental_alter(shard, r).await)
+        }
+        RequestBody::DeleteRecords(r) => {
+            ResponseBody::DeleteRecords(misc::delete_records(shard, r).await)
+        }
+        RequestBody::DescribeCluster(r) => {
+            ResponseBody::DescribeCluster(misc::describe_cluster(shard, &r, v))
+        }
+        RequestBody::DescribeLogDirs(r) => {
+            ResponseBody::DescribeLogDirs(misc::describe_log_dirs(shard, r).await)
+        }
+        RequestBody::OffsetForLeaderEpoch(r) => {
+            ResponseBody::OffsetForLeaderEpoch(misc::offset_for_leader_epoch(shard, r).await)
+        }
+        RequestBody::DescribeTopicPartitions(r) => {
+            ResponseBody::DescribeTopicPartitions(misc::describe_topic_partitions(shard, r))
+        }
+        other => {
+            tracing::error!(
+                api = other.api_key().name(),
+                "no handler for an advertised API"
+            );
+            return None;
+        }
+    })
+}

@@ -1,0 +1,145 @@
+//! Produce: validate, route each partition's batch to the shard that owns
+//! it, append (durable before the answer), and report per partition.
+//!
+//! All partitions' appends are started before any is awaited, in request
+//! order, so that pipelined requests on one connection append in order.
+
+use std::rc::Rc;
+
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::produce_response::{
+    BatchIndexAndErrorMessage, PartitionProduceResponse, TopicProduceResponse,
+};
+use kafka_protocol::generated::{ProduceRequest, ProduceResponse};
+
+use crate::partition::ProduceError;
+use crate::shard::{Shard, owner_shard};
+
+fn error_response(
+    index: i32,
+    code: ErrorCode,
+    message: Option<String>,
+) -> PartitionProduceResponse {
+    PartitionProduceResponse {
+        index,
+        error_code: code.code(),
+        base_offset: -1,
+        log_append_time_ms: -1,
+        log_start_offset: -1,
+        error_message: message,
+        ..Default::default()
+    }
+}
+
+/// Returns `None` for acks=0 (Kafka sends no response).
+pub async fn handle(
+    shard: &Rc<Shard>,
+    req: ProduceRequest,
+    version: i16,
+) -> Option<ProduceResponse> {
+    let acks = req.acks;
+    let meta = shard.metadata();
+    let mut topics: Vec<TopicProduceResponse> = Vec::with_capacity(req.topic_data.len());
+    // (topic slot, partition slot, future) for appends in flight.
+    let mut pending = Vec::new();
+    for t in req.topic_data {
+        let topic = if version >= 13 {
+            meta.topic_by_id(&t.topic_id)
+        } else {
+            meta.topic(&t.name)
+        };
+        let mut tr = TopicProduceResponse {
+            name: t.name.clone(),
+            topic_id: t.topic_id,
+            partition_responses: Vec::with_capacity(t.partition_data.len()),
+            ..Default::default()
+        };
+        for p in t.partition_data {
+            let slot = tr.partition_responses.len();
+            let unknown = if version >= 13 {
+                ErrorCode::UnknownTopicId
+            } else {
+                ErrorCode::UnknownTopicOrPartition
+            };
+            let early =
+                if !matches!(acks, -1..=1) {
+                    Some(error_response(
+                        p.index,
+                        ErrorCode::InvalidRequiredAcks,
+                        Some(format!("acks must be -1, 0 or 1, not {acks}")),
+                    ))
+                } else if req.transactional_id.is_some() {
+                    Some(error_response(
+                        p.index,
+                        ErrorCode::TransactionalIdAuthorizationFailed,
+                        Some("transactions are not supported by this broker yet".into()),
+                    ))
+                } else {
+                    match topic {
+                        None => Some(error_response(p.index, unknown, None)),
+                        Some(tm) if p.index < 0 || p.index >= tm.partitions => Some(
+                            error_response(p.index, ErrorCode::UnknownTopicOrPartition, None),
+                        ),
+                        Some(_) if p.records.is_none() => Some(error_response(
+                            p.index,
+                            ErrorCode::CorruptMessage,
+                            Some("no records".into()),
+                        )),
+                        Some(_) => None,
+                    }
+                };
+            if let Some(e) = early {
+                tr.partition_responses.push(e);
+                continue;
+            }
+            let tm = topic.expect("checked above");
+            let key = (tm.id, p.index);
+            let records = p.records.unwrap_or_default();
+            let owner = owner_shard(tm.id, p.index, shard.shard_count());
+            tr.partition_responses
+                .push(error_response(p.index, ErrorCode::None, None));
+            let fut = shard.submit_to(owner, move |s| async move {
+                match s.partition(&key) {
+                    Some(part) => part.append(records).await,
+                    None => Err(ProduceError {
+                        code: ErrorCode::NotLeaderOrFollower,
+                        message: "this broker does not host the partition (yet)".into(),
+                    }),
+                }
+            });
+            pending.push((topics.len(), slot, Box::pin(fut)));
+        }
+        topics.push(tr);
+    }
+    // Start every append in order, then wait for all of them.
+    let outcomes = futures_util::future::join_all(pending.iter_mut().map(|(_, _, f)| f)).await;
+    for ((ti, pi, _), outcome) in pending.iter().zip(outcomes) {
+        let r = &mut topics[*ti].partition_responses[*pi];
+        match outcome {
+            Ok(Ok((info, log_append_time))) => {
+                r.base_offset = info.base_offset;
+                r.log_start_offset = info.log_start_offset;
+                r.log_append_time_ms = log_append_time.unwrap_or(-1);
+            }
+            Ok(Err(e)) => {
+                r.error_code = e.code.code();
+                if matches!(e.code, ErrorCode::InvalidRecord | ErrorCode::CorruptMessage) {
+                    r.record_errors = vec![BatchIndexAndErrorMessage {
+                        batch_index: 0,
+                        batch_index_error_message: Some(e.message.clone()),
+                        ..Default::default()
+                    }];
+                }
+                r.error_message = Some(e.message);
+            }
+            Err(_) => r.error_code = ErrorCode::NotLeaderOrFollower.code(),
+        }
+    }
+    if acks == 0 {
+        return None;
+    }
+    Some(ProduceResponse {
+        responses: topics,
+        ..Default::default()
+    })
+}

@@ -1,0 +1,43 @@
+//! The Tidemark broker: thread-per-core shards serving the Kafka protocol.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`config`], [`settings`] | start-up configuration; Kafka-named settings and topic configs |
+//! | [`server`] | starts the shards, binds the listeners, shuts down |
+//! | [`shard`] | one thread per core; cross-shard calls |
+//! | [`connection`] | one client connection: frames in, responses out in order |
+//! | [`handlers`] | one module per API |
+//! | [`metadata`] | topics, ids, dynamic settings (single node: a file) |
+//! | [`partition`] | a partition replica: log, high watermark, waiting readers |
+//! | [`apis`] | which API versions this broker implements |
+
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
+
+pub mod apis;
+pub mod config;
+pub mod connection;
+pub mod handlers;
+pub mod metadata;
+pub mod notify;
+pub mod partition;
+pub mod server;
+pub mod settings;
+pub mod shard;
+
+/// What every shard shares, read-only apart from a few counters that are
+/// touched per connection or per produce request, not per record.
+pub struct BrokerContext {
+    pub config: config::BrokerConfig,
+    pub supported: kafka_protocol::SupportedApis,
+    /// Set when shutdown starts: stop accepting, finish what is in flight.
+    pub shutting_down: AtomicBool,
+    /// Open client connections (bounded by `max.connections`).
+    pub connections: AtomicUsize,
+    /// Bytes of produce requests currently held (bounded by
+    /// `queued.max.request.bytes`; past it, connections stop reading).
+    pub inflight_produce_bytes: AtomicI64,
+    /// Requests being handled on any shard; shutdown waits for zero.
+    pub inflight_requests: AtomicUsize,
+}
+
+pub use server::run;

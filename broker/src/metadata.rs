@@ -1,0 +1,282 @@
+//! Cluster metadata on a single node: topics (with their KIP-516 ids,
+//! partition counts and config overrides), dynamic broker settings and the
+//! cluster id, kept in `metadata.json` in the data folder.
+//!
+//! Changes are made by shard 0 only ([`MetadataStore`]), written to disk
+//! atomically (temporary file, fsync, rename, fsync of the folder) before
+//! they are acknowledged, and then handed to every shard as an immutable
+//! snapshot ([`ClusterMetadata`]). In a cluster this role moves to the
+//! controller Raft group; the snapshot type stays.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::settings::Settings;
+
+/// One topic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopicMeta {
+    pub name: String,
+    pub id: Uuid,
+    pub partitions: i32,
+    /// Topic config overrides by Kafka name.
+    #[serde(default)]
+    pub configs: BTreeMap<String, String>,
+}
+
+impl TopicMeta {
+    pub fn is_internal(&self) -> bool {
+        self.name.starts_with("__")
+    }
+}
+
+/// What is persisted.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Persisted {
+    cluster_id: String,
+    topics: Vec<TopicMeta>,
+    #[serde(default)]
+    dynamic_settings: BTreeMap<String, String>,
+}
+
+/// An immutable snapshot of the cluster metadata, shared by the shards.
+#[derive(Debug, Clone)]
+pub struct ClusterMetadata {
+    pub cluster_id: String,
+    pub topics: BTreeMap<String, TopicMeta>,
+    pub by_id: HashMap<Uuid, String>,
+    pub settings: Settings,
+}
+
+impl ClusterMetadata {
+    pub fn topic(&self, name: &str) -> Option<&TopicMeta> {
+        self.topics.get(name)
+    }
+
+    pub fn topic_by_id(&self, id: &Uuid) -> Option<&TopicMeta> {
+        self.by_id.get(id).and_then(|n| self.topics.get(n))
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MetadataError {
+    #[error("metadata file {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("metadata file {path} is damaged: {message}")]
+    Damaged { path: PathBuf, message: String },
+    #[error("{0}")]
+    Setting(#[from] crate::settings::SettingError),
+}
+
+/// The authoritative metadata, owned by shard 0.
+pub struct MetadataStore {
+    path: PathBuf,
+    state: Persisted,
+    statics: Settings,
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> MetadataError + '_ {
+    move |source| MetadataError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A random cluster id in Kafka's form (22 characters of URL-safe base64
+/// of a UUID).
+fn new_cluster_id() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let v = Uuid::new_v4().as_u128();
+    (0..22)
+        .map(|i| ALPHABET[((v >> (i * 6)) & 63) as usize] as char)
+        .collect()
+}
+
+impl MetadataStore {
+    /// Loads `metadata.json` from `data_dir`, or starts empty.
+    pub fn open(data_dir: &Path, statics: Settings) -> Result<Self, MetadataError> {
+        let path = data_dir.join("metadata.json");
+        let state = match std::fs::read(&path) {
+            Ok(bytes) => {
+                serde_json::from_slice::<Persisted>(&bytes).map_err(|e| MetadataError::Damaged {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Persisted {
+                cluster_id: new_cluster_id(),
+                ..Default::default()
+            },
+            Err(e) => return Err(io_err(&path)(e)),
+        };
+        let store = MetadataStore {
+            path,
+            state,
+            statics,
+        };
+        // Dynamic settings saved by an earlier run must still be valid.
+        store.settings()?;
+        if !store.path.exists() {
+            store.persist()?;
+        }
+        Ok(store)
+    }
+
+    fn settings(&self) -> Result<Settings, MetadataError> {
+        let mut s = self.statics.clone();
+        for (k, v) in &self.state.dynamic_settings {
+            s.set_dynamic(k, Some(v))?;
+        }
+        Ok(s)
+    }
+
+    /// The snapshot the shards read.
+    pub fn snapshot(&self) -> ClusterMetadata {
+        let topics: BTreeMap<String, TopicMeta> = self
+            .state
+            .topics
+            .iter()
+            .map(|t| (t.name.clone(), t.clone()))
+            .collect();
+        let by_id = self
+            .state
+            .topics
+            .iter()
+            .map(|t| (t.id, t.name.clone()))
+            .collect();
+        ClusterMetadata {
+            cluster_id: self.state.cluster_id.clone(),
+            topics,
+            by_id,
+            settings: self.settings().unwrap_or_else(|_| self.statics.clone()),
+        }
+    }
+
+    /// Writes the state durably: a crash leaves either the old or the new
+    /// file, never a mix.
+    fn persist(&self) -> Result<(), MetadataError> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let tmp = self.path.with_extension("json.tmp");
+        let bytes = serde_json::to_vec_pretty(&self.state).map_err(|e| MetadataError::Damaged {
+            path: self.path.clone(),
+            message: e.to_string(),
+        })?;
+        {
+            let mut f = std::fs::File::create(&tmp).map_err(io_err(&tmp))?;
+            f.write_all(&bytes).map_err(io_err(&tmp))?;
+            f.sync_all().map_err(io_err(&tmp))?;
+        }
+        std::fs::rename(&tmp, &self.path).map_err(io_err(&self.path))?;
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io_err(dir))?;
+        Ok(())
+    }
+
+    /// Adds a topic with a fresh id and persists it.
+    pub fn add_topic(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        configs: BTreeMap<String, String>,
+    ) -> Result<TopicMeta, MetadataError> {
+        let t = TopicMeta {
+            name: name.to_string(),
+            id: Uuid::new_v4(),
+            partitions,
+            configs,
+        };
+        self.state.topics.push(t.clone());
+        if let Err(e) = self.persist() {
+            self.state.topics.pop();
+            return Err(e);
+        }
+        Ok(t)
+    }
+
+    /// Removes a topic and persists the change.
+    pub fn remove_topic(&mut self, name: &str) -> Result<Option<TopicMeta>, MetadataError> {
+        let Some(i) = self.state.topics.iter().position(|t| t.name == name) else {
+            return Ok(None);
+        };
+        let t = self.state.topics.remove(i);
+        if let Err(e) = self.persist() {
+            self.state.topics.insert(i, t);
+            return Err(e);
+        }
+        Ok(Some(t))
+    }
+
+    /// Changes a topic's partition count or configs and persists it.
+    pub fn update_topic(&mut self, updated: TopicMeta) -> Result<(), MetadataError> {
+        let Some(i) = self
+            .state
+            .topics
+            .iter()
+            .position(|t| t.name == updated.name)
+        else {
+            return Ok(());
+        };
+        let old = std::mem::replace(&mut self.state.topics[i], updated);
+        if let Err(e) = self.persist() {
+            self.state.topics[i] = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Replaces the dynamic broker settings and persists them.
+    pub fn set_dynamic_settings(
+        &mut self,
+        dynamics: BTreeMap<String, String>,
+    ) -> Result<(), MetadataError> {
+        let old = std::mem::replace(&mut self.state.dynamic_settings, dynamics);
+        if let Err(e) = self.settings().and_then(|_| self.persist()) {
+            self.state.dynamic_settings = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics_survive_a_reopen_with_their_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        let cluster = s.snapshot().cluster_id;
+        assert_eq!(cluster.len(), 22);
+        let t = s.add_topic("orders", 6, BTreeMap::new()).unwrap();
+        let mut dyns = BTreeMap::new();
+        dyns.insert("num.partitions".to_string(), "4".to_string());
+        s.set_dynamic_settings(dyns).unwrap();
+        drop(s);
+        let s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        let snap = s.snapshot();
+        assert_eq!(snap.cluster_id, cluster);
+        assert_eq!(snap.topic("orders"), Some(&t));
+        assert_eq!(snap.topic_by_id(&t.id).map(|t| t.partitions), Some(6));
+        assert_eq!(snap.settings.i32("num.partitions"), 4);
+    }
+
+    #[test]
+    fn a_damaged_file_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("metadata.json"), b"{not json").unwrap();
+        let err = MetadataStore::open(dir.path(), Settings::default())
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("damaged"), "{err}");
+    }
+}

@@ -1,0 +1,245 @@
+//! Start-up and shutdown: open the metadata, start one shard per core,
+//! open each shard's partitions, bind the listeners, and on SIGTERM or
+//! Ctrl-C stop accepting, let in-flight requests finish, flush, close.
+
+use std::net::TcpListener as StdListener;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use monoio::net::{ListenerOpts, TcpListener};
+use tracing::{error, info, warn};
+
+use crate::BrokerContext;
+use crate::config::BrokerConfig;
+use crate::metadata::{ClusterMetadata, MetadataStore};
+use crate::shard::{Job, Shard, owner_shard};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("cannot create data folder {path}: {source}")]
+    DataDir {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Metadata(#[from] crate::metadata::MetadataError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: String,
+        source: std::io::Error,
+    },
+    #[error("shard {shard} failed to start: {message}")]
+    Shard { shard: usize, message: String },
+    #[error("cannot install signal handlers: {0}")]
+    Signals(std::io::Error),
+}
+
+/// Runs the broker until SIGTERM or SIGINT.
+pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
+    std::fs::create_dir_all(&config.data_dir).map_err(|source| ServerError::DataDir {
+        path: config.data_dir.display().to_string(),
+        source,
+    })?;
+    // With SO_REUSEPORT a second broker could silently share the port; a
+    // plain bind first fails if anything already listens there.
+    drop(
+        StdListener::bind(config.kafka_addr).map_err(|source| ServerError::Listen {
+            addr: config.kafka_addr.to_string(),
+            source,
+        })?,
+    );
+
+    let store = MetadataStore::open(&config.data_dir, config.settings.clone())?;
+    let snapshot = Arc::new(store.snapshot());
+    let cores = config.cores;
+    let ctx = Arc::new(BrokerContext {
+        supported: crate::apis::supported(),
+        shutting_down: AtomicBool::new(false),
+        connections: AtomicUsize::new(0),
+        inflight_produce_bytes: AtomicI64::new(0),
+        inflight_requests: AtomicUsize::new(0),
+        config,
+    });
+
+    let mut senders = Vec::with_capacity(cores);
+    let mut receivers = Vec::with_capacity(cores);
+    for _ in 0..cores {
+        let (tx, rx) = flume::unbounded::<Job>();
+        senders.push(tx);
+        receivers.push(rx);
+    }
+    let peers = Arc::new(senders);
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<usize, String>>();
+    let mut store = Some(store);
+    let mut threads = Vec::new();
+    for (id, inbox) in receivers.into_iter().enumerate() {
+        let peers = peers.clone();
+        let ctx = ctx.clone();
+        let snapshot = snapshot.clone();
+        let ready = ready_tx.clone();
+        let store = if id == 0 { store.take() } else { None };
+        let t = std::thread::Builder::new()
+            .name(format!("shard-{id}"))
+            .spawn(move || shard_main(id, peers, inbox, ctx, snapshot, store, ready))
+            .map_err(|e| ServerError::Shard {
+                shard: id,
+                message: e.to_string(),
+            })?;
+        threads.push(t);
+    }
+    drop(ready_tx);
+    for _ in 0..cores {
+        match ready_rx.recv() {
+            Ok(Ok(_)) => {}
+            Ok(Err(message)) => {
+                ctx.shutting_down.store(true, Ordering::SeqCst);
+                stop_shards(&peers);
+                return Err(ServerError::Shard { shard: 0, message });
+            }
+            Err(_) => {
+                return Err(ServerError::Shard {
+                    shard: 0,
+                    message: "a shard exited during start-up".into(),
+                });
+            }
+        }
+    }
+    info!(
+        addr = %ctx.config.kafka_addr,
+        advertised = %format!("{}:{}", ctx.config.advertised_host, ctx.config.advertised_port),
+        node_id = ctx.config.node_id,
+        shards = cores,
+        data_dir = %ctx.config.data_dir.display(),
+        topics = snapshot.topics.len(),
+        "tidemark started"
+    );
+
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+    ])
+    .map_err(ServerError::Signals)?;
+    if let Some(sig) = signals.forever().next() {
+        info!(signal = sig, "shutting down");
+    }
+    ctx.shutting_down.store(true, Ordering::SeqCst);
+    stop_shards(&peers);
+    for t in threads {
+        if t.join().is_err() {
+            error!("a shard panicked during shutdown");
+        }
+    }
+    info!("tidemark stopped");
+    Ok(())
+}
+
+/// Asks every shard to stop (each finishes its in-flight work first).
+fn stop_shards(peers: &Arc<Vec<flume::Sender<Job>>>) {
+    for p in peers.iter() {
+        let _ = p.send(Box::new(|shard: Rc<Shard>| {
+            Box::pin(async move { shard.begin_stop() })
+        }));
+    }
+}
+
+fn shard_main(
+    id: usize,
+    peers: Arc<Vec<flume::Sender<Job>>>,
+    inbox: flume::Receiver<Job>,
+    ctx: Arc<BrokerContext>,
+    snapshot: Arc<ClusterMetadata>,
+    store: Option<MetadataStore>,
+    ready: std::sync::mpsc::Sender<Result<usize, String>>,
+) {
+    let rt = monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+        .enable_timer()
+        .with_entries(1024)
+        .build();
+    let mut rt = match rt {
+        Ok(rt) => rt,
+        Err(e) => {
+            let _ = ready.send(Err(format!("shard {id}: cannot start the runtime: {e}")));
+            return;
+        }
+    };
+    rt.block_on(async move {
+        let shard = Rc::new(Shard::new(id, peers, ctx.clone(), snapshot.clone()));
+        if let Some(store) = store {
+            shard.install_store(store);
+        }
+        // Open the partitions this shard owns.
+        for t in snapshot.topics.values() {
+            for p in 0..t.partitions {
+                if owner_shard(t.id, p, shard.shard_count()) == id
+                    && let Err(e) = crate::handlers::topics::open_partition(&shard, t, p).await
+                {
+                    let _ = ready.send(Err(format!("cannot open {}-{p}: {e}", t.name)));
+                    return;
+                }
+            }
+        }
+        let opts = ListenerOpts::new()
+            .reuse_port(true)
+            .reuse_addr(true)
+            .backlog(1024);
+        let listener = match TcpListener::bind_with_config(ctx.config.kafka_addr, &opts) {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = ready.send(Err(format!(
+                    "cannot listen on {}: {e}",
+                    ctx.config.kafka_addr
+                )));
+                return;
+            }
+        };
+        let _ = ready.send(Ok(id));
+        monoio::spawn(accept_loop(shard.clone(), listener));
+        monoio::spawn(crate::handlers::maintenance::run(shard.clone()));
+        // Keep serving other shards' jobs until this shard has stopped:
+        // during shutdown they may still need it to finish their requests.
+        loop {
+            let job = monoio::select! {
+                j = inbox.recv_async() => j,
+                _ = shard.stopped() => break,
+            };
+            match job {
+                Ok(job) => {
+                    monoio::spawn(job(shard.clone()));
+                }
+                Err(_) => break,
+            }
+        }
+    });
+}
+
+async fn accept_loop(shard: Rc<Shard>, listener: TcpListener) {
+    let max = shard.ctx.config.settings.i32("max.connections").max(1) as usize;
+    loop {
+        let accepted = monoio::select! {
+            r = listener.accept() => r,
+            _ = shard.stopping() => break,
+        };
+        match accepted {
+            Ok((stream, peer)) => {
+                if shard.ctx.connections.fetch_add(1, Ordering::Relaxed) >= max {
+                    shard.ctx.connections.fetch_sub(1, Ordering::Relaxed);
+                    warn!(%peer, max, "connection refused: max.connections reached");
+                    drop(stream);
+                    continue;
+                }
+                let _ = stream.set_nodelay(true);
+                let s = shard.clone();
+                monoio::spawn(async move {
+                    crate::connection::serve(s.clone(), stream, peer).await;
+                    s.ctx.connections.fetch_sub(1, Ordering::Relaxed);
+                });
+            }
+            Err(e) => {
+                warn!(error = %e, "accept failed");
+                monoio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,550 @@
+//! Broker settings and topic configs, by their Kafka names.
+//!
+//! One table says which names exist, their types, defaults, and which
+//! broker setting supplies a topic config's default. A name that is not in
+//! the table is refused with a clear error rather than silently ignored
+//! (DESIGN.md invariant 7: a config that is accepted is honoured).
+
+use std::collections::BTreeMap;
+
+/// The type of a setting's value, as DescribeConfigs reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueType {
+    Boolean,
+    Int,
+    Long,
+    Double,
+    String,
+}
+
+impl ValueType {
+    /// Kafka's ConfigType number used in DescribeConfigs v3+.
+    pub fn kafka_code(self) -> i8 {
+        match self {
+            ValueType::Boolean => 1,
+            ValueType::String => 2,
+            ValueType::Int => 3,
+            ValueType::Long => 5,
+            ValueType::Double => 6,
+        }
+    }
+}
+
+/// A broker setting the broker honours.
+#[derive(Debug)]
+pub struct BrokerSetting {
+    pub name: &'static str,
+    pub ty: ValueType,
+    pub default: &'static str,
+    /// Whether IncrementalAlterConfigs may change it while running.
+    pub dynamic: bool,
+    pub doc: &'static str,
+}
+
+/// A topic config the broker honours, with the broker setting that
+/// supplies its default.
+#[derive(Debug)]
+pub struct TopicConfigDef {
+    pub name: &'static str,
+    pub ty: ValueType,
+    pub broker_default: &'static str,
+    pub doc: &'static str,
+}
+
+macro_rules! b {
+    ($name:expr, $ty:ident, $default:expr, $dynamic:expr, $doc:expr) => {
+        BrokerSetting {
+            name: $name,
+            ty: ValueType::$ty,
+            default: $default,
+            dynamic: $dynamic,
+            doc: $doc,
+        }
+    };
+}
+
+/// Every broker setting, by Kafka name.
+pub const BROKER_SETTINGS: &[BrokerSetting] = &[
+    b!(
+        "num.partitions",
+        Int,
+        "1",
+        true,
+        "Partitions of an auto-created topic or a CreateTopics without a count."
+    ),
+    b!(
+        "default.replication.factor",
+        Int,
+        "1",
+        true,
+        "Replication factor of auto-created topics."
+    ),
+    b!(
+        "auto.create.topics.enable",
+        Boolean,
+        "true",
+        true,
+        "Create a topic on Metadata or Produce when it does not exist."
+    ),
+    b!(
+        "log.retention.ms",
+        Long,
+        "604800000",
+        true,
+        "Default retention.ms (7 days)."
+    ),
+    b!(
+        "log.retention.bytes",
+        Long,
+        "-1",
+        true,
+        "Default retention.bytes."
+    ),
+    b!(
+        "log.segment.bytes",
+        Int,
+        "1073741824",
+        true,
+        "Default segment.bytes."
+    ),
+    b!(
+        "log.roll.ms",
+        Long,
+        "604800000",
+        true,
+        "Default segment.ms."
+    ),
+    b!(
+        "log.cleanup.policy",
+        String,
+        "delete",
+        true,
+        "Default cleanup.policy."
+    ),
+    b!(
+        "log.cleaner.delete.retention.ms",
+        Long,
+        "86400000",
+        true,
+        "Default delete.retention.ms."
+    ),
+    b!(
+        "log.cleaner.min.cleanable.ratio",
+        Double,
+        "0.5",
+        true,
+        "Default min.cleanable.dirty.ratio."
+    ),
+    b!(
+        "log.message.timestamp.type",
+        String,
+        "CreateTime",
+        true,
+        "Default message.timestamp.type."
+    ),
+    b!(
+        "message.max.bytes",
+        Int,
+        "1048588",
+        true,
+        "Default max.message.bytes: the largest record batch accepted."
+    ),
+    b!(
+        "min.insync.replicas",
+        Int,
+        "1",
+        true,
+        "Default min.insync.replicas."
+    ),
+    b!(
+        "socket.request.max.bytes",
+        Int,
+        "104857600",
+        false,
+        "The largest request frame; a larger one closes the connection."
+    ),
+    b!(
+        "max.connections",
+        Int,
+        "2147483647",
+        false,
+        "Connections accepted at once; more are closed at accept."
+    ),
+    b!(
+        "queued.max.request.bytes",
+        Long,
+        "268435456",
+        false,
+        "Bytes of produce requests held in memory at once; past it, reading from clients waits."
+    ),
+    b!(
+        "offsets.topic.num.partitions",
+        Int,
+        "50",
+        false,
+        "Partitions of __consumer_offsets."
+    ),
+    b!(
+        "group.initial.rebalance.delay.ms",
+        Int,
+        "3000",
+        true,
+        "Delay of a new group's first rebalance."
+    ),
+    b!(
+        "log.retention.check.interval.ms",
+        Long,
+        "300000",
+        true,
+        "How often retention and compaction run."
+    ),
+];
+
+macro_rules! t {
+    ($name:expr, $ty:ident, $broker:expr, $doc:expr) => {
+        TopicConfigDef {
+            name: $name,
+            ty: ValueType::$ty,
+            broker_default: $broker,
+            doc: $doc,
+        }
+    };
+}
+
+/// Every topic config, by Kafka name.
+pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
+    t!(
+        "cleanup.policy",
+        String,
+        "log.cleanup.policy",
+        "delete, compact, or compact,delete."
+    ),
+    t!(
+        "retention.ms",
+        Long,
+        "log.retention.ms",
+        "Delete segments older than this; -1 keeps them."
+    ),
+    t!(
+        "retention.bytes",
+        Long,
+        "log.retention.bytes",
+        "Delete old segments past this size; -1 keeps them."
+    ),
+    t!(
+        "segment.bytes",
+        Int,
+        "log.segment.bytes",
+        "Segment file size."
+    ),
+    t!(
+        "segment.ms",
+        Long,
+        "log.roll.ms",
+        "Roll a segment after this long."
+    ),
+    t!(
+        "max.message.bytes",
+        Int,
+        "message.max.bytes",
+        "The largest record batch accepted."
+    ),
+    t!(
+        "message.timestamp.type",
+        String,
+        "log.message.timestamp.type",
+        "CreateTime or LogAppendTime."
+    ),
+    t!(
+        "min.insync.replicas",
+        Int,
+        "min.insync.replicas",
+        "Replicas that must have a batch for acks=all."
+    ),
+    t!(
+        "delete.retention.ms",
+        Long,
+        "log.cleaner.delete.retention.ms",
+        "How long tombstones survive compaction."
+    ),
+    t!(
+        "min.cleanable.dirty.ratio",
+        Double,
+        "log.cleaner.min.cleanable.ratio",
+        "Dirty ratio that triggers compaction."
+    ),
+];
+
+/// A setting or config that is unknown or has a bad value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    #[error("unknown setting '{0}'")]
+    Unknown(String),
+    #[error("invalid value '{value}' for '{name}': {why}")]
+    Invalid {
+        name: String,
+        value: String,
+        why: String,
+    },
+    #[error("'{0}' cannot be changed while the broker runs")]
+    ReadOnly(String),
+}
+
+fn invalid(name: &str, value: &str, why: impl Into<String>) -> SettingError {
+    SettingError::Invalid {
+        name: name.to_string(),
+        value: value.to_string(),
+        why: why.into(),
+    }
+}
+
+/// Checks a value against its type and the rules Kafka enforces for it.
+pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingError> {
+    let v = value.trim();
+    match ty {
+        ValueType::Boolean => {
+            if !v.eq_ignore_ascii_case("true") && !v.eq_ignore_ascii_case("false") {
+                return Err(invalid(name, value, "expected true or false"));
+            }
+        }
+        ValueType::Int => {
+            let n: i32 = v
+                .parse()
+                .map_err(|_| invalid(name, value, "expected a 32-bit integer"))?;
+            check_range(name, value, n as i64)?;
+        }
+        ValueType::Long => {
+            let n: i64 = v
+                .parse()
+                .map_err(|_| invalid(name, value, "expected a 64-bit integer"))?;
+            check_range(name, value, n)?;
+        }
+        ValueType::Double => {
+            let n: f64 = v
+                .parse()
+                .map_err(|_| invalid(name, value, "expected a number"))?;
+            if name.ends_with("ratio") && !(0.0..=1.0).contains(&n) {
+                return Err(invalid(name, value, "must be between 0 and 1"));
+            }
+        }
+        ValueType::String => match name {
+            "cleanup.policy" | "log.cleanup.policy" => {
+                tidemark_storage::CleanupPolicy::parse(v)
+                    .map_err(|e| invalid(name, value, e.to_string()))?;
+            }
+            "message.timestamp.type" | "log.message.timestamp.type" => {
+                if v != "CreateTime" && v != "LogAppendTime" {
+                    return Err(invalid(name, value, "expected CreateTime or LogAppendTime"));
+                }
+            }
+            _ => {}
+        },
+    }
+    Ok(())
+}
+
+fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
+    let min = match name {
+        "retention.ms" | "retention.bytes" | "log.retention.ms" | "log.retention.bytes" => -1,
+        "segment.bytes" | "log.segment.bytes" => 14,
+        "num.partitions"
+        | "default.replication.factor"
+        | "min.insync.replicas"
+        | "segment.ms"
+        | "log.roll.ms"
+        | "socket.request.max.bytes"
+        | "max.connections"
+        | "offsets.topic.num.partitions"
+        | "queued.max.request.bytes"
+        | "log.retention.check.interval.ms" => 1,
+        _ => 0,
+    };
+    if n < min {
+        return Err(invalid(name, value, format!("must be at least {min}")));
+    }
+    Ok(())
+}
+
+/// Where a setting's value came from (DescribeConfigs' ConfigSource).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Default,
+    Static,
+    Dynamic,
+}
+
+impl Source {
+    /// Kafka's ConfigSource number for a broker setting.
+    pub fn kafka_code(self) -> i8 {
+        match self {
+            Source::Dynamic => 2, // DYNAMIC_BROKER_CONFIG
+            Source::Static => 4,  // STATIC_BROKER_CONFIG
+            Source::Default => 5, // DEFAULT_CONFIG
+        }
+    }
+}
+
+/// The broker's settings: static ones from the command line, environment
+/// and config file, and dynamic ones altered while running.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    statics: BTreeMap<String, String>,
+    dynamics: BTreeMap<String, String>,
+}
+
+pub fn broker_setting(name: &str) -> Option<&'static BrokerSetting> {
+    BROKER_SETTINGS.iter().find(|s| s.name == name)
+}
+
+pub fn topic_config(name: &str) -> Option<&'static TopicConfigDef> {
+    TOPIC_CONFIGS.iter().find(|s| s.name == name)
+}
+
+impl Settings {
+    /// Sets a static setting (start-up), validating it.
+    pub fn set_static(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
+        let def = broker_setting(name).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
+        validate(name, def.ty, value)?;
+        self.statics
+            .insert(name.to_string(), value.trim().to_string());
+        Ok(())
+    }
+
+    /// Sets (or with `None` removes) a dynamic setting.
+    pub fn set_dynamic(&mut self, name: &str, value: Option<&str>) -> Result<(), SettingError> {
+        let def = broker_setting(name).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
+        if !def.dynamic {
+            return Err(SettingError::ReadOnly(name.to_string()));
+        }
+        match value {
+            Some(v) => {
+                validate(name, def.ty, v)?;
+                self.dynamics.insert(name.to_string(), v.trim().to_string());
+            }
+            None => {
+                self.dynamics.remove(name);
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a dynamic change without making it.
+    pub fn check_dynamic(&self, name: &str, value: Option<&str>) -> Result<(), SettingError> {
+        self.clone().set_dynamic(name, value)
+    }
+
+    pub fn dynamics(&self) -> &BTreeMap<String, String> {
+        &self.dynamics
+    }
+
+    /// The value in force and where it came from.
+    pub fn get_with_source(&self, name: &str) -> Option<(String, Source)> {
+        if let Some(v) = self.dynamics.get(name) {
+            return Some((v.clone(), Source::Dynamic));
+        }
+        if let Some(v) = self.statics.get(name) {
+            return Some((v.clone(), Source::Static));
+        }
+        broker_setting(name).map(|d| (d.default.to_string(), Source::Default))
+    }
+
+    pub fn get(&self, name: &str) -> String {
+        self.get_with_source(name)
+            .map(|(v, _)| v)
+            .unwrap_or_default()
+    }
+
+    pub fn i64(&self, name: &str) -> i64 {
+        self.get(name).trim().parse().unwrap_or_default()
+    }
+
+    pub fn i32(&self, name: &str) -> i32 {
+        self.get(name).trim().parse().unwrap_or_default()
+    }
+
+    pub fn bool(&self, name: &str) -> bool {
+        self.get(name).trim().eq_ignore_ascii_case("true")
+    }
+
+    /// The value of topic config `name` for a topic with `overrides`, and
+    /// whether it was set on the topic.
+    pub fn topic_value(
+        &self,
+        name: &str,
+        overrides: &BTreeMap<String, String>,
+    ) -> Option<(String, bool)> {
+        if let Some(v) = overrides.get(name) {
+            return Some((v.clone(), true));
+        }
+        topic_config(name).map(|d| (self.get(d.broker_default), false))
+    }
+
+    /// Every topic config in force for a topic, as `(name, value)` pairs
+    /// the storage layer understands.
+    pub fn effective_topic_configs(
+        &self,
+        overrides: &BTreeMap<String, String>,
+    ) -> Vec<(String, String)> {
+        TOPIC_CONFIGS
+            .iter()
+            .filter_map(|d| {
+                self.topic_value(d.name, overrides)
+                    .map(|(v, _)| (d.name.to_string(), v))
+            })
+            .collect()
+    }
+}
+
+/// Validates a topic config override.
+pub fn validate_topic_config(name: &str, value: &str) -> Result<(), SettingError> {
+    let def = topic_config(name).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
+    validate(name, def.ty, value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_validated_and_layered() {
+        let mut s = Settings::default();
+        assert_eq!(s.i32("num.partitions"), 1);
+        s.set_static("num.partitions", "6").unwrap();
+        assert_eq!(
+            s.get_with_source("num.partitions"),
+            Some(("6".into(), Source::Static))
+        );
+        s.set_dynamic("num.partitions", Some("3")).unwrap();
+        assert_eq!(s.i32("num.partitions"), 3);
+        assert!(matches!(
+            s.set_static("no.such", "1"),
+            Err(SettingError::Unknown(_))
+        ));
+        assert!(matches!(
+            s.set_static("num.partitions", "x"),
+            Err(SettingError::Invalid { .. })
+        ));
+        assert!(matches!(
+            s.set_static("num.partitions", "0"),
+            Err(SettingError::Invalid { .. })
+        ));
+        assert!(matches!(
+            s.set_dynamic("socket.request.max.bytes", Some("5")),
+            Err(SettingError::ReadOnly(_))
+        ));
+        assert!(validate_topic_config("cleanup.policy", "compact,delete").is_ok());
+        assert!(validate_topic_config("cleanup.policy", "sometimes").is_err());
+        assert!(validate_topic_config("retention.ms", "-2").is_err());
+        assert!(validate_topic_config("retention.ms", "-1").is_ok());
+        let mut o = BTreeMap::new();
+        o.insert("retention.ms".to_string(), "1000".to_string());
+        assert_eq!(
+            s.topic_value("retention.ms", &o),
+            Some(("1000".into(), true))
+        );
+        assert_eq!(
+            s.topic_value("segment.bytes", &o),
+            Some(("1073741824".into(), false))
+        );
+    }
+}

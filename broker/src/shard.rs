@@ -1,0 +1,214 @@
+//! Shards: one thread per core, each with its own monoio runtime and its
+//! own partitions. Nothing a shard owns is touched by another thread; other
+//! shards ask it to do things by sending closures to its inbox
+//! ([`Shard::submit_to`]), the way Seastar's `submit_to` works.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use futures_channel::oneshot;
+use uuid::Uuid;
+
+use crate::BrokerContext;
+use crate::metadata::{ClusterMetadata, MetadataStore};
+use crate::notify::LocalNotify;
+use crate::partition::Partition;
+
+/// A unit of work sent to another shard.
+pub type Job = Box<dyn FnOnce(Rc<Shard>) -> Pin<Box<dyn Future<Output = ()>>> + Send>;
+
+/// What identifies a partition replica on its shard.
+pub type PartitionKey = (Uuid, i32);
+
+/// The shard that owns partition `index` of topic `topic_id`, when there
+/// are `shards` shards. Stable for a given topic id, so a restart puts each
+/// partition back on the same shard.
+pub fn owner_shard(topic_id: Uuid, index: i32, shards: usize) -> usize {
+    // FNV-1a over the id and index: cheap, stable, and spreads sequential
+    // partitions of one topic over the shards.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in topic_id.as_bytes().iter().chain(index.to_be_bytes().iter()) {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    ((h ^ (index as u64)) % shards as u64) as usize
+}
+
+/// One core's share of the broker.
+pub struct Shard {
+    pub id: usize,
+    /// Everyone's inboxes, indexed by shard id.
+    peers: Arc<Vec<flume::Sender<Job>>>,
+    /// What every shard shares, read-only.
+    pub ctx: Arc<BrokerContext>,
+    /// This shard's copy of the cluster metadata, replaced on change.
+    metadata: RefCell<Arc<ClusterMetadata>>,
+    /// The partition replicas this shard owns.
+    pub partitions: RefCell<HashMap<PartitionKey, Rc<Partition>>>,
+    /// Incremental fetch sessions (KIP-227) of this shard's connections.
+    pub fetch_sessions: RefCell<crate::handlers::fetch_session::FetchSessions>,
+    /// The authoritative metadata; only shard 0 has it.
+    store: RefCell<Option<MetadataStore>>,
+    /// Serialises metadata changes on shard 0.
+    pub admin_lock: futures_util::lock::Mutex<()>,
+    stopping: Cell<bool>,
+    stop_notify: LocalNotify,
+    stopped: Cell<bool>,
+    stopped_notify: LocalNotify,
+}
+
+impl Shard {
+    pub fn new(
+        id: usize,
+        peers: Arc<Vec<flume::Sender<Job>>>,
+        ctx: Arc<BrokerContext>,
+        metadata: Arc<ClusterMetadata>,
+    ) -> Self {
+        Shard {
+            id,
+            peers,
+            ctx,
+            metadata: RefCell::new(metadata),
+            partitions: RefCell::new(HashMap::new()),
+            fetch_sessions: RefCell::new(Default::default()),
+            store: RefCell::new(None),
+            admin_lock: futures_util::lock::Mutex::new(()),
+            stopping: Cell::new(false),
+            stop_notify: LocalNotify::default(),
+            stopped: Cell::new(false),
+            stopped_notify: LocalNotify::default(),
+        }
+    }
+
+    pub fn install_store(&self, store: MetadataStore) {
+        *self.store.borrow_mut() = Some(store);
+    }
+
+    /// Runs `f` on the metadata store (shard 0 only).
+    pub fn with_store<T>(&self, f: impl FnOnce(&mut MetadataStore) -> T) -> Option<T> {
+        self.store.borrow_mut().as_mut().map(f)
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.get()
+    }
+
+    /// Completes when shutdown begins.
+    pub async fn stopping(&self) {
+        while !self.stopping.get() {
+            self.stop_notify.notified().await;
+        }
+    }
+
+    /// Completes when this shard has finished stopping.
+    pub async fn stopped(&self) {
+        while !self.stopped.get() {
+            self.stopped_notify.notified().await;
+        }
+    }
+
+    /// Starts shutdown: connections stop reading; once no request is in
+    /// flight anywhere (or after 10 s), logs are flushed and closed.
+    pub fn begin_stop(self: &Rc<Self>) {
+        if self.stopping.replace(true) {
+            return;
+        }
+        self.stop_notify.notify_all();
+        let shard = self.clone();
+        monoio::spawn(async move {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while shard
+                .ctx
+                .inflight_requests
+                .load(std::sync::atomic::Ordering::SeqCst)
+                > 0
+                && std::time::Instant::now() < deadline
+            {
+                monoio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
+            let parts: Vec<Rc<Partition>> = shard.partitions.borrow().values().cloned().collect();
+            for p in parts {
+                if let Err(e) = p.log.close().await {
+                    tracing::error!(topic = %p.topic, partition = p.index, error = %e, "closing the log failed");
+                }
+            }
+            shard.stopped.set(true);
+            shard.stopped_notify.notify_all();
+        });
+    }
+
+    pub fn shard_count(&self) -> usize {
+        self.peers.len()
+    }
+
+    /// The current metadata snapshot.
+    pub fn metadata(&self) -> Arc<ClusterMetadata> {
+        self.metadata.borrow().clone()
+    }
+
+    pub fn set_metadata(&self, m: Arc<ClusterMetadata>) {
+        *self.metadata.borrow_mut() = m;
+    }
+
+    /// The partition replica `key`, if this shard owns it.
+    pub fn partition(&self, key: &PartitionKey) -> Option<Rc<Partition>> {
+        self.partitions.borrow().get(key).cloned()
+    }
+
+    /// Runs `f` on shard `target` and returns its result. On this shard it
+    /// runs in place; elsewhere it travels through the target's inbox.
+    pub async fn submit_to<T, F, Fut>(self: &Rc<Self>, target: usize, f: F) -> Result<T, ShardGone>
+    where
+        T: Send + 'static,
+        F: FnOnce(Rc<Shard>) -> Fut + Send + 'static,
+        Fut: Future<Output = T> + 'static,
+    {
+        if target == self.id {
+            return Ok(f(self.clone()).await);
+        }
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move |shard| {
+            Box::pin(async move {
+                let _ = tx.send(f(shard).await);
+            })
+        });
+        self.peers[target].send(job).map_err(|_| ShardGone)?;
+        rx.await.map_err(|_| ShardGone)
+    }
+
+    /// Sends `f` to `target` without waiting for it.
+    pub fn send_to<F, Fut>(&self, target: usize, f: F) -> Result<(), ShardGone>
+    where
+        F: FnOnce(Rc<Shard>) -> Fut + Send + 'static,
+        Fut: Future<Output = ()> + 'static,
+    {
+        let job: Job = Box::new(move |shard| Box::pin(f(shard)));
+        self.peers[target].send(job).map_err(|_| ShardGone)
+    }
+}
+
+/// The target shard has stopped (the broker is shutting down).
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("shard stopped")]
+pub struct ShardGone;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_are_stable_and_spread() {
+        let id = Uuid::from_u128(42);
+        let mut counts = [0usize; 4];
+        for p in 0..400 {
+            let s = owner_shard(id, p, 4);
+            assert_eq!(s, owner_shard(id, p, 4));
+            counts[s] += 1;
+        }
+        assert!(counts.iter().all(|&c| c > 50), "{counts:?}");
+    }
+}
