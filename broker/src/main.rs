@@ -12,6 +12,7 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| "info".into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let config = match BrokerConfig::from_cli(Cli::parse()) {
         Ok(c) => c,

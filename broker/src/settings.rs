@@ -332,10 +332,10 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
                 tidemark_storage::CleanupPolicy::parse(v)
                     .map_err(|e| invalid(name, value, e.to_string()))?;
             }
-            "message.timestamp.type" | "log.message.timestamp.type" => {
-                if v != "CreateTime" && v != "LogAppendTime" {
-                    return Err(invalid(name, value, "expected CreateTime or LogAppendTime"));
-                }
+            "message.timestamp.type" | "log.message.timestamp.type"
+                if v != "CreateTime" && v != "LogAppendTime" =>
+            {
+                return Err(invalid(name, value, "expected CreateTime or LogAppendTime"));
             }
             _ => {}
         },

@@ -9,11 +9,16 @@ pub mod codec;
 pub mod error;
 pub mod error_code;
 pub mod frame;
+// Generated code: written for regularity (every field assigned the same
+// way at every version), not for the lints a person would satisfy.
 #[allow(
     clippy::bool_comparison,
     clippy::cmp_owned,
     clippy::collapsible_if,
     clippy::derivable_impls,
+    clippy::field_reassign_with_default,
+    clippy::nonminimal_bool,
+    clippy::partialeq_to_none,
     clippy::needless_question_mark,
     clippy::redundant_closure,
     clippy::single_match,

@@ -206,7 +206,7 @@ fn every_message_round_trips_at_every_version() {
     let seed = std::env::var("ROUNDTRIP_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0x7_1de_3a7c);
+        .unwrap_or(0x71de_3a7c);
     let mut rt = RoundTrip {
         rng: Rng::new(seed),
         iterations: 40,

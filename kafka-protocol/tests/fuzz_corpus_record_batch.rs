@@ -30,14 +30,23 @@ fn record_batch_corpus_replays_cleanly() {
 /// Writes the seed inputs the corpus was grown from: a batch per codec,
 /// concatenations with a partial tail, control and log-append-time
 /// batches, a magic 1 message, and bare codec payloads (the first byte
-/// selects the codec in `fuzz_check`). Run by hand before fuzzing afresh:
-/// `cargo test -p kafka-protocol --test fuzz_corpus_record_batch -- --ignored`
+/// selects the codec in `fuzz_check`). Every seed must pass the fuzz check;
+/// with `TIDEMARK_WRITE_FUZZ_SEEDS=1` they are also written into the
+/// corpus (before fuzzing afresh):
+/// `TIDEMARK_WRITE_FUZZ_SEEDS=1 cargo test -p kafka-protocol --test fuzz_corpus_record_batch`
 #[test]
-#[ignore = "writes seed files into the fuzz corpus"]
-fn write_seed_corpus() {
+fn seed_corpus_passes_the_fuzz_check() {
     let dir = corpus_dir();
-    std::fs::create_dir_all(&dir).unwrap();
-    let write = |name: &str, data: &[u8]| std::fs::write(dir.join(name), data).unwrap();
+    let write_files = std::env::var_os("TIDEMARK_WRITE_FUZZ_SEEDS").is_some();
+    if write_files {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    let write = |name: &str, data: &[u8]| {
+        kafka_protocol::records::fuzz_check(data);
+        if write_files {
+            std::fs::write(dir.join(name), data).unwrap();
+        }
+    };
     let records = || {
         vec![
             NewRecord::new("value-1")

@@ -45,10 +45,6 @@ impl AlignedBuf {
         self.len
     }
 
-    pub fn capacity(&self) -> usize {
-        self.cap
-    }
-
     pub fn as_slice(&self) -> &[u8] {
         // SAFETY: `len <= cap` bytes are allocated and initialised.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
@@ -94,10 +90,6 @@ impl AlignedBuf {
         let len = self.len;
         self.full_mut().copy_within(from..len, 0);
         self.len = len - from;
-    }
-
-    pub fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len);
     }
 
     /// A view of `self[..len]` (len may exceed `self.len()` up to the
@@ -148,7 +140,7 @@ mod tests {
     #[test]
     fn aligned_and_padded() {
         let mut b = AlignedBuf::with_capacity(10);
-        assert_eq!(b.capacity(), ALIGN);
+        assert_eq!(b.cap, ALIGN);
         b.extend_from_slice(&[7u8; 5000]);
         assert_eq!(b.ptr.as_ptr() as usize % ALIGN, 0);
         assert_eq!(b.len(), 5000);

@@ -1,1 +1,327 @@
-pub struct CompactionStats;
+//! Log compaction (`cleanup.policy=compact`): keep the latest record per
+//! key in the sealed segments, keeping offsets (gaps are fine in Kafka).
+//!
+//! Each sealed segment is rewritten into `<base>.log.cleaned` and swapped
+//! in with one `rename(2)`, which is atomic: a crash leaves either the old
+//! file or the new one, and both hold valid batches with the right offsets
+//! (compaction only removes records). The segment's index files are
+//! removed *before* the rename and rewritten after it, so an index never
+//! describes the wrong file; a missing index is rebuilt at open. Leftover
+//! `.cleaned` files are deleted at open.
+
+use std::collections::HashMap;
+
+use bytes::{BufMut, Bytes, BytesMut};
+use kafka_protocol::records::{Compression, Record, RecordBatch, compress};
+
+use crate::error::{Result, StorageError};
+use crate::failpoint;
+use crate::file::{self, ScanEnd};
+use crate::index::{self, SegIndex};
+use crate::log::{CLEANER, Log, seg_path};
+
+/// What one compaction pass did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompactionStats {
+    /// False when skipped (policy, dirty ratio, nothing sealed).
+    pub ran: bool,
+    pub segments_rewritten: usize,
+    pub records_removed: u64,
+    pub bytes_before: u64,
+    pub bytes_after: u64,
+}
+
+struct CleaningFlag<'a>(&'a Log);
+impl Drop for CleaningFlag<'_> {
+    fn drop(&mut self) {
+        self.0.cleaning.set(false);
+    }
+}
+
+impl Log {
+    /// Runs one compaction pass if the policy includes `compact` and the
+    /// dirty ratio (bytes written since the last pass over all sealed
+    /// bytes) reaches `min.cleanable.dirty.ratio`. The active segment is
+    /// never touched. Tombstones are removed once their batch's max
+    /// timestamp is older than `now_ms - delete.retention.ms`.
+    pub async fn compact(&self, now_ms: i64) -> Result<CompactionStats> {
+        if !self.config.cleanup_policy.compacts() || self.cleaning.replace(true) {
+            return Ok(CompactionStats::default());
+        }
+        let _flag = CleaningFlag(self);
+        let clean_offset = std::fs::read_to_string(self.dir.join(CLEANER))
+            .ok()
+            .and_then(|s| s.trim().parse::<i64>().ok())
+            .unwrap_or(i64::MIN);
+        let sealed: Vec<(i64, u64, u64)> = {
+            let st = self.st.borrow();
+            let active = st.active_base();
+            st.segments
+                .values()
+                .filter(|s| s.base < active)
+                .map(|s| (s.base, s.disk_size, s.generation))
+                .collect()
+        };
+        let total: u64 = sealed.iter().map(|s| s.1).sum();
+        let dirty: u64 = sealed
+            .iter()
+            .filter(|s| s.0 >= clean_offset)
+            .map(|s| s.1)
+            .sum();
+        if total == 0
+            || (dirty as f64) < self.config.min_cleanable_dirty_ratio * total as f64
+            || dirty == 0
+        {
+            return Ok(CompactionStats::default());
+        }
+        let max_dec = self.config.max_decompressed_bytes;
+        let max_batch = self.config.max_batch_bytes;
+
+        // Pass 1: the latest offset of every key in the sealed segments.
+        let mut latest: HashMap<Bytes, i64> = HashMap::new();
+        for &(base, size, _) in &sealed {
+            let path = seg_path(&self.dir, base, "log");
+            let reader = file::open_read(&path)?;
+            let end = file::scan_segment(&reader, &path, size, max_batch, |_, b| {
+                if b.is_control() {
+                    return Ok(());
+                }
+                if let Ok(records) = b.decompressed_records(max_dec) {
+                    for r in records.flatten() {
+                        if let Some(k) = r.key() {
+                            latest.insert(k.clone(), r.offset());
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .await?;
+            if let ScanEnd::Invalid { position, reason } = end {
+                return Err(StorageError::Corrupt {
+                    path,
+                    position,
+                    offset: base,
+                    reason,
+                });
+            }
+        }
+
+        // Pass 2: rewrite each segment that loses records.
+        let horizon = now_ms.saturating_sub(self.config.delete_retention_ms);
+        let mut stats = CompactionStats {
+            ran: true,
+            ..Default::default()
+        };
+        for &(base, size, generation) in &sealed {
+            let path = seg_path(&self.dir, base, "log");
+            let reader = file::open_read(&path)?;
+            let mut out = BytesMut::new();
+            let mut idx = SegIndex::new();
+            let mut removed = 0u64;
+            let mut failed: Option<StorageError> = None;
+            let interval = u64::from(self.config.index_interval_bytes);
+            file::scan_segment(&reader, &path, size, max_batch, |_, b| {
+                match retain(b, &latest, horizon, max_dec) {
+                    Ok((kept, n)) => {
+                        removed += n;
+                        if let Some(kept) = kept {
+                            let pos = out.len() as u64;
+                            idx.on_batch(
+                                kept.base_offset(),
+                                pos,
+                                kept.size() as u64,
+                                kept.max_timestamp(),
+                                interval,
+                            );
+                            out.put_slice(kept.as_bytes());
+                        }
+                    }
+                    Err(e) => failed = Some(e),
+                }
+                Ok(())
+            })
+            .await?;
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            stats.bytes_before += size;
+            if removed == 0 {
+                stats.bytes_after += size;
+                continue;
+            }
+            idx.finish();
+            let new_len = out.len() as u64;
+            let cleaned = path.with_extension("log.cleaned");
+            write_file(&cleaned, out.freeze()).await?;
+            failpoint::hit("compact.before_swap");
+            // The swap: short, under the I/O role, and only if the segment
+            // is unchanged since we read it (not truncated or deleted).
+            let _io = self.acquire_io().await;
+            let still = self.st.borrow().segments.get(&base).is_some_and(|s| {
+                s.generation == generation && s.base < self.st.borrow().active_base()
+            });
+            if !still {
+                file::remove_if_exists(&cleaned)?;
+                continue;
+            }
+            let (ip, tp) = (
+                seg_path(&self.dir, base, "index"),
+                seg_path(&self.dir, base, "timeindex"),
+            );
+            file::remove_if_exists(&ip)?;
+            file::remove_if_exists(&tp)?;
+            file::fsync_dir(&self.dir)?;
+            failpoint::hit("compact.before_rename");
+            std::fs::rename(&cleaned, &path).map_err(|e| StorageError::io("rename", &path, e))?;
+            file::fsync_dir(&self.dir)?;
+            failpoint::hit("compact.after_rename");
+            index::write_files(&idx, new_len, &ip, &tp)?;
+            let mut st = self.st.borrow_mut();
+            let seg = st.segments.get_mut(&base).expect("checked above");
+            seg.size = new_len;
+            seg.disk_size = new_len;
+            seg.generation += 1;
+            seg.set_reader(None);
+            let new_gen = seg.generation;
+            let seg_next = seg.next;
+            st.drop_cache_below(seg_next);
+            st.drop_cached_index(base);
+            st.insert_cached_index(base, new_gen, std::rc::Rc::new(idx));
+            stats.segments_rewritten += 1;
+            stats.records_removed += removed;
+            stats.bytes_after += new_len;
+        }
+        if let Some(&(last, _, _)) = sealed.last() {
+            let next = self
+                .st
+                .borrow()
+                .segments
+                .get(&last)
+                .map(|s| s.next)
+                .unwrap_or(last);
+            file::write_atomic(&self.dir.join(CLEANER), next.to_string().as_bytes())?;
+        }
+        tracing::info!(dir = %self.dir.display(), ?stats, "compaction pass done");
+        Ok(stats)
+    }
+}
+
+async fn write_file(path: &std::path::Path, data: Bytes) -> Result<()> {
+    let f = std::fs::File::create(path).map_err(|e| StorageError::io("create", path, e))?;
+    let f = monoio::fs::File::from_std(f).map_err(|e| StorageError::io("open", path, e))?;
+    let (res, _) = f.write_all_at(data, 0).await;
+    res.map_err(|e| StorageError::io("write", path, e))?;
+    f.sync_data()
+        .await
+        .map_err(|e| StorageError::io("fdatasync", path, e))?;
+    Ok(())
+}
+
+/// Decides what of batch `b` survives: `(batch to write, records removed)`.
+/// Control batches and batches too large to decompress are kept whole.
+fn retain(
+    b: &RecordBatch,
+    latest: &HashMap<Bytes, i64>,
+    horizon: i64,
+    max_dec: usize,
+) -> Result<(Option<RecordBatch>, u64)> {
+    if b.is_control() {
+        return Ok((Some(b.clone()), 0));
+    }
+    let Ok(records) = b.decompressed_records(max_dec) else {
+        return Ok((Some(b.clone()), 0));
+    };
+    let records: Vec<Record> = match records.collect::<std::result::Result<_, _>>() {
+        Ok(r) => r,
+        Err(_) => return Ok((Some(b.clone()), 0)),
+    };
+    let total = records.len();
+    let kept: Vec<&Record> = records
+        .iter()
+        .filter(|r| match r.key() {
+            None => true,
+            Some(k) => {
+                latest.get(k).is_none_or(|&o| o == r.offset())
+                    && !(r.value().is_none() && b.max_timestamp() < horizon)
+            }
+        })
+        .collect();
+    let removed = (total - kept.len()) as u64;
+    if removed == 0 {
+        return Ok((Some(b.clone()), 0));
+    }
+    if kept.is_empty() {
+        return Ok((None, removed));
+    }
+    Ok((Some(encode_retained(b, &kept)?), removed))
+}
+
+fn put_varint(out: &mut Vec<u8>, v: i64) {
+    let mut z = ((v << 1) ^ (v >> 63)) as u64;
+    while z >= 0x80 {
+        out.push((z as u8) | 0x80);
+        z >>= 7;
+    }
+    out.push(z as u8);
+}
+
+fn put_nullable(out: &mut Vec<u8>, b: Option<&Bytes>) {
+    match b {
+        None => put_varint(out, -1),
+        Some(b) => {
+            put_varint(out, b.len() as i64);
+            out.extend_from_slice(b);
+        }
+    }
+}
+
+/// Re-encodes `orig` with only `kept`, preserving each record's offset
+/// and timestamp deltas (so offsets keep their gaps), the header fields
+/// and the codec. kafka-protocol's `RecordBatchBuilder` numbers records
+/// consecutively, so compaction carries its own small encoder.
+fn encode_retained(orig: &RecordBatch, kept: &[&Record]) -> Result<RecordBatch> {
+    let mut payload = Vec::new();
+    let mut body = Vec::new();
+    for r in kept {
+        body.clear();
+        body.push(r.attributes() as u8);
+        put_varint(&mut body, r.timestamp_delta());
+        put_varint(&mut body, i64::from(r.offset_delta()));
+        put_nullable(&mut body, r.key());
+        put_nullable(&mut body, r.value());
+        let headers: Vec<_> = r.headers().iter().collect();
+        put_varint(&mut body, headers.len() as i64);
+        for h in headers {
+            put_nullable(&mut body, Some(&h.key));
+            put_nullable(&mut body, h.value.as_ref());
+        }
+        put_varint(&mut payload, body.len() as i64);
+        payload.extend_from_slice(&body);
+    }
+    let payload = match orig.compression() {
+        Compression::None => payload,
+        c => compress(c, &payload)?,
+    };
+    let last_delta = kept.last().map_or(0, |r| r.offset_delta());
+    let size = 61 + payload.len();
+    let mut out = Vec::with_capacity(size);
+    out.extend_from_slice(&orig.base_offset().to_be_bytes());
+    out.extend_from_slice(&((size - 12) as i32).to_be_bytes());
+    out.extend_from_slice(&orig.partition_leader_epoch().to_be_bytes());
+    out.push(2);
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&orig.attributes().0.to_be_bytes());
+    out.extend_from_slice(&last_delta.to_be_bytes());
+    out.extend_from_slice(&orig.base_timestamp().to_be_bytes());
+    out.extend_from_slice(&orig.max_timestamp().to_be_bytes());
+    out.extend_from_slice(&orig.producer_id().to_be_bytes());
+    out.extend_from_slice(&orig.producer_epoch().to_be_bytes());
+    out.extend_from_slice(&orig.base_sequence().to_be_bytes());
+    out.extend_from_slice(&(kept.len() as i32).to_be_bytes());
+    out.extend_from_slice(&payload);
+    let crc = crc32c::crc32c(&out[21..]);
+    out[17..21].copy_from_slice(&crc.to_be_bytes());
+    let b = RecordBatch::new(Bytes::from(out))?;
+    b.verify_crc()?;
+    Ok(b)
+}

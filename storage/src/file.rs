@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use bytes::Bytes;
 use monoio::fs::File;
 
-use crate::aligned::{ALIGN, AlignedBuf, align_down};
+use crate::aligned::{AlignedBuf, align_down};
 use crate::config::IoMode;
 use crate::error::{Result, StorageError};
 
@@ -176,14 +176,13 @@ impl SegmentWriter {
         let mut buf = AlignedBuf::with_capacity(256 * 1024);
         if len > buf_pos {
             // Reload the partial tail block so the next write rewrites it whole.
-            let head = read_at(&file, &path, buf_pos, (len - buf_pos) as usize).await?;
-            if head.len() as u64 != len - buf_pos {
-                return Err(StorageError::io(
-                    "read tail block",
-                    &path,
-                    std::io::ErrorKind::UnexpectedEof.into(),
-                ));
-            }
+            // Through a buffered descriptor: an O_DIRECT read of a partial
+            // block would be refused. At most one block, once per open.
+            use std::os::unix::fs::FileExt;
+            let mut head = vec![0u8; (len - buf_pos) as usize];
+            std::fs::File::open(&path)
+                .and_then(|f| f.read_exact_at(&mut head, buf_pos))
+                .map_err(|e| StorageError::io("read tail block", &path, e))?;
             buf.extend_from_slice(&head);
         }
         let mut w = SegmentWriter {
@@ -354,5 +353,3 @@ pub async fn scan_segment(
     }
     Ok(ScanEnd::Clean)
 }
-
-pub const BLOCK: usize = ALIGN;

@@ -126,6 +126,7 @@ pub struct Log {
     pub(crate) st: RefCell<State>,
     io_busy: Cell<bool>,
     pub(crate) cleaning: Cell<bool>,
+    syncs: Cell<u64>,
     changed: Notify,
     direct: bool,
 }
@@ -185,12 +186,6 @@ fn decode_epochs(s: &str) -> Option<Vec<(i32, i64)>> {
     Some(v)
 }
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 impl Log {
     /// Opens (or creates) the log in `dir`, recovering it: segments after
     /// the recovery checkpoint (and any whose index is missing or damaged)
@@ -232,7 +227,11 @@ impl Log {
             epochs_ckpt = None;
         }
         if bases.is_empty() {
-            bases.push(log_start_ckpt.unwrap_or(0).max(0));
+            let base = log_start_ckpt.unwrap_or(0).max(0);
+            let path = seg_path(&dir, base, "log");
+            std::fs::File::create(&path).map_err(|e| StorageError::io("create", &path, e))?;
+            file::fsync_dir(&dir)?;
+            bases.push(base);
         }
 
         let mut epochs: Vec<(i32, i64)> = epochs_ckpt
@@ -255,7 +254,6 @@ impl Log {
                 seg_path(&dir, base, "timeindex"),
             );
             if !last
-                && base >= recovery_point.min(0).max(i64::MIN)
                 && base < recovery_point
                 && let Some(idx) = index::read_files(len, &ip, &tp)?
             {
@@ -299,7 +297,20 @@ impl Log {
             let size = match end {
                 ScanEnd::Clean => len,
                 ScanEnd::Invalid { position, reason } if last => {
-                    if position < len {
+                    // The active segment is preallocated: after a clean
+                    // stop its data ends where zeros begin. Only a tail
+                    // that is not zeros is worth a warning (the log is cut
+                    // at `position` either way).
+                    let zeros = position < len
+                        && file::read_at(
+                            &reader,
+                            &path,
+                            position,
+                            (len - position).min(4096) as usize,
+                        )
+                        .await
+                        .is_ok_and(|b| b.iter().all(|&x| x == 0));
+                    if position < len && !zeros {
                         tracing::warn!(path = %path.display(), position, %reason, "cutting torn or corrupt tail");
                     }
                     position
@@ -388,6 +399,7 @@ impl Log {
             }),
             io_busy: Cell::new(false),
             cleaning: Cell::new(false),
+            syncs: Cell::new(0),
             changed: Notify::default(),
             direct,
             config,
@@ -405,6 +417,12 @@ impl Log {
 
     pub fn config(&self) -> &LogConfig {
         &self.config
+    }
+
+    /// How many flushes (each ending in one fdatasync) ran: with group
+    /// commit, fewer than the appends they made durable.
+    pub fn flush_count(&self) -> u64 {
+        self.syncs.get()
     }
 
     /// Whether data files use O_DIRECT (false: buffered fallback).
@@ -700,11 +718,17 @@ impl Log {
             let ops = std::mem::take(&mut st.ops);
             (ops, st.leo, st.writer.take())
         };
-        let Some(mut writer) = writer else {
-            return Err(StorageError::Failed("segment writer lost".into()));
-        };
+        let mut writer = writer;
         let res = self.run_ops(ops, &mut writer).await;
+        self.syncs.set(self.syncs.get() + 1);
         let mut st = self.st.borrow_mut();
+        let Some(writer) = writer else {
+            let msg = res
+                .err()
+                .map_or("segment writer lost".to_string(), |e| e.to_string());
+            st.failed = Some(msg.clone());
+            return Err(StorageError::Failed(msg));
+        };
         let written = writer.written();
         if let Some(seg) = st.segments.get_mut(&writer.base) {
             seg.disk_size = written;
@@ -725,7 +749,7 @@ impl Log {
         }
     }
 
-    async fn run_ops(&self, ops: Vec<IoOp>, writer: &mut SegmentWriter) -> Result<()> {
+    async fn run_ops(&self, ops: Vec<IoOp>, slot: &mut Option<SegmentWriter>) -> Result<()> {
         let mode = self.config.io_mode;
         let prealloc = if self.config.preallocate {
             self.config.segment_bytes
@@ -735,20 +759,19 @@ impl Log {
         for op in ops {
             match op {
                 IoOp::Write { base, data } => {
-                    debug_assert_eq!(base, writer.base);
-                    writer.push(&data);
+                    let w = slot
+                        .as_mut()
+                        .ok_or(StorageError::Failed("no writer".into()))?;
+                    debug_assert_eq!(base, w.base);
+                    w.push(&data);
                 }
                 IoOp::Roll { new, index } => {
-                    let old_base = writer.base;
-                    let new_writer = SegmentWriter::open(
-                        new,
-                        seg_path(&self.dir, new, "log"),
-                        0,
-                        true,
-                        mode,
-                        prealloc,
-                    );
-                    let old = std::mem::replace(writer, new_writer.await?);
+                    // Seal first, then create the next file: a crash in
+                    // between leaves a clean sealed segment as the last one.
+                    let old = slot
+                        .take()
+                        .ok_or(StorageError::Failed("no writer".into()))?;
+                    let old_base = old.base;
                     let len = old.seal().await?;
                     if let Some(s) = self.st.borrow_mut().segments.get_mut(&old_base) {
                         s.disk_size = len;
@@ -761,6 +784,17 @@ impl Log {
                         &seg_path(&self.dir, old_base, "index"),
                         &seg_path(&self.dir, old_base, "timeindex"),
                     )?;
+                    *slot = Some(
+                        SegmentWriter::open(
+                            new,
+                            seg_path(&self.dir, new, "log"),
+                            0,
+                            true,
+                            mode,
+                            prealloc,
+                        )
+                        .await?,
+                    );
                     file::fsync_dir(&self.dir)?;
                     failpoint::hit("roll.after_create");
                     file::write_atomic(&self.dir.join(RECOVERY_POINT), new.to_string().as_bytes())?;
@@ -776,8 +810,11 @@ impl Log {
                 }
             }
         }
-        writer.write_out().await?;
-        writer.sync().await
+        let w = slot
+            .as_mut()
+            .ok_or(StorageError::Failed("no writer".into()))?;
+        w.write_out().await?;
+        w.sync().await
     }
 
     fn evict_cache(&self, st: &mut State) {
@@ -799,7 +836,7 @@ impl Log {
     /// from the segment files, checked by CRC.
     pub async fn read(
         &self,
-        offset: i64,
+        mut offset: i64,
         max_bytes: usize,
         max_offset: Option<i64>,
     ) -> Result<ReadResult> {
@@ -841,6 +878,7 @@ impl Log {
                     return Ok(empty);
                 };
                 let base = seg.base;
+                let seg_next = seg.next;
                 let pos = match &seg.index {
                     Some(idx) => Some(idx.position_for(offset).1),
                     None => st
@@ -862,7 +900,14 @@ impl Log {
                                 r
                             }
                         };
-                        Ok((base, pos, disk_end, reader, limit.min(cache_start)))
+                        Ok((
+                            base,
+                            pos,
+                            disk_end,
+                            reader,
+                            limit.min(cache_start),
+                            seg_next.min(cache_start),
+                        ))
                     }
                 }
             };
@@ -870,10 +915,17 @@ impl Log {
                 Err(base) => {
                     self.load_index(base).await?;
                 }
-                Ok((base, pos, disk_end, reader, limit)) => {
-                    return self
+                Ok((base, pos, disk_end, reader, limit, seg_next)) => {
+                    let r = self
                         .read_disk(base, &reader, pos, disk_end, offset, max_bytes, limit)
-                        .await;
+                        .await?;
+                    // Compaction can leave the rest of a segment empty:
+                    // go on to the next one rather than return nothing.
+                    if r.batches.is_empty() && seg_next > offset {
+                        offset = seg_next;
+                        continue;
+                    }
+                    return Ok(r);
                 }
             }
         }
@@ -1164,7 +1216,7 @@ impl Log {
             for b in RecordBatches::new(chunk) {
                 let Ok(b) = b else { break };
                 if b.last_offset() >= offset {
-                    cut = Some((p + consumed, b.base_offset()));
+                    cut = Some((p + consumed, b.base_offset().min(offset)));
                     break;
                 }
                 scanned_max = scanned_max.max(b.max_timestamp());
@@ -1416,6 +1468,15 @@ impl State {
             self.index_cache.pop_front();
         }
     }
+    /// Drops tail-cache entries below `offset` (their bytes on disk were
+    /// replaced, e.g. by compaction). They are durable, so nothing is lost.
+    pub(crate) fn drop_cache_below(&mut self, offset: i64) {
+        while self.cache.front().is_some_and(|e| e.0 < offset) {
+            let (_, _, b) = self.cache.pop_front().expect("entry");
+            self.cache_bytes -= b.len();
+        }
+    }
+
     pub(crate) fn active_base(&self) -> i64 {
         *self.segments.keys().next_back().expect("one segment")
     }
@@ -1433,8 +1494,4 @@ async fn interval_flusher(log: Weak<Log>, interval: std::time::Duration) {
             tracing::warn!(error = %e, "interval flush failed");
         }
     }
-}
-
-pub(crate) fn current_ms() -> i64 {
-    now_ms()
 }

@@ -478,9 +478,9 @@ fn emit_struct(
             } else {
                 format!(" if {}", c.tagged.expr())
             };
-            let _ = write!(
+            let _ = writeln!(
                 arms,
-                "{tag}{guard} => {{ this.{} = {}; }}\n",
+                "{tag}{guard} => {{ this.{} = {}; }}",
                 field_ident(&f.name),
                 read_value(f, &c.null_ok)
             );

@@ -272,18 +272,18 @@ pub fn nested_structs(schema: &Schema) -> Result<Vec<StructDef>, String> {
         file: &str,
     ) -> Result<(), String> {
         for f in fields {
-            if let Some(sname) = f.ty.struct_name() {
-                if !f.fields.is_empty() {
-                    if seen.contains_key(sname) {
-                        return Err(format!("{file}: struct {sname} defined twice"));
-                    }
-                    seen.insert(sname.to_string(), out.len());
-                    out.push(StructDef {
-                        name: sname.to_string(),
-                        fields: f.fields.clone(),
-                    });
-                    walk(&f.fields, out, seen, file)?;
+            if let Some(sname) = f.ty.struct_name()
+                && !f.fields.is_empty()
+            {
+                if seen.contains_key(sname) {
+                    return Err(format!("{file}: struct {sname} defined twice"));
                 }
+                seen.insert(sname.to_string(), out.len());
+                out.push(StructDef {
+                    name: sname.to_string(),
+                    fields: f.fields.clone(),
+                });
+                walk(&f.fields, out, seen, file)?;
             }
         }
         Ok(())
@@ -306,10 +306,10 @@ pub fn nested_structs(schema: &Schema) -> Result<Vec<StructDef>, String> {
     // Every referenced struct must be defined.
     fn check(fields: &[Field], seen: &BTreeMap<String, usize>, file: &str) -> Result<(), String> {
         for f in fields {
-            if let Some(sname) = f.ty.struct_name() {
-                if !seen.contains_key(sname) {
-                    return Err(format!("{file}: struct {sname} is not defined"));
-                }
+            if let Some(sname) = f.ty.struct_name()
+                && !seen.contains_key(sname)
+            {
+                return Err(format!("{file}: struct {sname} is not defined"));
             }
             check(&f.fields, seen, file)?;
         }

@@ -1,0 +1,439 @@
+mod common;
+
+use std::rc::Rc;
+
+use bytes::BytesMut;
+use common::*;
+use kafka_protocol::records::Compression;
+use tidemark_storage::{CleanupPolicy, ConfigError, FlushPolicy, Log, LogConfig, StorageError};
+
+#[test]
+fn append_read_roll_reopen_byte_identical() {
+    let dir = test_dir("basic");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert!(log.is_direct_io(), "ext4 test dir should take O_DIRECT");
+        let mut expected = Vec::new();
+        for i in 0..200u64 {
+            let b = batch_for(i, 3, 100);
+            let info = log.append(BytesMut::from(&b[..]), 5, None).await.unwrap();
+            assert_eq!(info.base_offset, i as i64 * 3);
+            assert_eq!(info.last_offset, i as i64 * 3 + 2);
+            expected.push(stamped(&b, info.base_offset, 5));
+        }
+        assert!(log.segment_count() > 3, "rolled by segment.bytes");
+        assert_eq!(log.log_end_offset(), 600);
+        let got = read_all(&log, 0).await;
+        assert_eq!(got.len(), 200);
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g.as_bytes(), e);
+        }
+        // A read from the middle of a batch returns that batch.
+        let r = log.read(301, 1, None).await.unwrap();
+        assert_eq!(r.batches[0], expected[100]);
+        assert_eq!(r.next_offset, 303);
+        // max_offset (the high watermark) bounds reads.
+        let r = log.read(0, 1 << 20, Some(9)).await.unwrap();
+        assert_eq!(r.batches.len(), 3);
+        log.close().await.unwrap();
+        drop(log);
+
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert_eq!(log.log_end_offset(), 600);
+        let got = read_all(&log, 0).await;
+        assert_eq!(got.len(), 200);
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g.as_bytes(), e);
+        }
+        let info = log
+            .append(BytesMut::from(&batch_for(7, 1, 10)[..]), 6, None)
+            .await
+            .unwrap();
+        assert_eq!(info.base_offset, 600);
+        assert_eq!(log.epochs(), vec![(5, 0), (6, 600)]);
+    });
+}
+
+#[test]
+fn group_commit_shares_fdatasync() {
+    let dir = test_dir("group");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let before = log.flush_count();
+        let mut tasks = Vec::new();
+        for i in 0..32u64 {
+            let log = Rc::clone(&log);
+            tasks.push(monoio::spawn(async move {
+                log.append(BytesMut::from(&batch_for(i, 1, 50)[..]), 0, None)
+                    .await
+                    .unwrap()
+            }));
+        }
+        let mut offsets = Vec::new();
+        for t in tasks {
+            offsets.push(t.await.base_offset);
+        }
+        offsets.sort();
+        assert_eq!(offsets, (0..32).collect::<Vec<_>>());
+        let flushes = log.flush_count() - before;
+        assert!(
+            (1..32).contains(&flushes),
+            "32 concurrent appends took {flushes} flushes"
+        );
+        assert_eq!(log.durable_offset(), 32);
+    });
+}
+
+#[test]
+fn interval_flush_policy_syncs_in_background() {
+    let dir = test_dir("interval");
+    run(async {
+        let cfg = LogConfig {
+            flush: FlushPolicy::Interval {
+                interval: std::time::Duration::from_millis(20),
+                bytes: 1 << 20,
+            },
+            ..small_config()
+        };
+        let log = Log::open(&dir, cfg).await.unwrap();
+        log.append(BytesMut::from(&batch_for(1, 1, 10)[..]), 0, None)
+            .await
+            .unwrap();
+        assert_eq!(
+            log.durable_offset(),
+            0,
+            "interval policy returns before syncing"
+        );
+        for _ in 0..100 {
+            if log.durable_offset() == 1 {
+                break;
+            }
+            monoio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(log.durable_offset(), 1);
+    });
+}
+
+#[test]
+fn truncate_epochs_and_timestamps() {
+    let dir = test_dir("trunc");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        for i in 0..100u64 {
+            let epoch = (i / 30) as i32; // epochs 0,1,2,3 start at 0,60,120,180
+            log.append(BytesMut::from(&batch_for(i, 2, 80)[..]), epoch, None)
+                .await
+                .unwrap();
+        }
+        assert_eq!(log.epochs(), vec![(0, 0), (1, 60), (2, 120), (3, 180)]);
+        assert_eq!(log.end_offset_for_epoch(3), (3, 200));
+        assert_eq!(log.end_offset_for_epoch(1), (1, 120));
+        assert_eq!(log.end_offset_for_epoch(9), (-1, -1));
+        // batch i has timestamp 1000 + i
+        assert_eq!(
+            log.offset_for_timestamp(1050).await.unwrap(),
+            Some((100, 1050))
+        );
+        assert_eq!(log.offset_for_timestamp(0).await.unwrap(), Some((0, 1000)));
+        assert_eq!(log.offset_for_timestamp(5000).await.unwrap(), None);
+
+        // Truncate inside a sealed segment, mid-batch: the batch goes.
+        let leo = log.truncate(71).await.unwrap();
+        assert_eq!(leo, 70);
+        assert_eq!(log.log_end_offset(), 70);
+        assert_eq!(log.epochs(), vec![(0, 0), (1, 60)]);
+        assert_eq!(read_all(&log, 0).await.len(), 35);
+        let info = log
+            .append(BytesMut::from(&batch_for(999, 1, 10)[..]), 4, None)
+            .await
+            .unwrap();
+        assert_eq!(info.base_offset, 70);
+        assert_eq!(log.end_offset_for_epoch(2), (1, 70));
+        drop(log);
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert_eq!(log.log_end_offset(), 71);
+        assert_eq!(log.epochs(), vec![(0, 0), (1, 60), (4, 70)]);
+        let all = read_all(&log, 0).await;
+        assert_eq!(all.len(), 36);
+        assert_eq!(all[35].as_bytes(), &stamped(&batch_for(999, 1, 10), 70, 4));
+    });
+}
+
+#[test]
+fn replicated_appends_must_be_contiguous() {
+    let dir = test_dir("repl");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let a = stamped(&batch_for(1, 2, 10), 0, 3);
+        let b = stamped(&batch_for(2, 2, 10), 2, 3);
+        let mut both = BytesMut::from(&a[..]);
+        both.extend_from_slice(&b);
+        let info = log.append_replicated(both.freeze()).await.unwrap();
+        assert_eq!((info.base_offset, info.last_offset), (0, 3));
+        let gap = stamped(&batch_for(3, 1, 10), 10, 3);
+        assert!(matches!(
+            log.append_replicated(gap).await,
+            Err(StorageError::NonContiguous {
+                expected: 4,
+                got: 10
+            })
+        ));
+        let mut bad = BytesMut::from(&stamped(&batch_for(3, 1, 10), 4, 3)[..]);
+        let n = bad.len();
+        bad[n - 1] ^= 0xff;
+        assert!(matches!(
+            log.append_replicated(bad.freeze()).await,
+            Err(StorageError::InvalidBatch(_))
+        ));
+        assert!(matches!(
+            log.append(BytesMut::from(&b"junk"[..]), 0, None).await,
+            Err(StorageError::InvalidBatch(_))
+        ));
+    });
+}
+
+#[test]
+fn retention_and_delete_records() {
+    let dir = test_dir("retention");
+    run(async {
+        let cfg = LogConfig {
+            retention_bytes: 40 * 1024,
+            ..small_config()
+        };
+        let log = Log::open(&dir, cfg).await.unwrap();
+        for i in 0..300u64 {
+            log.append(BytesMut::from(&batch_for(i, 2, 100)[..]), 0, None)
+                .await
+                .unwrap();
+        }
+        let segs = log.segment_count();
+        let deleted = log.apply_retention(i64::MAX / 2).await.unwrap();
+        assert!(deleted > 0);
+        assert_eq!(log.segment_count(), segs - deleted);
+        assert!(log.size_bytes() <= 40 * 1024 + 16 * 1024);
+        let start = log.log_start_offset();
+        assert!(start > 0);
+        assert!(matches!(
+            log.read(start - 1, 100, None).await,
+            Err(StorageError::OffsetOutOfRange { .. })
+        ));
+        assert_eq!(read_all(&log, start).await[0].base_offset(), start);
+
+        let new_start = log.delete_records(start + 31).await.unwrap();
+        assert_eq!(new_start, start + 31);
+        let first = &read_all(&log, new_start).await[0];
+        assert!(first.base_offset() <= new_start && first.last_offset() >= new_start);
+        drop(log);
+        let log = Log::open(
+            &dir,
+            LogConfig {
+                retention_bytes: 40 * 1024,
+                ..small_config()
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(log.log_start_offset(), new_start);
+
+        // retention.ms: everything sealed is older than now - 1ms at a far-future now.
+        let cfg = LogConfig {
+            retention_ms: 1,
+            ..small_config()
+        };
+        drop(log);
+        let log = Log::open(&dir, cfg).await.unwrap();
+        log.apply_retention(i64::MAX / 2).await.unwrap();
+        assert_eq!(log.segment_count(), 1, "only the active segment remains");
+        assert_eq!(log.log_start_offset(), log.active_segment_base());
+    });
+}
+
+#[test]
+fn compaction_keeps_latest_per_key_with_gaps() {
+    let dir = test_dir("compact");
+    run(async {
+        let cfg = LogConfig {
+            cleanup_policy: CleanupPolicy::Compact,
+            min_cleanable_dirty_ratio: 0.0,
+            delete_retention_ms: 1000,
+            segment_bytes: 2048,
+            max_batch_bytes: 2048,
+            ..small_config()
+        };
+        let log = Log::open(&dir, cfg).await.unwrap();
+        let codecs = [
+            Compression::None,
+            Compression::Gzip,
+            Compression::Lz4,
+            Compression::Zstd,
+            Compression::Snappy,
+        ];
+        let mut i = 0;
+        for round in 0..12 {
+            for (c, codec) in codecs.iter().enumerate() {
+                let v = format!("v{round}-{c}");
+                let recs = [
+                    (Some("a"), Some(v.as_str())),
+                    (Some("b"), Some(v.as_str())),
+                    (None, Some("nokey")),
+                ];
+                log.append(
+                    BytesMut::from(&keyed_batch(&recs, 10_000, *codec)[..]),
+                    0,
+                    None,
+                )
+                .await
+                .unwrap();
+                i += 1;
+            }
+        }
+        // A tombstone for b: old enough to be removed at now=100_000.
+        log.append(
+            BytesMut::from(&keyed_batch(&[(Some("b"), None)], 10_000, Compression::None)[..]),
+            0,
+            None,
+        )
+        .await
+        .unwrap();
+        // Fill so the tombstone is sealed.
+        for _ in 0..60 {
+            log.append(
+                BytesMut::from(
+                    &keyed_batch(&[(Some("c"), Some("x"))], 10_000, Compression::None)[..],
+                ),
+                0,
+                None,
+            )
+            .await
+            .unwrap();
+        }
+        let _ = i;
+        let before = records(&log).await;
+        let active = log.active_segment_base();
+        let stats = log.compact(100_000).await.unwrap();
+        assert!(
+            stats.ran && stats.segments_rewritten > 0 && stats.records_removed > 0,
+            "{stats:?}"
+        );
+        let after = records(&log).await;
+        // Model: in sealed segments keep only the latest per key; tombstones
+        // that are latest and old are removed; keyless kept; active untouched.
+        let mut latest = std::collections::HashMap::new();
+        for (o, k, _) in before.iter().filter(|r| r.0 < active) {
+            if let Some(k) = k {
+                latest.insert(k.clone(), *o);
+            }
+        }
+        let expected: Vec<_> = before
+            .iter()
+            .filter(|(o, k, v)| {
+                *o >= active
+                    || match k {
+                        None => true,
+                        Some(k) => latest[k] == *o && v.is_some(),
+                    }
+            })
+            .cloned()
+            .collect();
+        assert_eq!(after, expected);
+        assert!(active > 180, "the tombstone is sealed");
+        assert!(
+            !after.iter().any(|r| r.1.as_deref() == Some(&b"b"[..])),
+            "old tombstone removed with what it deleted"
+        );
+        // Survives reopen, offsets kept.
+        drop(log);
+        let log = Log::open(
+            &dir,
+            LogConfig {
+                cleanup_policy: CleanupPolicy::Compact,
+                segment_bytes: 2048,
+                max_batch_bytes: 2048,
+                ..small_config()
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(records(&log).await, expected);
+        // Dirty ratio: nothing new is dirty, so a pass at ratio 0.5 skips.
+        let s = log.compact(100_000).await.unwrap();
+        assert!(!s.ran);
+    });
+}
+
+#[test]
+fn config_validation() {
+    let bad = |c: LogConfig| c.validate().unwrap_err();
+    assert!(matches!(
+        bad(LogConfig {
+            segment_bytes: 0,
+            ..LogConfig::default()
+        }),
+        ConfigError::Invalid {
+            key: "segment.bytes",
+            ..
+        }
+    ));
+    assert!(matches!(
+        bad(LogConfig {
+            retention_ms: -2,
+            ..LogConfig::default()
+        }),
+        ConfigError::Invalid {
+            key: "retention.ms",
+            ..
+        }
+    ));
+    assert!(matches!(
+        bad(LogConfig {
+            retention_bytes: -5,
+            ..LogConfig::default()
+        }),
+        ConfigError::Invalid {
+            key: "retention.bytes",
+            ..
+        }
+    ));
+    assert!(matches!(
+        bad(LogConfig {
+            min_cleanable_dirty_ratio: 1.5,
+            ..LogConfig::default()
+        }),
+        ConfigError::Invalid { .. }
+    ));
+    let e = LogConfig::default()
+        .with_props([("cleanup.policy", "compact,shred")])
+        .unwrap_err();
+    assert!(e.to_string().contains("cleanup.policy"), "{e}");
+    assert!(matches!(
+        LogConfig::default().with_props([("segment.bytes", "0")]),
+        Err(ConfigError::Invalid { .. })
+    ));
+    assert!(matches!(
+        LogConfig::default().with_props([("retention.ms", "-7")]),
+        Err(ConfigError::Invalid { .. })
+    ));
+    assert!(matches!(
+        LogConfig::default().with_props([("no.such", "1")]),
+        Err(ConfigError::UnknownKey(_))
+    ));
+    let ok = LogConfig::default()
+        .with_props([
+            ("cleanup.policy", "delete, compact"),
+            ("retention.ms", "-1"),
+        ])
+        .unwrap();
+    assert_eq!(ok.cleanup_policy, CleanupPolicy::CompactDelete);
+    let dir = test_dir("badcfg");
+    run(async {
+        let r = Log::open(
+            &dir,
+            LogConfig {
+                segment_bytes: 0,
+                ..LogConfig::default()
+            },
+        )
+        .await;
+        assert!(matches!(r, Err(StorageError::Config(_))));
+    });
+}
