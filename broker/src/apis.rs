@@ -15,10 +15,13 @@ const LIST: &[(ApiKey, i16, i16)] = &[
     (ApiKey::Fetch, 4, 18),
     (ApiKey::ListOffsets, 1, 11),
     (ApiKey::Metadata, 0, 13),
+    (ApiKey::FindCoordinator, 0, 6),
     (ApiKey::ApiVersions, 0, 4),
     (ApiKey::CreateTopics, 2, 7),
     (ApiKey::DeleteTopics, 1, 6),
     (ApiKey::DeleteRecords, 0, 2),
+    // v6 (two-phase commit, KIP-939) is marked unstable in the schema.
+    (ApiKey::InitProducerId, 0, 5),
     (ApiKey::OffsetForLeaderEpoch, 2, 4),
     (ApiKey::DescribeConfigs, 1, 4),
     (ApiKey::AlterConfigs, 0, 2),

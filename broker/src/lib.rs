@@ -20,6 +20,7 @@ pub mod handlers;
 pub mod metadata;
 pub mod notify;
 pub mod partition;
+pub mod producer_state;
 pub mod server;
 pub mod settings;
 pub mod shard;

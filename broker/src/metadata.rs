@@ -39,8 +39,16 @@ impl TopicMeta {
 struct Persisted {
     cluster_id: String,
     topics: Vec<TopicMeta>,
+    /// Set live for this broker.
     #[serde(default)]
     dynamic_settings: BTreeMap<String, String>,
+    /// Set live as cluster-wide defaults.
+    #[serde(default)]
+    dynamic_default_settings: BTreeMap<String, String>,
+    /// Producer ids below this may have been handed out; a restart starts
+    /// allocating here.
+    #[serde(default)]
+    producer_id_block_end: i64,
 }
 
 /// An immutable snapshot of the cluster metadata, shared by the shards.
@@ -80,7 +88,12 @@ pub struct MetadataStore {
     path: PathBuf,
     state: Persisted,
     statics: Settings,
+    /// The next producer id to hand out (within the persisted block).
+    next_producer_id: i64,
 }
+
+/// Producer ids are reserved on disk this many at a time.
+const PRODUCER_ID_BLOCK: i64 = 1000;
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> MetadataError + '_ {
     move |source| MetadataError::Io {
@@ -116,10 +129,12 @@ impl MetadataStore {
             },
             Err(e) => return Err(io_err(&path)(e)),
         };
+        let next_producer_id = state.producer_id_block_end;
         let store = MetadataStore {
             path,
             state,
             statics,
+            next_producer_id,
         };
         // Dynamic settings saved by an earlier run must still be valid.
         store.settings()?;
@@ -133,6 +148,9 @@ impl MetadataStore {
         let mut s = self.statics.clone();
         for (k, v) in &self.state.dynamic_settings {
             s.set_dynamic(k, Some(v))?;
+        }
+        for (k, v) in &self.state.dynamic_default_settings {
+            s.set_dynamic_default(k, Some(v))?;
         }
         Ok(s)
     }
@@ -233,14 +251,42 @@ impl MetadataStore {
         Ok(())
     }
 
-    /// Replaces the dynamic broker settings and persists them.
+    /// A new producer id for an idempotent producer. Ids are reserved on
+    /// disk a block at a time, so none is ever handed out twice, even
+    /// across a crash.
+    pub fn allocate_producer_id(&mut self) -> Result<i64, MetadataError> {
+        if self.next_producer_id >= self.state.producer_id_block_end {
+            let old = self.state.producer_id_block_end;
+            self.state.producer_id_block_end = self.next_producer_id + PRODUCER_ID_BLOCK;
+            if let Err(e) = self.persist() {
+                self.state.producer_id_block_end = old;
+                return Err(e);
+            }
+        }
+        let id = self.next_producer_id;
+        self.next_producer_id += 1;
+        Ok(id)
+    }
+
+    /// Replaces the dynamic settings of this broker (`cluster_default`
+    /// false) or the cluster-wide dynamic defaults, and persists them.
     pub fn set_dynamic_settings(
         &mut self,
         dynamics: BTreeMap<String, String>,
+        cluster_default: bool,
     ) -> Result<(), MetadataError> {
-        let old = std::mem::replace(&mut self.state.dynamic_settings, dynamics);
+        let slot = if cluster_default {
+            &mut self.state.dynamic_default_settings
+        } else {
+            &mut self.state.dynamic_settings
+        };
+        let old = std::mem::replace(slot, dynamics);
         if let Err(e) = self.settings().and_then(|_| self.persist()) {
-            self.state.dynamic_settings = old;
+            if cluster_default {
+                self.state.dynamic_default_settings = old;
+            } else {
+                self.state.dynamic_settings = old;
+            }
             return Err(e);
         }
         Ok(())
@@ -260,7 +306,7 @@ mod tests {
         let t = s.add_topic("orders", 6, BTreeMap::new()).unwrap();
         let mut dyns = BTreeMap::new();
         dyns.insert("num.partitions".to_string(), "4".to_string());
-        s.set_dynamic_settings(dyns).unwrap();
+        s.set_dynamic_settings(dyns, false).unwrap();
         drop(s);
         let s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
         let snap = s.snapshot();
@@ -268,6 +314,18 @@ mod tests {
         assert_eq!(snap.topic("orders"), Some(&t));
         assert_eq!(snap.topic_by_id(&t.id).map(|t| t.partitions), Some(6));
         assert_eq!(snap.settings.i32("num.partitions"), 4);
+    }
+
+    #[test]
+    fn producer_ids_are_never_reused_across_restarts() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        let a = s.allocate_producer_id().unwrap();
+        let b = s.allocate_producer_id().unwrap();
+        assert_eq!(b, a + 1);
+        drop(s);
+        let mut s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        assert!(s.allocate_producer_id().unwrap() > b);
     }
 
     #[test]

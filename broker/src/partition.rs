@@ -5,7 +5,7 @@
 //! committed as soon as it is durable, and the high watermark is the log's
 //! durable offset (DESIGN.md invariant 2: consumers never see past it).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -16,6 +16,7 @@ use tidemark_storage::{AppendInfo, Log, LogConfig, ReadResult, StorageError};
 use uuid::Uuid;
 
 use crate::notify::LocalNotify;
+use crate::producer_state::{Check, ProducerState};
 
 /// The folder of one partition's log.
 pub fn log_dir(data_dir: &Path, topic: &str, topic_id: Uuid, index: i32) -> PathBuf {
@@ -35,6 +36,8 @@ pub struct Partition {
     log_append_time: Cell<bool>,
     /// Woken when the high watermark moves.
     pub new_data: LocalNotify,
+    /// Idempotent producers' sequence state.
+    producers: RefCell<ProducerState>,
 }
 
 /// Why a produce to this partition failed, as Kafka reports it.
@@ -75,6 +78,7 @@ impl Partition {
     ) -> Result<Partition, StorageError> {
         let dir = log_dir(data_dir, topic, topic_id, index);
         let log = Log::open(&dir, config).await?;
+        let producers = RefCell::new(rebuild_producer_state(&log).await?);
         Ok(Partition {
             topic: topic.to_string(),
             topic_id,
@@ -83,6 +87,7 @@ impl Partition {
             leader_epoch: 0,
             log_append_time: Cell::new(log_append_time),
             new_data: LocalNotify::default(),
+            producers,
         })
     }
 
@@ -130,13 +135,69 @@ impl Partition {
         validate_batch(&batch)?;
         let now = now_ms();
         let lat = self.log_append_time.get().then_some(now);
-        let info = self
+        // Idempotence: check and record the sequence before the append's
+        // first await, so pipelined batches of one producer are checked
+        // against each other in order. The base offset the log will
+        // stamp is its end offset at this moment (nothing runs between).
+        let pid = batch.producer_id();
+        let (epoch, first_seq, count) = (
+            batch.producer_epoch(),
+            batch.base_sequence(),
+            batch.records_count(),
+        );
+        if pid >= 0 {
+            let mut producers = self.producers.borrow_mut();
+            match producers.check(pid, epoch, first_seq, count) {
+                Err(code) => {
+                    return Err(produce_err(
+                        code,
+                        format!("producer {pid} epoch {epoch} sequence {first_seq} refused"),
+                    ));
+                }
+                Ok(Check::Duplicate { base_offset }) => {
+                    let info = AppendInfo {
+                        base_offset,
+                        last_offset: base_offset + count as i64 - 1,
+                        log_start_offset: self.log.log_start_offset(),
+                    };
+                    drop(producers);
+                    // A duplicate is answered once the original is durable.
+                    self.wait_for_high_watermark(info.last_offset + 1).await;
+                    return Ok((info, None));
+                }
+                Ok(Check::Append) => {
+                    producers.record(pid, epoch, first_seq, count, self.log.log_end_offset())
+                }
+            }
+        }
+        let appended = self
             .log
             .append(BytesMut::from(&records[..]), self.leader_epoch, lat)
-            .await
-            .map_err(|e| produce_err(storage_error_code(&e), e.to_string()))?;
+            .await;
+        let info = match appended {
+            Ok(info) => info,
+            Err(e) => {
+                if pid >= 0 {
+                    self.producers.borrow_mut().forget_last(pid, first_seq);
+                }
+                return Err(produce_err(storage_error_code(&e), e.to_string()));
+            }
+        };
         self.new_data.notify_all();
         Ok((info, lat))
+    }
+
+    /// Waits until the high watermark reaches `offset` (bounded: a failed
+    /// log stops waiting after 30 s).
+    async fn wait_for_high_watermark(&self, offset: i64) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while self.high_watermark() < offset && std::time::Instant::now() < deadline {
+            let n = self.new_data.notified();
+            if self.high_watermark() >= offset {
+                break;
+            }
+            let _ = monoio::time::timeout(std::time::Duration::from_millis(100), n).await;
+        }
     }
 
     /// Reads committed batches from `offset`, up to `max_bytes` (at least
@@ -209,4 +270,32 @@ pub fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+/// Rebuilds idempotent producers' state from the active segment (the
+/// batches most likely to be retried after a restart).
+async fn rebuild_producer_state(log: &Log) -> Result<ProducerState, StorageError> {
+    let mut state = ProducerState::default();
+    let mut offset = log.active_segment_base().max(log.log_start_offset());
+    let end = log.log_end_offset();
+    while offset < end {
+        let r = log.read(offset, 1 << 20, None).await?;
+        if r.batches.is_empty() {
+            break;
+        }
+        for b in r.batches {
+            let b = RecordBatch::new(b)?;
+            if b.producer_id() >= 0 && !b.is_control() {
+                state.record(
+                    b.producer_id(),
+                    b.producer_epoch(),
+                    b.base_sequence(),
+                    b.records_count(),
+                    b.base_offset(),
+                );
+            }
+        }
+        offset = r.next_offset;
+    }
+    Ok(state)
 }

@@ -44,12 +44,29 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     })?;
     // With SO_REUSEPORT a second broker could silently share the port; a
     // plain bind first fails if anything already listens there.
-    drop(
-        StdListener::bind(config.kafka_addr).map_err(|source| ServerError::Listen {
-            addr: config.kafka_addr.to_string(),
-            source,
-        })?,
-    );
+    // Right after a kill -9 the old listening socket lingers for a few
+    // milliseconds; retry briefly before calling the port taken.
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    loop {
+        match StdListener::bind(config.kafka_addr) {
+            Ok(l) => {
+                drop(l);
+                break;
+            }
+            Err(e)
+                if e.kind() == std::io::ErrorKind::AddrInUse
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(source) => {
+                return Err(ServerError::Listen {
+                    addr: config.kafka_addr.to_string(),
+                    source,
+                });
+            }
+        }
+    }
 
     let store = MetadataStore::open(&config.data_dir, config.settings.clone())?;
     let snapshot = Arc::new(store.snapshot());

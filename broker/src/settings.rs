@@ -370,6 +370,9 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
 pub enum Source {
     Default,
     Static,
+    /// Set live for the whole cluster (resource name "").
+    DynamicDefault,
+    /// Set live for this broker (resource name = its node id).
     Dynamic,
 }
 
@@ -377,9 +380,10 @@ impl Source {
     /// Kafka's ConfigSource number for a broker setting.
     pub fn kafka_code(self) -> i8 {
         match self {
-            Source::Dynamic => 2, // DYNAMIC_BROKER_CONFIG
-            Source::Static => 4,  // STATIC_BROKER_CONFIG
-            Source::Default => 5, // DEFAULT_CONFIG
+            Source::Dynamic => 2,        // DYNAMIC_BROKER_CONFIG
+            Source::DynamicDefault => 3, // DYNAMIC_DEFAULT_BROKER_CONFIG
+            Source::Static => 4,         // STATIC_BROKER_CONFIG
+            Source::Default => 5,        // DEFAULT_CONFIG
         }
     }
 }
@@ -390,6 +394,7 @@ impl Source {
 pub struct Settings {
     statics: BTreeMap<String, String>,
     dynamics: BTreeMap<String, String>,
+    dynamic_defaults: BTreeMap<String, String>,
 }
 
 pub fn broker_setting(name: &str) -> Option<&'static BrokerSetting> {
@@ -410,7 +415,31 @@ impl Settings {
         Ok(())
     }
 
-    /// Sets (or with `None` removes) a dynamic setting.
+    /// Sets (or with `None` removes) a cluster-wide dynamic default.
+    pub fn set_dynamic_default(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), SettingError> {
+        let mut probe = Settings::default();
+        probe.set_dynamic(name, value)?;
+        match value {
+            Some(v) => {
+                self.dynamic_defaults
+                    .insert(name.to_string(), v.trim().to_string());
+            }
+            None => {
+                self.dynamic_defaults.remove(name);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn dynamic_defaults(&self) -> &BTreeMap<String, String> {
+        &self.dynamic_defaults
+    }
+
+    /// Sets (or with `None` removes) a dynamic setting of this broker.
     pub fn set_dynamic(&mut self, name: &str, value: Option<&str>) -> Result<(), SettingError> {
         let def = broker_setting(name).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
         if !def.dynamic {
@@ -441,6 +470,9 @@ impl Settings {
     pub fn get_with_source(&self, name: &str) -> Option<(String, Source)> {
         if let Some(v) = self.dynamics.get(name) {
             return Some((v.clone(), Source::Dynamic));
+        }
+        if let Some(v) = self.dynamic_defaults.get(name) {
+            return Some((v.clone(), Source::DynamicDefault));
         }
         if let Some(v) = self.statics.get(name) {
             return Some((v.clone(), Source::Static));

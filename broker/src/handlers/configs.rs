@@ -25,11 +25,7 @@ pub const BROKER_LOGGER: i8 = 8;
 
 /// Kafka's ConfigSource for a topic config that falls back to the broker.
 fn broker_source_for_topic(s: Source) -> i8 {
-    match s {
-        Source::Dynamic => 3, // DYNAMIC_DEFAULT_BROKER_CONFIG
-        Source::Static => 4,
-        Source::Default => 5,
-    }
+    s.kafka_code()
 }
 
 fn check_broker_name(shard: &Shard, name: &str) -> Result<(), ApiError> {
@@ -181,6 +177,7 @@ enum Change {
     },
     Broker {
         dynamics: BTreeMap<String, String>,
+        cluster_default: bool,
     },
 }
 
@@ -219,8 +216,11 @@ async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
                     publish(&s0).await;
                     reconfigure_topic(&s0, &t).await;
                 }
-                Change::Broker { dynamics } => {
-                    s0.with_store(|st| st.set_dynamic_settings(dynamics))
+                Change::Broker {
+                    dynamics,
+                    cluster_default,
+                } => {
+                    s0.with_store(|st| st.set_dynamic_settings(dynamics, cluster_default))
                         .ok_or((ErrorCode::NotController, "no metadata store".to_string()))?
                         .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
                     publish(&s0).await;
@@ -270,10 +270,19 @@ async fn alter_resource(
         }
         BROKER => {
             check_broker_name(shard, resource_name)?;
-            let mut dynamics = meta.settings.dynamics().clone();
+            // "" is the cluster-wide default; a node id is that broker.
+            let cluster_default = resource_name.is_empty();
+            let mut dynamics = if cluster_default {
+                meta.settings.dynamic_defaults().clone()
+            } else {
+                meta.settings.dynamics().clone()
+            };
             edit(&mut dynamics)?;
             validate_broker_dynamics(&dynamics)?;
-            Change::Broker { dynamics }
+            Change::Broker {
+                dynamics,
+                cluster_default,
+            }
         }
         BROKER_LOGGER => {
             return Err((

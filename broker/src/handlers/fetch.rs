@@ -23,7 +23,8 @@ struct PartRead {
     error: Option<ErrorCode>,
     hw: i64,
     log_start: i64,
-    records: Option<Bytes>,
+    /// Whole batches from the fetch offset, in order.
+    batches: Vec<Bytes>,
 }
 
 /// A partition this fetch reads, resolved against the metadata.
@@ -48,14 +49,14 @@ async fn read_partition(
                     error: Some(ErrorCode::NotLeaderOrFollower),
                     hw: -1,
                     log_start: -1,
-                    records: None,
+                    batches: Vec::new(),
                 };
             };
             let mut out = PartRead {
                 error: None,
                 hw: p.high_watermark(),
                 log_start: p.log.log_start_offset(),
-                records: None,
+                batches: Vec::new(),
             };
             if leader_epoch >= 0 && leader_epoch != p.leader_epoch {
                 out.error = Some(if leader_epoch > p.leader_epoch {
@@ -73,21 +74,7 @@ async fn read_partition(
                 return out;
             }
             match p.read(offset, max_bytes.max(1)).await {
-                Ok(r) => {
-                    out.records = match r.batches.len() {
-                        0 => None,
-                        1 => r.batches.into_iter().next(),
-                        _ => {
-                            // Batches from the memory tail are separate
-                            // buffers; a Fetch response field is one.
-                            let mut v = Vec::with_capacity(r.bytes);
-                            for b in &r.batches {
-                                v.extend_from_slice(b);
-                            }
-                            Some(Bytes::from(v))
-                        }
-                    };
-                }
+                Ok(r) => out.batches = r.batches,
                 Err(e) => out.error = Some(crate::partition::storage_error_code(&e)),
             }
             out
@@ -97,25 +84,27 @@ async fn read_partition(
         error: Some(ErrorCode::NotLeaderOrFollower),
         hw: -1,
         log_start: -1,
-        records: None,
+        batches: Vec::new(),
     })
 }
 
 /// Waits on the owner shard until the partition's high watermark passes
-/// `offset` or the deadline comes.
-async fn wait_for_data(shard: &Rc<Shard>, key: (Uuid, i32), offset: i64, deadline: Instant) {
+/// `known_hw` (what the last read saw), the deadline comes, or the broker
+/// begins to shut down.
+async fn wait_for_data(shard: &Rc<Shard>, key: (Uuid, i32), known_hw: i64, deadline: Instant) {
     let owner = owner_shard(key.0, key.1, shard.shard_count());
     let _ = shard
         .submit_to(owner, move |s| async move {
             let Some(p) = s.partition(&key) else { return };
             loop {
                 let notified = p.new_data.notified();
-                if p.high_watermark() > offset || Instant::now() >= deadline {
+                if p.high_watermark() > known_hw || Instant::now() >= deadline || s.is_stopping() {
                     return;
                 }
                 let left = deadline.saturating_duration_since(Instant::now());
-                if monoio::time::timeout(left, notified).await.is_err() {
-                    return;
+                monoio::select! {
+                    r = monoio::time::timeout(left, notified) => if r.is_err() { return },
+                    _ = s.stopping() => return,
                 }
             }
         })
@@ -244,12 +233,14 @@ pub async fn handle(shard: &Rc<Shard>, req: FetchRequest, version: i16) -> Fetch
     let reads = loop {
         let futs = targets.iter().map(|t| async {
             match t.key {
+                // Each partition alone is bounded by both limits.
                 Ok(key) => {
+                    let limit = (t.sp.max_bytes.max(0) as usize).min(max_bytes);
                     read_partition(
                         shard,
                         key,
                         t.sp.fetch_offset,
-                        t.sp.max_bytes.max(0) as usize,
+                        limit,
                         t.sp.current_leader_epoch,
                     )
                     .await
@@ -258,22 +249,25 @@ pub async fn handle(shard: &Rc<Shard>, req: FetchRequest, version: i16) -> Fetch
                     error: Some(code),
                     hw: -1,
                     log_start: -1,
-                    records: None,
+                    batches: Vec::new(),
                 },
             }
         });
         let mut reads: Vec<PartRead> = futures_util::future::join_all(futs).await;
-        // The response byte limit: partitions in order; the first with
-        // data is always returned whole (so a consumer can make progress).
+        // The response byte limit, over partitions in order: whole batches
+        // while they fit, except that the first batch of the response is
+        // always sent (so a consumer can pass a batch larger than the limit).
         let mut total = 0usize;
         for r in &mut reads {
-            if let Some(b) = &r.records {
+            let mut kept = 0;
+            for b in &r.batches {
                 if total > 0 && total + b.len() > max_bytes {
-                    r.records = None;
-                } else {
-                    total += b.len();
+                    break;
                 }
+                total += b.len();
+                kept += 1;
             }
+            r.batches.truncate(kept);
         }
         let has_error = reads.iter().any(|r| r.error.is_some());
         if total >= min_bytes.max(1)
@@ -284,28 +278,51 @@ pub async fn handle(shard: &Rc<Shard>, req: FetchRequest, version: i16) -> Fetch
         {
             break reads;
         }
-        // Long poll: until any partition gets new data, or the deadline.
+        // Long poll: until any partition's high watermark moves past what
+        // this read saw, or the deadline, or shutdown.
         let waits: Vec<_> = targets
             .iter()
-            .filter_map(|t| {
-                t.key
-                    .ok()
-                    .map(|k| Box::pin(wait_for_data(shard, k, t.sp.fetch_offset, deadline)))
+            .zip(&reads)
+            .filter_map(|(t, r)| {
+                t.key.ok().map(|k| {
+                    Box::pin(wait_for_data(
+                        shard,
+                        k,
+                        r.hw.max(t.sp.fetch_offset),
+                        deadline,
+                    ))
+                })
             })
             .collect();
         if waits.is_empty() {
             break reads;
         }
-        futures_util::future::select_all(waits).await;
+        monoio::select! {
+            _ = futures_util::future::select_all(waits) => {},
+            _ = shard.stopping() => {},
+        }
     };
 
     // Assemble the response, in the order partitions were asked for.
     let mut updated_parts = Vec::with_capacity(targets.len());
     for (t, r) in targets.iter().zip(reads) {
         let lso = r.hw;
+        let records = match r.batches.len() {
+            0 => None,
+            1 => r.batches.into_iter().next(),
+            _ => {
+                // Batches from the memory tail are separate buffers; a
+                // Fetch response field is one.
+                let mut v = Vec::with_capacity(r.batches.iter().map(|b| b.len()).sum());
+                for b in &r.batches {
+                    v.extend_from_slice(b);
+                }
+                Some(Bytes::from(v))
+            }
+        };
         let changed = !incremental
             || r.error.is_some()
-            || r.records.is_some()
+            || records.is_some()
             || r.hw != t.sp.last_hw
             || lso != t.sp.last_lso
             || r.log_start != t.sp.last_log_start;
@@ -329,7 +346,7 @@ pub async fn handle(shard: &Rc<Shard>, req: FetchRequest, version: i16) -> Fetch
                 None
             },
             preferred_read_replica: -1,
-            records: Some(r.records.unwrap_or_default()),
+            records: Some(records.unwrap_or_default()),
             ..Default::default()
         };
         let same_topic = |x: &&mut FetchableTopicResponse| {

@@ -12,6 +12,8 @@ pub mod api_versions;
 pub mod configs;
 pub mod fetch;
 pub mod fetch_session;
+pub mod find_coordinator;
+pub mod init_producer_id;
 pub mod list_offsets;
 pub mod maintenance;
 pub mod metadata;
@@ -61,6 +63,12 @@ pub async fn handle(
         RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(configs::alter(shard, r).await),
         RequestBody::IncrementalAlterConfigs(r) => {
             ResponseBody::IncrementalAlterConfigs(configs::incremental_alter(shard, r).await)
+        }
+        RequestBody::InitProducerId(r) => {
+            ResponseBody::InitProducerId(init_producer_id::handle(shard, r).await)
+        }
+        RequestBody::FindCoordinator(r) => {
+            ResponseBody::FindCoordinator(find_coordinator::handle(r, v))
         }
         RequestBody::DeleteRecords(r) => {
             ResponseBody::DeleteRecords(misc::delete_records(shard, r).await)

@@ -295,13 +295,20 @@ pub async fn create_topics(
     version: i16,
 ) -> CreateTopicsResponse {
     let mut results = Vec::with_capacity(req.topics.len());
-    let mut seen = std::collections::HashSet::new();
+    // Kafka refuses every entry of a name given more than once (and
+    // creates none of them).
+    let mut counts = std::collections::HashMap::new();
+    for t in &req.topics {
+        *counts.entry(t.name.as_str()).or_insert(0) += 1;
+    }
     for t in &req.topics {
         let mut r = CreatableTopicResult {
             name: t.name.clone(),
             ..Default::default()
         };
-        if !seen.insert(t.name.clone()) {
+        if counts[t.name.as_str()] > 1 {
+            r.num_partitions = -1;
+            r.replication_factor = -1;
             r.error_code = ErrorCode::InvalidRequest.code();
             r.error_message = Some(format!(
                 "topic '{}' appears more than once in the request",

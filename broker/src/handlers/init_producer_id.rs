@@ -1,0 +1,40 @@
+//! InitProducerId for idempotent producers: a fresh producer id at epoch 0
+//! (Kafka's answer when there is no transactional id). Transactional
+//! producers need the transaction coordinator, which does not exist yet,
+//! so a transactional id is refused.
+
+use std::rc::Rc;
+
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::{InitProducerIdRequest, InitProducerIdResponse};
+
+use crate::shard::Shard;
+
+pub async fn handle(shard: &Rc<Shard>, req: InitProducerIdRequest) -> InitProducerIdResponse {
+    let mut resp = InitProducerIdResponse {
+        producer_id: -1,
+        producer_epoch: -1,
+        ..Default::default()
+    };
+    if req.transactional_id.is_some() {
+        resp.error_code = ErrorCode::TransactionalIdAuthorizationFailed.code();
+        return resp;
+    }
+    let id = shard
+        .submit_to(0, |s0| async move {
+            s0.with_store(|st| st.allocate_producer_id().map_err(|e| e.to_string()))
+        })
+        .await;
+    match id {
+        Ok(Some(Ok(id))) => {
+            resp.producer_id = id;
+            resp.producer_epoch = 0;
+        }
+        Ok(Some(Err(e))) => {
+            tracing::error!(error = %e, "cannot allocate a producer id");
+            resp.error_code = ErrorCode::KafkaStorageError.code();
+        }
+        _ => resp.error_code = ErrorCode::CoordinatorNotAvailable.code(),
+    }
+    resp
+}

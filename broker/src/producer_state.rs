@@ -1,0 +1,200 @@
+//! Idempotent producers: per partition, each producer id's epoch and its
+//! last five batches' sequence ranges, so a retried batch is recognised
+//! (and answered with its original offset instead of being written twice)
+//! and a gap or reordering is refused, as Kafka's ProducerStateManager
+//! does.
+//!
+//! Rules (Kafka 2.5+ semantics):
+//! - an unknown producer id starts a new entry at whatever sequence it
+//!   sends (its state may have expired);
+//! - a lower epoch than known is fenced: INVALID_PRODUCER_EPOCH;
+//! - a higher epoch must start at sequence 0: else OUT_OF_ORDER_SEQUENCE;
+//! - same epoch: a batch equal to one of the last five is a duplicate;
+//!   otherwise its first sequence must follow the last one (wrapping at
+//!   `i32::MAX`): else OUT_OF_ORDER_SEQUENCE_NUMBER.
+
+use std::collections::{HashMap, VecDeque};
+
+use kafka_protocol::ErrorCode;
+
+/// Batches remembered per producer for duplicate detection (Kafka: 5,
+/// which is also the most in-flight requests an idempotent client allows).
+pub const REMEMBERED_BATCHES: usize = 5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BatchSeq {
+    first_seq: i32,
+    last_seq: i32,
+    base_offset: i64,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    epoch: i16,
+    batches: VecDeque<BatchSeq>,
+}
+
+/// What to do with an incoming batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// Append it.
+    Append,
+    /// Already written at this base offset: answer with it, write nothing.
+    Duplicate { base_offset: i64 },
+}
+
+/// The producer state of one partition.
+#[derive(Debug, Default)]
+pub struct ProducerState {
+    producers: HashMap<i64, Entry>,
+}
+
+fn last_seq(first: i32, count: i32) -> i32 {
+    // Sequences wrap from i32::MAX to 0.
+    ((first as i64 + count as i64 - 1) % (i32::MAX as i64 + 1)) as i32
+}
+
+fn next_seq(last: i32) -> i32 {
+    if last == i32::MAX { 0 } else { last + 1 }
+}
+
+impl ProducerState {
+    /// Checks a batch of `count` records from `producer_id` at `epoch`
+    /// starting at `first_seq`, without changing anything.
+    pub fn check(
+        &self,
+        producer_id: i64,
+        epoch: i16,
+        first_seq: i32,
+        count: i32,
+    ) -> Result<Check, ErrorCode> {
+        let Some(e) = self.producers.get(&producer_id) else {
+            return Ok(Check::Append);
+        };
+        if epoch < e.epoch {
+            return Err(ErrorCode::InvalidProducerEpoch);
+        }
+        if epoch > e.epoch {
+            return if first_seq == 0 {
+                Ok(Check::Append)
+            } else {
+                Err(ErrorCode::OutOfOrderSequenceNumber)
+            };
+        }
+        let last = last_seq(first_seq, count);
+        if let Some(b) = e
+            .batches
+            .iter()
+            .find(|b| b.first_seq == first_seq && b.last_seq == last)
+        {
+            return Ok(Check::Duplicate {
+                base_offset: b.base_offset,
+            });
+        }
+        match e.batches.back() {
+            Some(b) if first_seq != next_seq(b.last_seq) => {
+                Err(ErrorCode::OutOfOrderSequenceNumber)
+            }
+            _ => Ok(Check::Append),
+        }
+    }
+
+    /// Records an appended batch.
+    pub fn record(
+        &mut self,
+        producer_id: i64,
+        epoch: i16,
+        first_seq: i32,
+        count: i32,
+        base_offset: i64,
+    ) {
+        let e = self.producers.entry(producer_id).or_insert_with(|| Entry {
+            epoch,
+            batches: VecDeque::new(),
+        });
+        if epoch != e.epoch {
+            e.epoch = epoch;
+            e.batches.clear();
+        }
+        e.batches.push_back(BatchSeq {
+            first_seq,
+            last_seq: last_seq(first_seq, count),
+            base_offset,
+        });
+        while e.batches.len() > REMEMBERED_BATCHES {
+            e.batches.pop_front();
+        }
+    }
+
+    /// Undoes `record` of the batch starting at `first_seq` (its append
+    /// failed).
+    pub fn forget_last(&mut self, producer_id: i64, first_seq: i32) {
+        if let Some(e) = self.producers.get_mut(&producer_id)
+            && e.batches.back().is_some_and(|b| b.first_seq == first_seq)
+        {
+            e.batches.pop_back();
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.producers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.producers.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_gaps_and_fencing() {
+        let mut s = ProducerState::default();
+        assert_eq!(s.check(7, 0, 0, 3), Ok(Check::Append));
+        s.record(7, 0, 0, 3, 100);
+        assert_eq!(s.check(7, 0, 3, 2), Ok(Check::Append));
+        s.record(7, 0, 3, 2, 103);
+        // A retry of either remembered batch is a duplicate.
+        assert_eq!(
+            s.check(7, 0, 0, 3),
+            Ok(Check::Duplicate { base_offset: 100 })
+        );
+        assert_eq!(
+            s.check(7, 0, 3, 2),
+            Ok(Check::Duplicate { base_offset: 103 })
+        );
+        // A gap is refused.
+        assert_eq!(
+            s.check(7, 0, 9, 1),
+            Err(ErrorCode::OutOfOrderSequenceNumber)
+        );
+        // A lower epoch is fenced; a higher one must restart at 0.
+        assert_eq!(
+            s.check(7, -1, 5, 1).unwrap_err(),
+            ErrorCode::InvalidProducerEpoch
+        );
+        assert_eq!(
+            s.check(7, 1, 5, 1),
+            Err(ErrorCode::OutOfOrderSequenceNumber)
+        );
+        assert_eq!(s.check(7, 1, 0, 1), Ok(Check::Append));
+        // An unknown producer may start anywhere.
+        assert_eq!(s.check(8, 0, 42, 1), Ok(Check::Append));
+        // Only five batches are remembered.
+        let mut seq = 5;
+        for i in 0..6 {
+            s.record(7, 0, seq, 1, 200 + i);
+            seq += 1;
+        }
+        assert_eq!(
+            s.check(7, 0, 0, 3),
+            Err(ErrorCode::OutOfOrderSequenceNumber)
+        );
+        // Sequences wrap.
+        let mut w = ProducerState::default();
+        w.record(1, 0, i32::MAX - 1, 2, 0);
+        assert_eq!(w.check(1, 0, 0, 1), Ok(Check::Append));
+    }
+}
