@@ -15,7 +15,7 @@ use kafka_protocol::generated::{
     IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
 };
 
-use super::topics::{ApiError, publish, reconfigure_topic, validate_configs};
+use super::topics::{ApiError, code_and_message, publish, reconfigure_topic, validate_configs};
 use crate::settings::{BROKER_SETTINGS, Source, TOPIC_CONFIGS, broker_setting};
 use crate::shard::Shard;
 
@@ -333,10 +333,7 @@ pub async fn alter(shard: &Rc<Shard>, req: AlterConfigsRequest) -> AlterConfigsR
             },
         )
         .await;
-        let (error_code, error_message) = match outcome {
-            Ok(()) => (0, None),
-            Err((c, m)) => (c.code(), Some(m)),
-        };
+        let (error_code, error_message) = code_and_message(outcome);
         responses.push(AlterConfigsResourceResponse {
             error_code,
             error_message,
@@ -444,10 +441,7 @@ pub async fn incremental_alter(
             },
         )
         .await;
-        let (error_code, error_message) = match outcome {
-            Ok(()) => (0, None),
-            Err((c, m)) => (c.code(), Some(m)),
-        };
+        let (error_code, error_message) = code_and_message(outcome);
         responses.push(IncResponse {
             error_code,
             error_message,

@@ -30,6 +30,14 @@ use crate::shard::{Shard, owner_shard};
 /// A Kafka error with a message for the client.
 pub type ApiError = (ErrorCode, String);
 
+/// The error code and message of an outcome, as responses carry them.
+pub fn code_and_message(outcome: Result<(), ApiError>) -> (i16, Option<String>) {
+    match outcome {
+        Ok(()) => (0, None),
+        Err((c, m)) => (c.code(), Some(m)),
+    }
+}
+
 /// The most partitions one topic may have (bounds a hostile request).
 pub const MAX_PARTITIONS: i32 = 10_000;
 
