@@ -91,6 +91,28 @@ def proc_cpu_s(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def thread_cpu_s(pid):
+    """CPU seconds per thread name of a process (io_uring workers, whose
+    names carry the owning thread's id, are summed as "iou-wrk")."""
+    out = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return out
+    for t in tids:
+        try:
+            with open(f"/proc/{pid}/task/{t}/stat") as f:
+                s = f.read()
+        except FileNotFoundError:
+            continue
+        name = s[s.index("(") + 1 : s.rindex(")")]
+        if name.startswith("iou-wrk") or name.startswith("iou-sqp"):
+            name = name.split("-")[0] + "-" + name.split("-")[1]
+        f = s[s.rindex(")") + 2 :].split()
+        out[name] = out.get(name, 0.0) + (int(f[11]) + int(f[12])) / CLK_TCK
+    return out
+
+
 def proc_status(pid):
     out = {}
     with open(f"/proc/{pid}/status") as f:
@@ -124,6 +146,7 @@ class PhaseMeter:
     def __enter__(self):
         self.t0 = time.monotonic()
         self.c0 = proc_cpu_s(self.pid)
+        self.th0 = thread_cpu_s(self.pid)
         self.m0 = machine_cpu()
         self.l0 = loadavg()
         return self
@@ -131,6 +154,7 @@ class PhaseMeter:
     def __exit__(self, *a):
         self.t1 = time.monotonic()
         self.c1 = proc_cpu_s(self.pid)
+        self.th1 = thread_cpu_s(self.pid)
         self.m1 = machine_cpu()
         self.l1 = loadavg()
 
@@ -146,6 +170,12 @@ class PhaseMeter:
             "client_cores": round(client_cpu_s / wall, 3) if wall else None,
             "machine_busy_cores": round(mbusy / wall, 3) if wall else None,
             "other_load_cores": round((mbusy - bcpu - client_cpu_s) / wall, 3) if wall else None,
+            # per broker thread, in cores (threads that exited during the
+            # phase are missing; io_uring workers come and go, so their sum
+            # is a lower bound)
+            "broker_thread_cores": {k: round((v - self.th0.get(k, 0.0)) / wall, 3)
+                                    for k, v in sorted(self.th1.items())
+                                    if wall and v - self.th0.get(k, 0.0) > 0},
             "loadavg_start": self.l0,
             "loadavg_end": self.l1,
         }
@@ -408,7 +438,7 @@ def role_consumer(a):
 def role_lat_producer(a):
     from confluent_kafka import Producer
 
-    acks = []  # (send_ns, ack_ns)
+    acks = []  # (send_ns, ack_latency_ns)
     errors = []
     now = time.monotonic_ns
     unpack = struct.unpack_from
@@ -419,7 +449,8 @@ def role_lat_producer(a):
             if len(errors) < 20:
                 errors.append(str(err))
             return
-        acks.append(t - unpack("<q", msg.value(), 0)[0])
+        ts = unpack("<q", msg.value(), 0)[0]
+        acks.append((ts, t - ts))
 
     conf = {
         "bootstrap.servers": a["bootstrap"],
@@ -458,12 +489,14 @@ def role_lat_producer(a):
                 continue
             n += 1
         next_tick += tick
-        # serve delivery reports until the next tick (wakes on reports)
+        # serve delivery reports until the next tick (poll wakes on reports;
+        # its timeout is whole milliseconds, so never ask for less than 1 ms,
+        # which would be a 0 ms poll and a busy loop)
         while True:
             rem = next_tick - now()
             if rem <= 0:
                 break
-            p.poll(rem / 1e9)
+            p.poll(max(rem / 1e9, 0.001))
     t_sent = now()
     left = p.flush(30)
     t1 = now()
@@ -513,7 +546,15 @@ def role_lat_consumer(a):
     dup = 0
     seqs = bytearray(expected)
     while seen < expected and time.monotonic() < deadline:
-        msgs = c.consume(1000, 0.1)
+        # take whatever is already fetched without waiting (consume() with a
+        # timeout waits for the full count or the timeout, which would add
+        # its own delay); when nothing is there, block for the next message.
+        msgs = c.consume(1000, 0)
+        if not msgs:
+            m = c.poll(0.1)
+            if m is None:
+                continue
+            msgs = [m]
         t = now()
         for m in msgs:
             if m.error():
@@ -572,10 +613,10 @@ def wait_port(port, proc, timeout=30):
     raise RuntimeError("broker did not open its port")
 
 
-def create_topics(admin, specs, timeout=60):
+def create_topics(admin, specs, timeout=60, config=None):
     from confluent_kafka.admin import NewTopic
 
-    fs = admin.create_topics([NewTopic(n, p, 1) for n, p in specs], operation_timeout=30, request_timeout=timeout)
+    fs = admin.create_topics([NewTopic(n, p, 1, config=config or {}) for n, p in specs], operation_timeout=30, request_timeout=timeout)
     errs = {}
     for t, f in fs.items():
         try:
@@ -611,14 +652,20 @@ def main():
     ap.add_argument("--work-dir", default="/work/bench-tmp")
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--produce-seconds", type=float, default=20)
-    ap.add_argument("--produce-max-messages", type=int, default=8_000_000)
+    ap.add_argument("--produce-max-messages", type=int, default=5_000_000)
     ap.add_argument("--rate", type=int, default=20000)
     ap.add_argument("--latency-seconds", type=float, default=15)
     ap.add_argument("--warmup-seconds", type=float, default=1.0)
     ap.add_argument("--idle-topics", type=int, default=100)
     ap.add_argument("--idle-partitions-per-topic", type=int, default=10)
     ap.add_argument("--idle-wait-seconds", type=float, default=5)
+    ap.add_argument("--idle-segment-bytes", type=int, default=1 << 20,
+                    help="segment.bytes of the idle topics (0: broker default). The broker "
+                         "preallocates every partition's active segment to segment.bytes, so "
+                         "1,000 partitions at the 1 GiB default would reserve 1 TB of disk")
     ap.add_argument("--keep-data", action="store_true")
+    ap.add_argument("--phases", default="raw,idle,produce,consume,latency",
+                    help="comma-separated subset of raw,idle,produce,consume,latency")
     ap.add_argument("--out", default=os.path.join(HERE, "last_run.json"))
     args = ap.parse_args()
 
@@ -631,13 +678,16 @@ def main():
     import confluent_kafka
     from confluent_kafka.admin import AdminClient
 
+    phases = set(args.phases.split(","))
+
     def log(*m):
         print(f"[{time.strftime('%H:%M:%S')}]", *m, file=sys.stderr, flush=True)
 
     os.makedirs(args.work_dir, exist_ok=True)
     run_dir = tempfile.mkdtemp(prefix="loadbench-", dir=args.work_dir)
     fs_type = subprocess.run(["stat", "-f", "-c", "%T", run_dir], stdout=subprocess.PIPE).stdout.decode().strip()
-    res = {
+    res = RES
+    res.update({
         "benchmark": "tidemark end-to-end load (benches/load/loadbench.py)",
         "command": " ".join([os.path.basename(sys.executable)] + [os.path.relpath(sys.argv[0], REPO)] + sys.argv[1:]),
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -648,19 +698,30 @@ def main():
         "work_dir": run_dir,
         "work_dir_fs": fs_type,
         "problems": [],
-    }
+    })
     problems = res["problems"]
 
-    # ---- raw figures
-    log("raw disk + loopback")
-    raw = {}
-    raw["disk_dd_1MiB"] = raw_dd(os.path.join(run_dir, "dd.1m"), "1M", 512)
-    raw["disk_dd_64KiB"] = raw_dd(os.path.join(run_dir, "dd.64k"), "64k", 4096)
-    raw["fdatasync_4KiB"] = raw_fdatasync(os.path.join(run_dir, "sync.4k"), 4096, 3000, 3)
-    raw["fdatasync_64KiB"] = raw_fdatasync(os.path.join(run_dir, "sync.64k"), 65536, 2000, 3)
-    raw["fdatasync_1MiB"] = raw_fdatasync(os.path.join(run_dir, "sync.1m"), 1 << 20, 500, 3)
-    raw["loopback_tcp"] = raw_loopback(3.0)
-    res["raw"] = raw
+    # ---- disk space: the broker preallocates each active segment (1 GiB by
+    # default) and the produce phase writes up to max-messages x ~1 KiB.
+    need = (12 << 30) + args.produce_max_messages * 1100 + args.idle_topics * args.idle_partitions_per_topic * (args.idle_segment_bytes or (1 << 30)) + (2 << 30)
+    stv = os.statvfs(run_dir)
+    free = stv.f_bavail * stv.f_frsize
+    res["disk_free_GB_at_start"] = round(free / 1e9, 1)
+    res["disk_needed_GB_estimate"] = round(need / 1e9, 1)
+    if free < need + (10 << 30):
+        raise SystemExit(f"not enough free disk in {run_dir}: {free / 1e9:.1f} GB free, ~{need / 1e9:.1f} GB needed + 10 GB margin")
+
+    if "raw" in phases:
+        # ---- raw figures
+        log("raw disk + loopback")
+        raw = {}
+        raw["disk_dd_1MiB"] = raw_dd(os.path.join(run_dir, "dd.1m"), "1M", 512)
+        raw["disk_dd_64KiB"] = raw_dd(os.path.join(run_dir, "dd.64k"), "64k", 4096)
+        raw["fdatasync_4KiB"] = raw_fdatasync(os.path.join(run_dir, "sync.4k"), 4096, 3000, 3)
+        raw["fdatasync_64KiB"] = raw_fdatasync(os.path.join(run_dir, "sync.64k"), 65536, 2000, 3)
+        raw["fdatasync_1MiB"] = raw_fdatasync(os.path.join(run_dir, "sync.1m"), 1 << 20, 500, 3)
+        raw["loopback_tcp"] = raw_loopback(3.0)
+        res["raw"] = raw
 
     # ---- broker
     port = free_port()
@@ -682,115 +743,127 @@ def main():
         time.sleep(0.5)
         idle = {"rss_kb_fresh": proc_status(bpid)["VmRSS"]}
 
-        # ---- idle with 1,000 partitions
-        log("idle: creating", args.idle_topics, "x", args.idle_partitions_per_topic, "partitions")
-        t = time.monotonic()
-        errs = create_topics(admin, [(f"idle-{i:03d}", args.idle_partitions_per_topic) for i in range(args.idle_topics)])
-        idle["create_seconds"] = round(time.monotonic() - t, 3)
-        if errs:
-            problems.append(f"idle topic creation errors: {dict(list(errs.items())[:5])} ({len(errs)} total)")
-        md = admin.list_topics(timeout=30)
-        idle["partitions_in_metadata"] = sum(len(tp.partitions) for tp in md.topics.values())
-        time.sleep(1)
-        with PhaseMeter(bpid) as pm:
-            time.sleep(args.idle_wait_seconds)
-        st = proc_status(bpid)
-        idle.update({"rss_kb_1000_partitions": st["VmRSS"], "threads": st["Threads"], "vmsize_kb": st["VmSize"]})
-        idle["rss_MB_1000_partitions"] = round(st["VmRSS"] / 1024, 1)
-        idle["idle_meter"] = pm.result()
-        t = time.monotonic()
-        fs = admin.delete_topics([f"idle-{i:03d}" for i in range(args.idle_topics)], operation_timeout=30)
-        derr = {}
-        for tname, f in fs.items():
-            try:
-                f.result(timeout=60)
-            except Exception as e:  # noqa
-                derr[tname] = str(e)
-        idle["delete_seconds"] = round(time.monotonic() - t, 3)
-        if derr:
-            problems.append(f"idle topic deletion errors: {dict(list(derr.items())[:5])} ({len(derr)} total)")
-        time.sleep(1)
-        idle["rss_kb_after_delete"] = proc_status(bpid)["VmRSS"]
-        res["idle"] = idle
-        log("idle RSS with 1000 partitions:", idle["rss_MB_1000_partitions"], "MB")
+        if "idle" in phases:
+            # ---- idle with 1,000 partitions
+            log("idle: creating", args.idle_topics, "x", args.idle_partitions_per_topic, "partitions")
+            t = time.monotonic()
+            icfg = {}
+            if args.idle_segment_bytes:
+                icfg = {"segment.bytes": str(args.idle_segment_bytes),
+                        "max.message.bytes": str(min(1000000, args.idle_segment_bytes))}
+            idle["topic_config"] = icfg
+            errs = create_topics(admin, [(f"idle-{i:03d}", args.idle_partitions_per_topic) for i in range(args.idle_topics)], config=icfg)
+            idle["create_seconds"] = round(time.monotonic() - t, 3)
+            if errs:
+                problems.append(f"idle topic creation errors: {dict(list(errs.items())[:5])} ({len(errs)} total)")
+            md = admin.list_topics(timeout=30)
+            idle["partitions_in_metadata"] = sum(len(tp.partitions) for tp in md.topics.values())
+            time.sleep(1)
+            with PhaseMeter(bpid) as pm:
+                time.sleep(args.idle_wait_seconds)
+            st = proc_status(bpid)
+            idle.update({"rss_kb_1000_partitions": st["VmRSS"], "threads": st["Threads"], "vmsize_kb": st["VmSize"]})
+            idle["rss_MB_1000_partitions"] = round(st["VmRSS"] / 1024, 1)
+            idle["idle_meter"] = pm.result()
+            t = time.monotonic()
+            fs = admin.delete_topics([f"idle-{i:03d}" for i in range(args.idle_topics)], operation_timeout=30)
+            derr = {}
+            for tname, f in fs.items():
+                try:
+                    f.result(timeout=60)
+                except Exception as e:  # noqa
+                    derr[tname] = str(e)
+            idle["delete_seconds"] = round(time.monotonic() - t, 3)
+            if derr:
+                problems.append(f"idle topic deletion errors: {dict(list(derr.items())[:5])} ({len(derr)} total)")
+            time.sleep(1)
+            idle["rss_kb_after_delete"] = proc_status(bpid)["VmRSS"]
+            res["idle"] = idle
+            log("idle RSS with 1000 partitions:", idle["rss_MB_1000_partitions"], "MB")
 
         # ---- produce throughput
         errs = create_topics(admin, [("bench-tput", 6), ("bench-lat", 6)])
         if errs:
             problems.append(f"bench topic creation errors: {errs}")
-        log("produce throughput")
-        with PhaseMeter(bpid) as pm:
-            prod = run_role("producer", {
-                "bootstrap": bootstrap, "topic": "bench-tput", "partitions": 6, "size": 1024,
-                "linger_ms": 5, "batch_size": 1000000,
-                "max_messages": args.produce_max_messages, "seconds": args.produce_seconds,
-            }, timeout=args.produce_seconds + 120, log_path=clog_path)
-        prod["phase"] = pm.result(prod["client_cpu_s"])
-        prod["broker_cores_during_measured"] = round(pm.result()["broker_cpu_s"] / prod["seconds"], 3)
-        res["produce"] = prod
-        if prod["left_in_queue_after_flush"] or prod["error_reports_sample"]:
-            problems.append(f"producer: {prod['left_in_queue_after_flush']} left after flush, errors {prod['error_reports_sample'][:3]}")
-        log("produce:", prod["msgs_per_s"], "msg/s", prod["acked"], "acked")
+            raise RuntimeError(f"bench topic creation failed: {errs}")
+        if "produce" in phases:
+            log("produce throughput")
+            with PhaseMeter(bpid) as pm:
+                prod = run_role("producer", {
+                    "bootstrap": bootstrap, "topic": "bench-tput", "partitions": 6, "size": 1024,
+                    "linger_ms": 5, "batch_size": 1000000,
+                    "max_messages": args.produce_max_messages, "seconds": args.produce_seconds,
+                }, timeout=args.produce_seconds + 120, log_path=clog_path)
+            prod["phase"] = pm.result(prod["client_cpu_s"])
+            prod["broker_cores_during_measured"] = round(pm.result()["broker_cpu_s"] / prod["seconds"], 3)
+            res["produce"] = prod
+            if prod["left_in_queue_after_flush"] or prod["error_reports_sample"]:
+                problems.append(f"producer: {prod['left_in_queue_after_flush']} left after flush, errors {prod['error_reports_sample'][:3]}")
+            log("produce:", prod["msgs_per_s"], "msg/s", prod["acked"], "acked")
 
         # ---- consume throughput
-        log("consume throughput")
-        with PhaseMeter(bpid) as pm:
-            cons = run_role("consumer", {
-                "bootstrap": bootstrap, "topic": "bench-tput", "partitions": 6, "size": 1024,
-                "max_seconds": 90,
-            }, timeout=150, log_path=clog_path)
-        cons["phase"] = pm.result(cons["client_cpu_s"])
-        res["consume"] = cons
-        if cons["expected_from_watermarks"] != prod["acked"]:
-            problems.append(f"high watermarks total {cons['expected_from_watermarks']} != producer acked {prod['acked']}")
-        if cons["consumed"] != cons["expected_from_watermarks"] or not cons["positions_match_high_watermarks"]:
-            problems.append(f"consumer read {cons['consumed']} of {cons['expected_from_watermarks']}, positions {cons['positions_at_end']} vs watermarks {cons['watermarks']}")
-        if cons["errors_sample"]:
-            problems.append(f"consumer errors: {cons['errors_sample'][:3]}")
-        log("consume:", cons["msgs_per_s"], "msg/s", cons["consumed"], "read")
+        if "consume" in phases:
+            log("consume throughput")
+            with PhaseMeter(bpid) as pm:
+                cons = run_role("consumer", {
+                    "bootstrap": bootstrap, "topic": "bench-tput", "partitions": 6, "size": 1024,
+                    "max_seconds": 90,
+                }, timeout=150, log_path=clog_path)
+            cons["phase"] = pm.result(cons["client_cpu_s"])
+            res["consume"] = cons
+            if "produce" in phases and cons["expected_from_watermarks"] != prod["acked"]:
+                problems.append(f"high watermarks total {cons['expected_from_watermarks']} != producer acked {prod['acked']}")
+            if cons["consumed"] != cons["expected_from_watermarks"] or not cons["positions_match_high_watermarks"]:
+                problems.append(f"consumer read {cons['consumed']} of {cons['expected_from_watermarks']}, positions {cons['positions_at_end']} vs watermarks {cons['watermarks']}")
+            if cons["errors_sample"]:
+                problems.append(f"consumer errors: {cons['errors_sample'][:3]}")
+            log("consume:", cons["msgs_per_s"], "msg/s", cons["consumed"], "read")
 
-        # ---- fixed-rate latency
-        log("latency at", args.rate, "msg/s for", args.latency_seconds, "s")
-        expected = int(args.rate * args.latency_seconds)
-        lc_cmd = [sys.executable, os.path.abspath(__file__), "--role", "lat_consumer", "--role-args", json.dumps({
-            "bootstrap": bootstrap, "topic": "bench-lat", "partitions": 6, "expected": expected,
-            "max_seconds": args.latency_seconds + 40,
-        })]
-        clog = open(clog_path, "ab")
-        with PhaseMeter(bpid) as pm:
-            lc = subprocess.Popen(lc_cmd, stdout=subprocess.PIPE, stderr=clog)
-            line = lc.stdout.readline().decode().strip()
-            if line != "READY":
-                raise RuntimeError(f"latency consumer did not start: {line!r}")
-            start_ns = time.monotonic_ns() + 1_500_000_000
-            lp = run_role("lat_producer", {
-                "bootstrap": bootstrap, "topic": "bench-lat", "partitions": 6, "size": 1024,
-                "linger_ms": 1, "rate": args.rate, "seconds": args.latency_seconds,
-                "start_ns": start_ns, "warmup_s": args.warmup_seconds,
-            }, timeout=args.latency_seconds + 90, log_path=clog_path)
-            out, _ = lc.communicate(timeout=args.latency_seconds + 60)
-        lcr = json.loads(out.decode().strip().splitlines()[-1])
-        t0 = lp["t0_ns"]
-        warm = t0 + int(args.warmup_seconds * 1e9)
-        ack_all = lp.pop("_ack_lat_ns")
-        e2e = lcr.pop("_lat")
-        e2e_steady = [d for ts, d in e2e if ts >= warm]
-        lat = {
-            "rate_target": args.rate,
-            "seconds": args.latency_seconds,
-            "warmup_excluded_s": args.warmup_seconds,
-            "publish_ack": summary_us(ack_all),
-            "publish_to_consume_steady": summary_us(e2e_steady),
-            "publish_to_consume_all": summary_us([d for _, d in e2e]),
-            "producer": lp,
-            "consumer": lcr,
-        }
-        lat["phase"] = pm.result(lp["client_cpu_s"] + lcr["client_cpu_s"])
-        res["latency"] = lat
-        if lcr["missing"] or lcr["duplicates"] or lp["acked"] != lp["sent"]:
-            problems.append(f"latency phase: sent {lp['sent']}, acked {lp['acked']}, consumed distinct {lcr['received_distinct']}, missing {lcr['missing']} (first {lcr['missing_first_seqs'][:5]}), duplicates {lcr['duplicates']}")
-        log("latency: ack p99", lat["publish_ack"].get("p99_ms"), "e2e p99", lat["publish_to_consume_steady"].get("p99_ms"))
+        if "latency" in phases:
+            # ---- fixed-rate latency
+            log("latency at", args.rate, "msg/s for", args.latency_seconds, "s")
+            expected = int(args.rate * args.latency_seconds)
+            lc_cmd = [sys.executable, os.path.abspath(__file__), "--role", "lat_consumer", "--role-args", json.dumps({
+                "bootstrap": bootstrap, "topic": "bench-lat", "partitions": 6, "expected": expected,
+                "max_seconds": args.latency_seconds + 40,
+            })]
+            clog = open(clog_path, "ab")
+            with PhaseMeter(bpid) as pm:
+                lc = subprocess.Popen(lc_cmd, stdout=subprocess.PIPE, stderr=clog)
+                line = lc.stdout.readline().decode().strip()
+                if line != "READY":
+                    raise RuntimeError(f"latency consumer did not start: {line!r}")
+                start_ns = time.monotonic_ns() + 1_500_000_000
+                lp = run_role("lat_producer", {
+                    "bootstrap": bootstrap, "topic": "bench-lat", "partitions": 6, "size": 1024,
+                    "linger_ms": 1, "rate": args.rate, "seconds": args.latency_seconds,
+                    "start_ns": start_ns, "warmup_s": args.warmup_seconds,
+                }, timeout=args.latency_seconds + 90, log_path=clog_path)
+                out, _ = lc.communicate(timeout=args.latency_seconds + 60)
+            lcr = json.loads(out.decode().strip().splitlines()[-1])
+            t0 = lp["t0_ns"]
+            warm = t0 + int(args.warmup_seconds * 1e9)
+            ack_all = lp.pop("_ack_lat_ns")
+            e2e = lcr.pop("_lat")
+            e2e_steady = [d for ts, d in e2e if ts >= warm]
+            lat = {
+                "rate_target": args.rate,
+                "seconds": args.latency_seconds,
+                "warmup_excluded_s": args.warmup_seconds,
+                "publish_ack": summary_us([d for ts, d in ack_all if ts >= warm]),
+                "publish_ack_all": summary_us([d for _, d in ack_all]),
+                "publish_to_consume_steady": summary_us(e2e_steady),
+                "publish_to_consume_all": summary_us([d for _, d in e2e]),
+                "producer": lp,
+                "consumer": lcr,
+            }
+            lat["phase"] = pm.result(lp["client_cpu_s"] + lcr["client_cpu_s"])
+            res["latency"] = lat
+            if lcr["missing"] or lcr["duplicates"] or lp["acked"] != lp["sent"]:
+                problems.append(f"latency phase: sent {lp['sent']}, acked {lp['acked']}, consumed distinct {lcr['received_distinct']}, missing {lcr['missing']} (first {lcr['missing_first_seqs'][:5]}), duplicates {lcr['duplicates']}")
+            log("latency: ack p99", lat["publish_ack"].get("p99_ms"), "e2e p99", lat["publish_to_consume_steady"].get("p99_ms"))
 
+        del admin  # close the admin client before the broker goes away
         st = proc_status(bpid)
         res["broker_final"] = {
             "peak_rss_kb_VmHWM": st["VmHWM"], "peak_rss_MB": round(st["VmHWM"] / 1024, 1),
@@ -830,40 +903,64 @@ def main():
     res["uptime_end"] = subprocess.run(["uptime"], stdout=subprocess.PIPE).stdout.decode().strip()
     res["finished_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
-    # ---- targets and ratios
-    p, c, l = res["produce"], res["consume"], res["latency"]
-    prod_MBps = p["acked"] * 1024 / p["seconds"] / 1e6
+    # ---- targets and ratios (each only where its phases ran)
+    def g(*path):
+        v = res
+        for k in path:
+            if not isinstance(v, dict) or k not in v or v[k] is None:
+                return None
+            v = v[k]
+        return v
+
+    def ratio(a, b, nd=3):
+        return round(a / b, nd) if a is not None and b else None
+
+    def below(a, lim):
+        return None if a is None else a < lim
+
+    def atleast(a, lim):
+        return None if a is None else a >= lim
+
+    prod_MBps = g("produce", "MBps_values")
     res["ratios"] = {
-        "produce_MBps_vs_raw_dd_1MiB": round(prod_MBps / raw["disk_dd_1MiB"]["MBps"], 3),
-        "produce_MBps_vs_raw_fdatasync_1MiB_loop": round(prod_MBps / raw["fdatasync_1MiB"]["MBps"], 3),
-        "consume_MBps_vs_loopback": round(c["MBps_values"] / raw["loopback_tcp"]["MBps"], 3),
-        "publish_ack_p99_vs_raw_fdatasync_64KiB_p99": round(l["publish_ack"]["p99_ms"] / raw["fdatasync_64KiB"]["p99_ms"], 2),
-        "publish_ack_p50_vs_raw_fdatasync_64KiB_p50": round(l["publish_ack"]["p50_ms"] / raw["fdatasync_64KiB"]["p50_ms"], 2),
-        "produce_vs_librdkafka_ceiling_400k": round(p["msgs_per_s"] / 400000, 3),
-        "consume_vs_librdkafka_ceiling_700k": round(c["msgs_per_s"] / 700000, 3),
+        "produce_MBps_vs_raw_dd_1MiB": ratio(prod_MBps, g("raw", "disk_dd_1MiB", "MBps")),
+        "produce_MBps_vs_raw_fdatasync_1MiB_loop": ratio(prod_MBps, g("raw", "fdatasync_1MiB", "MBps")),
+        "consume_MBps_vs_loopback": ratio(g("consume", "MBps_values"), g("raw", "loopback_tcp", "MBps")),
+        "publish_ack_p99_vs_raw_fdatasync_64KiB_p99": ratio(g("latency", "publish_ack", "p99_ms"), g("raw", "fdatasync_64KiB", "p99_ms"), 2),
+        "publish_ack_p50_vs_raw_fdatasync_64KiB_p50": ratio(g("latency", "publish_ack", "p50_ms"), g("raw", "fdatasync_64KiB", "p50_ms"), 2),
+        "produce_vs_librdkafka_ceiling_400k": ratio(g("produce", "msgs_per_s"), 400000),
+        "consume_vs_librdkafka_ceiling_700k": ratio(g("consume", "msgs_per_s"), 700000),
     }
     res["targets"] = {
-        "publish_ack_p99_under_5ms": l["publish_ack"]["p99_ms"] < 5,
-        "publish_to_consume_p99_under_10ms": l["publish_to_consume_steady"]["p99_ms"] < 10,
-        "produce_at_least_300k_msgs_per_s": p["msgs_per_s"] >= 300000,
-        "consume_at_least_500k_msgs_per_s": c["msgs_per_s"] >= 500000,
-        "idle_rss_under_100MB_with_1000_partitions": res["idle"]["rss_kb_1000_partitions"] < 100 * 1024,
+        "publish_ack_p99_under_5ms": below(g("latency", "publish_ack", "p99_ms"), 5),
+        "publish_to_consume_p99_under_10ms": below(g("latency", "publish_to_consume_steady", "p99_ms"), 10),
+        "produce_at_least_300k_msgs_per_s": atleast(g("produce", "msgs_per_s"), 300000),
+        "consume_at_least_500k_msgs_per_s": atleast(g("consume", "msgs_per_s"), 500000),
+        "idle_rss_under_100MB_with_1000_partitions": below(g("idle", "rss_kb_1000_partitions"), 100 * 1024),
     }
+    lat_keys = ("p50_ms", "p99_ms", "p999_ms", "max_ms")
     res["summary"] = {
-        "produce_msgs_per_s": p["msgs_per_s"],
-        "produce_broker_cores": p["phase"]["broker_cores"],
-        "produce_client_cores": p["client_cores"],
-        "consume_msgs_per_s": c["msgs_per_s"],
-        "consume_broker_cores": c["phase"]["broker_cores"],
-        "consume_client_cores": c["client_cores"],
-        "publish_ack_ms": {k: l["publish_ack"].get(k) for k in ("p50_ms", "p99_ms", "p999_ms", "max_ms")},
-        "publish_to_consume_ms": {k: l["publish_to_consume_steady"].get(k) for k in ("p50_ms", "p99_ms", "p999_ms", "max_ms")},
-        "latency_broker_cores": l["phase"]["broker_cores"],
-        "broker_peak_rss_MB": res["broker_final"]["peak_rss_MB"],
-        "idle_rss_MB_1000_partitions": res["idle"]["rss_MB_1000_partitions"],
-        "raw_dd_1MiB_MBps": raw["disk_dd_1MiB"]["MBps"],
-        "raw_fdatasync_4KiB_p50_p99_ms": [raw["fdatasync_4KiB"]["p50_ms"], raw["fdatasync_4KiB"]["p99_ms"]],
-        "raw_loopback_MBps": raw["loopback_tcp"]["MBps"],
+        "produce_msgs_per_s": g("produce", "msgs_per_s"),
+        "produce_broker_cores": g("produce", "phase", "broker_cores"),
+        "produce_client_cores": g("produce", "client_cores"),
+        "produce_other_load_cores": g("produce", "phase", "other_load_cores"),
+        "consume_msgs_per_s": g("consume", "msgs_per_s"),
+        "consume_broker_cores": g("consume", "phase", "broker_cores"),
+        "consume_client_cores": g("consume", "client_cores"),
+        "consume_other_load_cores": g("consume", "phase", "other_load_cores"),
+        "latency_rate": g("latency", "rate_target"),
+        "publish_ack_ms": {k: g("latency", "publish_ack", k) for k in lat_keys},
+        "publish_to_consume_ms": {k: g("latency", "publish_to_consume_steady", k) for k in lat_keys},
+        "latency_broker_cores": g("latency", "phase", "broker_cores"),
+        "latency_client_cores": g("latency", "phase", "client_cores"),
+        "latency_other_load_cores": g("latency", "phase", "other_load_cores"),
+        "broker_peak_rss_MB": g("broker_final", "peak_rss_MB"),
+        "idle_rss_MB_1000_partitions": g("idle", "rss_MB_1000_partitions"),
+        "raw_dd_1MiB_MBps": g("raw", "disk_dd_1MiB", "MBps"),
+        "raw_fdatasync_4KiB_p50_p99_ms": [g("raw", "fdatasync_4KiB", "p50_ms"), g("raw", "fdatasync_4KiB", "p99_ms")],
+        "raw_fdatasync_64KiB_p50_p99_ms": [g("raw", "fdatasync_64KiB", "p50_ms"), g("raw", "fdatasync_64KiB", "p99_ms")],
+        "raw_loopback_MBps": g("raw", "loopback_tcp", "MBps"),
+        "loadavg_start_end": [res["loadavg_start"], res["loadavg_end"]],
     }
     text = json.dumps(res, indent=2)
     with open(args.out, "w") as f:
@@ -871,5 +968,17 @@ def main():
     print(text)
 
 
+RES = {}
+
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BaseException as e:  # write what was measured, then fail
+        if RES and "--role" not in sys.argv:
+            RES["error"] = repr(e)
+            out = os.path.join(HERE, "last_run.json")
+            if "--out" in sys.argv:
+                out = sys.argv[sys.argv.index("--out") + 1]
+            with open(out, "w") as f:
+                json.dump(RES, f, indent=2)
+        raise

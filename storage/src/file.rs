@@ -145,6 +145,24 @@ pub struct SegmentWriter {
     written: u64,
     /// Whether a write happened since the last sync.
     dirty: bool,
+    /// Bytes preallocated so far, and the most to preallocate (the
+    /// segment size; 0 disables preallocation).
+    allocated: u64,
+    prealloc_limit: u64,
+}
+
+/// The first preallocation of a segment; later ones double it, up to
+/// [`PREALLOC_MAX_STEP`] at a time. Preallocating whole segments up front
+/// (1 GiB by default) would reserve a terabyte for a thousand idle
+/// partitions.
+pub const PREALLOC_FIRST: u64 = 1 << 20;
+pub const PREALLOC_MAX_STEP: u64 = 64 << 20;
+
+/// How far to preallocate so that `end` bytes fit, given what is
+/// allocated and the limit.
+fn next_allocation(end: u64, allocated: u64, limit: u64) -> u64 {
+    let step = allocated.clamp(PREALLOC_FIRST, PREALLOC_MAX_STEP);
+    (end.max(allocated) + step).min(limit.max(end))
 }
 
 impl SegmentWriter {
@@ -163,10 +181,12 @@ impl SegmentWriter {
         std_file
             .set_len(len)
             .map_err(|e| StorageError::io("ftruncate", &path, e))?;
+        let mut allocated = len;
         if preallocate > len {
-            // SAFETY: plain syscall on an fd we own; no memory is passed.
-            let r = unsafe { libc::fallocate(raw_fd, 0, 0, preallocate as libc::off_t) };
-            if r != 0 {
+            let want = next_allocation(len, 0, preallocate);
+            if fallocate(raw_fd, want) {
+                allocated = want;
+            } else {
                 tracing::debug!(path = %path.display(), "fallocate unsupported; not preallocating");
             }
         }
@@ -195,6 +215,8 @@ impl SegmentWriter {
             buf: Some(buf),
             written: len,
             dirty: true,
+            allocated,
+            prealloc_limit: preallocate,
         };
         // Make the cut (and the preallocation) durable before new data.
         w.sync().await?;
@@ -226,6 +248,15 @@ impl SegmentWriter {
         let end = self.len();
         if end == self.written {
             return Ok(());
+        }
+        if self.prealloc_limit > 0 && end > self.allocated {
+            // Grow the preallocation ahead of the data, in steps.
+            let want = next_allocation(end, self.allocated, self.prealloc_limit);
+            if fallocate(self.raw_fd, want) {
+                self.allocated = want;
+            } else {
+                self.prealloc_limit = 0;
+            }
         }
         let mut buf = self.buf.take().expect("writer buffer present");
         let padded = buf.pad_to_block();
@@ -352,4 +383,32 @@ pub async fn scan_segment(
         want = need_more.map_or(CHUNK, |n| n.max(CHUNK));
     }
     Ok(ScanEnd::Clean)
+}
+
+/// Preallocates `len` bytes of `fd` (mode 0: the file grows to `len`).
+/// Returns false where the file system cannot.
+fn fallocate(fd: std::os::fd::RawFd, len: u64) -> bool {
+    // SAFETY: a plain syscall on a descriptor the caller owns; no memory
+    // is passed.
+    unsafe { libc::fallocate(fd, 0, 0, len as libc::off_t) == 0 }
+}
+
+#[cfg(test)]
+mod prealloc_tests {
+    use super::*;
+
+    #[test]
+    fn preallocation_grows_in_steps_up_to_the_segment_size() {
+        let gib = 1 << 30;
+        assert_eq!(next_allocation(0, 0, gib), PREALLOC_FIRST);
+        assert_eq!(
+            next_allocation(PREALLOC_FIRST + 1, PREALLOC_FIRST, gib),
+            2 * PREALLOC_FIRST + 1
+        );
+        let big = 500 << 20;
+        assert_eq!(next_allocation(big, big - 1, gib), big + PREALLOC_MAX_STEP);
+        assert_eq!(next_allocation(gib - 10, gib - 20, gib), gib);
+        // Data past the limit (a batch larger than the segment) still fits.
+        assert_eq!(next_allocation(gib + 5, gib, gib), gib + 5);
+    }
 }
