@@ -1,0 +1,247 @@
+//! The map from Raft indexes to Kafka offsets.
+//!
+//! Each Raft entry is one batch of the partition log, in order, so the
+//! entry with index `i` is the `(i - first_index)`-th batch of the log.
+//! openraft numbers entries one by one while Kafka numbers records, so an
+//! index is not an offset; this map turns one into the other:
+//!
+//! * exactly, for the most recent [`TAIL`] entries (what replication to
+//!   caught-up followers and the state machine read);
+//! * through sparse anchors (every [`STRIDE`]-th index, each term's first
+//!   entry, the first entry of the log), for older entries: the reader
+//!   starts at the nearest anchor below and counts batches forward.
+//!
+//! Each term's first entry is also what openraft's key log ids are made
+//! of, so `(term, index)` of any entry is known without reading the log.
+
+use std::collections::VecDeque;
+
+use crate::types::{LogId, Term, log_id};
+
+/// How many recent entries have their offsets kept exactly.
+pub(crate) const TAIL: usize = 1024;
+/// Every `STRIDE`-th index older than the tail keeps an anchor.
+pub(crate) const STRIDE: u64 = 256;
+
+/// Where an entry starts in the Kafka offset space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Locate {
+    /// The entry's base offset (for `next_index`: the log end offset).
+    Exact(i64),
+    /// Unknown; count batches forward from this entry (index, base offset).
+    Scan { index: u64, offset: i64 },
+    /// Below the first entry or past the end of the log.
+    OutOfRange,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct IndexMap {
+    /// Index and base offset of the first batch of the log.
+    pub first: (u64, i64),
+    tail_start: u64,
+    tail: VecDeque<i64>,
+    anchors: Vec<(u64, i64)>,
+    next_index: u64,
+    end_offset: i64,
+    last_term: Option<Term>,
+    /// The first entry of each term: (term, index, base offset).
+    pub epochs: Vec<(Term, u64, i64)>,
+}
+
+impl IndexMap {
+    /// A map that knows the entries before `(index, offset)` only through
+    /// `first` and `epochs` (all starting below `index`), and will be fed
+    /// the entries from `index` on.
+    pub fn resume(first: (u64, i64), epochs: Vec<(Term, u64, i64)>, at: (u64, i64)) -> Self {
+        debug_assert!(epochs.iter().all(|e| e.1 < at.0));
+        let last_term = if at.0 > first.0 {
+            epochs.last().map(|e| e.0)
+        } else {
+            None
+        };
+        IndexMap {
+            first,
+            tail_start: at.0,
+            tail: VecDeque::new(),
+            anchors: Vec::new(),
+            next_index: at.0,
+            end_offset: at.1,
+            last_term,
+            epochs,
+        }
+    }
+
+    pub fn next_index(&self) -> u64 {
+        self.next_index
+    }
+
+    /// The Kafka offset after the last entry (the log end offset).
+    pub fn end_offset(&self) -> i64 {
+        self.end_offset
+    }
+
+    pub fn last_log_id(&self) -> Option<LogId> {
+        if self.next_index > self.first.0 {
+            Some(log_id(self.last_term?, self.next_index - 1))
+        } else {
+            None
+        }
+    }
+
+    /// Records the next entry: its term and offsets `[base, next)`.
+    pub fn push(&mut self, term: Term, base: i64, next: i64) {
+        let index = self.next_index;
+        if self.last_term != Some(term) {
+            self.epochs.push((term, index, base));
+            self.last_term = Some(term);
+        }
+        self.tail.push_back(base);
+        self.next_index += 1;
+        self.end_offset = next;
+        while self.tail.len() > TAIL {
+            let off = self.tail.pop_front().expect("non-empty");
+            if self.tail_start.is_multiple_of(STRIDE) {
+                self.anchors.push((self.tail_start, off));
+            }
+            self.tail_start += 1;
+        }
+    }
+
+    pub fn locate(&self, index: u64) -> Locate {
+        if index < self.first.0 || index > self.next_index {
+            return Locate::OutOfRange;
+        }
+        if index == self.next_index {
+            return Locate::Exact(self.end_offset);
+        }
+        if index >= self.tail_start {
+            return Locate::Exact(self.tail[(index - self.tail_start) as usize]);
+        }
+        let mut best = self.first;
+        let i = self.anchors.partition_point(|a| a.0 <= index);
+        if i > 0 {
+            best = best.max(self.anchors[i - 1]);
+        }
+        let i = self.epochs.partition_point(|e| e.1 <= index);
+        if i > 0 {
+            let e = self.epochs[i - 1];
+            best = best.max((e.1, e.2));
+        }
+        if best.0 == index {
+            Locate::Exact(best.1)
+        } else {
+            Locate::Scan {
+                index: best.0,
+                offset: best.1,
+            }
+        }
+    }
+
+    /// The term of the entry at `index` (which must be in the log).
+    pub fn term_at(&self, index: u64) -> Option<Term> {
+        let i = self.epochs.partition_point(|e| e.1 <= index);
+        (i > 0).then(|| self.epochs[i - 1].0)
+    }
+
+    /// Forgets the entries from `index` on; `offset` is where `index`
+    /// started (the new log end offset).
+    pub fn truncate(&mut self, index: u64, offset: i64) {
+        if index >= self.next_index {
+            return;
+        }
+        if index >= self.tail_start {
+            self.tail.truncate((index - self.tail_start) as usize);
+        } else {
+            self.tail.clear();
+            self.tail_start = index;
+        }
+        self.anchors.retain(|a| a.0 < index);
+        self.epochs.retain(|e| e.1 < index);
+        self.next_index = index;
+        self.end_offset = offset;
+        self.last_term = if index > self.first.0 {
+            self.epochs.last().map(|e| e.0)
+        } else {
+            None
+        };
+    }
+
+    /// openraft's key log ids within `[first, last]`: the last log id of
+    /// each term.
+    pub fn key_log_ids(&self, first: u64, last: &LogId) -> Vec<LogId> {
+        let mut out = Vec::new();
+        for (k, &(term, start, _)) in self.epochs.iter().enumerate() {
+            let end = match self.epochs.get(k + 1) {
+                Some(n) => n.1 - 1,
+                None => last.index,
+            };
+            if end < first {
+                continue;
+            }
+            if start > last.index {
+                break;
+            }
+            out.push(log_id(term, end.min(last.index)));
+        }
+        out
+    }
+
+    /// Heap bytes held (for the memory checks).
+    pub fn heap_bytes(&self) -> usize {
+        self.tail.capacity() * 8 + self.anchors.capacity() * 16 + self.epochs.capacity() * 24
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_tail_anchor_and_epochs() {
+        let mut m = IndexMap::resume((0, 0), Vec::new(), (0, 0));
+        // Entry i has 3 records, except term changes at 1 and 2000.
+        let mut off = 0;
+        for i in 0..5000u64 {
+            let term = if i == 0 {
+                0
+            } else if i < 2000 {
+                1
+            } else {
+                2
+            };
+            m.push(term, off, off + 3);
+            off += 3;
+        }
+        assert_eq!(m.next_index(), 5000);
+        assert_eq!(m.end_offset(), 15000);
+        assert_eq!(m.last_log_id(), Some(log_id(2, 4999)));
+        assert_eq!(m.locate(4999), Locate::Exact(4999 * 3));
+        assert_eq!(m.locate(5000), Locate::Exact(15000));
+        assert_eq!(m.locate(5001), Locate::OutOfRange);
+        assert_eq!(m.locate(512), Locate::Exact(512 * 3));
+        assert_eq!(
+            m.locate(600),
+            Locate::Scan {
+                index: 512,
+                offset: 1536
+            }
+        );
+        assert_eq!(m.locate(2000), Locate::Exact(6000));
+        assert_eq!(m.term_at(0), Some(0));
+        assert_eq!(m.term_at(1999), Some(1));
+        assert_eq!(m.term_at(2000), Some(2));
+        assert_eq!(
+            m.key_log_ids(0, &log_id(2, 4999)),
+            vec![log_id(0, 0), log_id(1, 1999), log_id(2, 4999)]
+        );
+        assert_eq!(m.key_log_ids(100, &log_id(1, 1500)), vec![log_id(1, 1500)]);
+        m.truncate(1000, 3000);
+        assert_eq!(m.last_log_id(), Some(log_id(1, 999)));
+        assert_eq!(m.epochs.len(), 2);
+        m.push(3, 3000, 3010);
+        assert_eq!(m.last_log_id(), Some(log_id(3, 1000)));
+        assert_eq!(m.locate(1001), Locate::Exact(3010));
+        m.truncate(0, 0);
+        assert_eq!(m.last_log_id(), None);
+    }
+}

@@ -1,0 +1,89 @@
+//! Helpers shared by the raft crate's integration tests.
+#![allow(dead_code)]
+
+use std::future::Future;
+use std::path::PathBuf;
+
+use bytes::{Bytes, BytesMut};
+use kafka_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
+use tidemark_storage::{LogConfig, ReadResult};
+
+pub fn run<F: Future>(f: F) -> F::Output {
+    // RUST_LOG=... shows the groups' logs when a test needs explaining.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
+    monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+        .enable_timer()
+        .build()
+        .expect("runtime")
+        .block_on(f)
+}
+
+/// A fresh directory on the target disk (ext4: O_DIRECT is exercised).
+pub fn test_dir(name: &str) -> PathBuf {
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("raft-tests");
+    std::fs::create_dir_all(&base).unwrap();
+    tempfile::Builder::new()
+        .prefix(name)
+        .tempdir_in(base)
+        .unwrap()
+        .keep()
+}
+
+pub fn config() -> LogConfig {
+    LogConfig {
+        segment_bytes: 4 << 20,
+        retention_ms: -1,
+        preallocate: false,
+        ..LogConfig::default()
+    }
+}
+
+/// A batch whose content is a pure function of `seed`.
+pub fn batch_for(seed: u64, records: usize, value_len: usize) -> BytesMut {
+    let mut b = RecordBatchBuilder::new();
+    for i in 0..records {
+        let v: Vec<u8> = (0..value_len)
+            .map(|j| (seed as usize * 31 + i * 7 + j) as u8)
+            .collect();
+        b.push(
+            NewRecord::new(v)
+                .with_key(format!("k{}", (seed as usize + i) % 13))
+                .with_timestamp(1_000 + seed as i64),
+        );
+    }
+    BytesMut::from(&b.build().unwrap()[..])
+}
+
+/// The first record value of a batch (to recognize a batch by seed).
+pub fn first_value(b: &RecordBatch) -> Bytes {
+    b.records()
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .value()
+        .cloned()
+        .unwrap()
+}
+
+/// Every batch of a log from `from` up to `to` (exclusive).
+pub async fn read_all(log: &tidemark_storage::Log, from: i64, to: i64) -> Vec<RecordBatch> {
+    let mut out = Vec::new();
+    let mut off = from;
+    while off < to {
+        let ReadResult {
+            batches,
+            next_offset,
+            ..
+        } = log.read(off, 1 << 20, Some(to)).await.unwrap();
+        if batches.is_empty() {
+            break;
+        }
+        out.extend(batches.into_iter().map(|b| RecordBatch::new(b).unwrap()));
+        off = next_offset;
+    }
+    out
+}

@@ -1,0 +1,255 @@
+//! A single-voter partition group: the broker's single-node write path.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::*;
+use kafka_protocol::records::ControlRecordType;
+use tidemark_raft::{
+    CONTROL_TYPE_BLANK, CONTROL_TYPE_MEMBERSHIP, NoPeers, PartitionReplica, ReplicaConfig,
+};
+
+async fn open(dir: &Path) -> std::rc::Rc<PartitionReplica> {
+    let r = PartitionReplica::open(
+        dir,
+        config(),
+        1,
+        BTreeSet::from([1]),
+        NoPeers,
+        ReplicaConfig::default(),
+    )
+    .await
+    .unwrap();
+    r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
+    r
+}
+
+async fn wait_hw(r: &PartitionReplica, at_least: i64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while r.high_watermark() < at_least && std::time::Instant::now() < deadline {
+        monoio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+fn control_type(b: &kafka_protocol::records::RecordBatch) -> Option<i16> {
+    if !b.is_control() {
+        return None;
+    }
+    let rec = b.records().unwrap().next().unwrap().unwrap();
+    Some(
+        ControlRecordType::parse_key(rec.key().unwrap())
+            .unwrap()
+            .id(),
+    )
+}
+
+#[test]
+fn appends_commit_contiguously_and_survive_reopen() {
+    let dir = test_dir("single");
+    run(async {
+        let r = open(&dir).await;
+        assert!(r.is_leader());
+        assert_eq!(r.leader_id(), Some(1));
+        let epoch1 = r.leader_epoch();
+        assert!(epoch1 >= 1, "elected in a term >= 1, got {epoch1}");
+        // Membership at 0, the leader's blank at 1: the first data batch
+        // starts at 2, and the high watermark covers both once the blank
+        // is committed.
+        wait_hw(&r, 2).await;
+        assert_eq!(r.high_watermark(), 2);
+
+        let n = 200u64;
+        let mut next = 2;
+        for seed in 0..n {
+            let info = r.append(batch_for(seed, 10, 100), None).await.unwrap();
+            assert_eq!(info.base_offset, next, "offsets are contiguous");
+            assert_eq!(info.last_offset, next + 9);
+            next = info.last_offset + 1;
+            // Returned only once committed: the high watermark is past it
+            // and it is on disk.
+            assert!(r.high_watermark() > info.last_offset);
+            assert!(r.log().durable_offset() > info.last_offset);
+        }
+        assert_eq!(r.high_watermark(), next);
+        assert_eq!(r.log().log_end_offset(), next);
+
+        let batches = read_all(r.log(), 0, next).await;
+        assert_eq!(batches.len() as u64, n + 2);
+        assert_eq!(control_type(&batches[0]), Some(CONTROL_TYPE_MEMBERSHIP));
+        assert_eq!(control_type(&batches[1]), Some(CONTROL_TYPE_BLANK));
+        for (seed, b) in batches[2..].iter().enumerate() {
+            assert_eq!(b.partition_leader_epoch(), epoch1, "epoch = term");
+            b.verify_crc().unwrap();
+            assert_eq!(first_value(b), first_value_of_seed(seed as u64));
+        }
+        r.close().await.unwrap();
+        drop(r);
+
+        // Reopen: the committed batches are there, the high watermark is
+        // recovered before any election, and the new term is higher.
+        let r = PartitionReplica::open(
+            &dir,
+            config(),
+            1,
+            BTreeSet::from([1]),
+            NoPeers,
+            ReplicaConfig::default(),
+        )
+        .await
+        .unwrap();
+        assert!(
+            r.high_watermark() >= next,
+            "hw recovered: {}",
+            r.high_watermark()
+        );
+        r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
+        let epoch2 = r.leader_epoch();
+        assert!(epoch2 > epoch1, "new term {epoch2} > {epoch1}");
+        // The new leader's blank takes one offset.
+        wait_hw(&r, next + 1).await;
+        assert_eq!(r.high_watermark(), next + 1);
+        let info = r.append(batch_for(n, 5, 100), None).await.unwrap();
+        assert_eq!(info.base_offset, next + 1);
+        let batches = read_all(r.log(), 0, info.last_offset + 1).await;
+        assert_eq!(batches.len() as u64, n + 4);
+        assert_eq!(batches.last().unwrap().partition_leader_epoch(), epoch2);
+        assert_eq!(r.log().epochs().last().unwrap().0, epoch2);
+        r.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn first_value_of_seed(seed: u64) -> bytes::Bytes {
+    let b = batch_for(seed, 1, 100).freeze();
+    first_value(&kafka_protocol::records::RecordBatch::new(b).unwrap())
+}
+
+#[test]
+fn invalid_batches_never_enter_the_log() {
+    let dir = test_dir("invalid");
+    run(async {
+        let r = open(&dir).await;
+        let mut bad = batch_for(1, 3, 10);
+        let last = bad.len() - 1;
+        bad[last] ^= 0xff;
+        assert!(matches!(
+            r.append(bad, None).await,
+            Err(tidemark_raft::Error::InvalidBatch(_))
+        ));
+        let huge = batch_for(2, 2, 2 << 20);
+        assert!(matches!(
+            r.append(huge, None).await,
+            Err(tidemark_raft::Error::BatchTooLarge { .. })
+        ));
+        let before = r.log().log_end_offset();
+        let ok = r.append(batch_for(3, 3, 10), None).await.unwrap();
+        assert_eq!(ok.base_offset, before);
+        r.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const CHILD_ENV: &str = "TIDEMARK_RAFT_CRASH_CHILD_DIR";
+
+/// The child of `acknowledged_batches_survive_kill_9`: appends until
+/// killed (bounded: 20,000 batches or 60 s), printing each acknowledged
+/// batch. In a normal test run (no child variable) it returns at once.
+#[test]
+fn crash_child() {
+    let Ok(dir) = std::env::var(CHILD_ENV) else {
+        return;
+    };
+    run(async {
+        let r = open(Path::new(&dir)).await;
+        println!("epoch {}", r.leader_epoch());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        for seed in 0..20_000 {
+            if std::time::Instant::now() > deadline {
+                break;
+            }
+            let info = r.append(batch_for(seed, 4, 200), None).await.unwrap();
+            println!("acked {seed} {} {}", info.base_offset, info.last_offset);
+        }
+    });
+}
+
+#[test]
+fn acknowledged_batches_survive_kill_9() {
+    let dir = test_dir("crash");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, &dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut epoch = 0;
+    let mut acked = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.as_slice() {
+            ["epoch", e] => epoch = e.parse().unwrap(),
+            ["acked", s, b, l] => {
+                acked.push((
+                    s.parse::<u64>().unwrap(),
+                    b.parse::<i64>().unwrap(),
+                    l.parse::<i64>().unwrap(),
+                ));
+                if acked.len() == 300 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    // SIGKILL mid-stream: appends are in flight.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(acked.len(), 300, "child acknowledged 300 batches");
+    let last_acked = acked.last().unwrap().2;
+    run(async {
+        let r = PartitionReplica::open(
+            &dir,
+            config(),
+            1,
+            BTreeSet::from([1]),
+            NoPeers,
+            ReplicaConfig::default(),
+        )
+        .await
+        .unwrap();
+        r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
+        assert!(r.leader_epoch() > epoch);
+        wait_hw(&r, last_acked + 1).await;
+        assert!(
+            r.high_watermark() > last_acked,
+            "every acknowledged batch is below the recovered high watermark ({} <= {last_acked})",
+            r.high_watermark()
+        );
+        let batches = read_all(r.log(), 0, last_acked + 1).await;
+        let data: Vec<_> = batches.iter().filter(|b| !b.is_control()).collect();
+        for (seed, base, last) in &acked {
+            let b = data
+                .iter()
+                .find(|b| b.base_offset() == *base)
+                .unwrap_or_else(|| panic!("acked batch {seed} at {base} is missing"));
+            assert_eq!(b.last_offset(), *last);
+            b.verify_crc().unwrap();
+            let want = batch_for(*seed, 4, 200).freeze();
+            let want = kafka_protocol::records::RecordBatch::new(want).unwrap();
+            assert_eq!(first_value(b), first_value(&want));
+        }
+        // And the group still works.
+        let info = r.append(batch_for(9999, 1, 10), None).await.unwrap();
+        assert!(info.base_offset > last_acked);
+        r.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,176 @@
+//! Three replicas of one partition in one thread over a [`LocalRouter`]:
+//! election, replication, failover to a higher term.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use common::*;
+use tidemark_raft::{LocalRouter, PartitionReplica, ReplicaConfig};
+
+fn fast() -> ReplicaConfig {
+    ReplicaConfig {
+        heartbeat_interval: Duration::from_millis(30),
+        election_timeout_min: Duration::from_millis(150),
+        election_timeout_max: Duration::from_millis(300),
+        max_payload_entries: 64,
+    }
+}
+
+async fn until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + timeout;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        monoio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+#[test]
+fn replicates_and_fails_over_to_a_higher_epoch() {
+    let dirs: Vec<_> = (1..=3).map(|i| test_dir(&format!("three-{i}"))).collect();
+    run(async {
+        let router = LocalRouter::new();
+        let voters = BTreeSet::from([1, 2, 3]);
+        let mut nodes: Vec<Rc<PartitionReplica>> = Vec::new();
+        for (i, dir) in dirs.iter().enumerate() {
+            let id = i as u64 + 1;
+            let r = PartitionReplica::open(
+                dir,
+                config(),
+                id,
+                voters.clone(),
+                router.network(id),
+                fast(),
+            )
+            .await
+            .unwrap();
+            router.register(id, r.raft().clone());
+            nodes.push(r);
+        }
+        until("a leader", Duration::from_secs(10), || {
+            nodes.iter().filter(|n| n.is_leader()).count() == 1
+        })
+        .await;
+        let leader = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        let epoch1 = leader.leader_epoch();
+        for n in &nodes {
+            until(
+                "everyone to know the leader",
+                Duration::from_secs(5),
+                || n.leader_id() == Some(leader.node_id()),
+            )
+            .await;
+        }
+
+        let mut acked = Vec::new();
+        for seed in 0..50 {
+            let info = match leader.append(batch_for(seed, 8, 64), None).await {
+                Ok(i) => i,
+                Err(e) => {
+                    for n in &nodes {
+                        eprintln!(
+                            "node {} leader={:?} epoch={} is_leader={} hw={}",
+                            n.node_id(),
+                            n.leader_id(),
+                            n.leader_epoch(),
+                            n.is_leader(),
+                            n.high_watermark()
+                        );
+                    }
+                    panic!("append {seed}: {e}");
+                }
+            };
+            // Committed = on a majority: the leader and at least one
+            // follower hold it.
+            let holders = nodes
+                .iter()
+                .filter(|n| n.log().log_end_offset() > info.last_offset)
+                .count();
+            assert!(
+                holders >= 2,
+                "batch {seed} on {holders} replicas when acknowledged"
+            );
+            acked.push(info);
+        }
+        let end = acked.last().unwrap().last_offset + 1;
+        for n in &nodes {
+            until("followers to catch up", Duration::from_secs(5), || {
+                n.high_watermark() >= end
+            })
+            .await;
+        }
+        // Byte-identical logs: followers stored the leader's stamped bytes.
+        let reference = read_all(leader.log(), 0, end).await;
+        for n in &nodes {
+            let theirs = read_all(n.log(), 0, end).await;
+            assert_eq!(theirs.len(), reference.len());
+            for (a, b) in theirs.iter().zip(&reference) {
+                assert_eq!(a.base_offset(), b.base_offset());
+                assert_eq!(a.partition_leader_epoch(), b.partition_leader_epoch());
+                if !a.is_control() {
+                    assert_eq!(a.as_bytes(), b.as_bytes());
+                }
+            }
+        }
+        // A follower refuses writes and names the leader.
+        let follower = nodes.iter().find(|n| !n.is_leader()).unwrap();
+        match follower.append(batch_for(999, 1, 1), None).await {
+            Err(tidemark_raft::Error::NotLeader { leader: l }) => {
+                assert_eq!(l, Some(leader.node_id()))
+            }
+            other => panic!("follower accepted a write: {other:?}"),
+        }
+
+        // Kill the leader: cut it off and stop its Raft task.
+        let dead = leader.node_id();
+        router.remove(dead);
+        leader.raft().shutdown().await.unwrap();
+        let survivors: Vec<_> = nodes
+            .iter()
+            .filter(|n| n.node_id() != dead)
+            .cloned()
+            .collect();
+        until("a new leader", Duration::from_secs(10), || {
+            survivors.iter().any(|n| n.is_leader())
+        })
+        .await;
+        let new_leader = survivors.iter().find(|n| n.is_leader()).unwrap().clone();
+        let epoch2 = new_leader.leader_epoch();
+        assert!(epoch2 > epoch1, "new leader epoch {epoch2} > {epoch1}");
+        let info = new_leader.append(batch_for(50, 8, 64), None).await.unwrap();
+        assert!(info.base_offset > end, "after the new leader's blank");
+        let last = read_all(new_leader.log(), info.base_offset, info.last_offset + 1).await;
+        assert_eq!(last[0].partition_leader_epoch(), epoch2);
+        // Every batch acknowledged under the old leader is still there.
+        let now = read_all(new_leader.log(), 0, end).await;
+        for a in &acked {
+            assert!(
+                now.iter()
+                    .any(|b| b.base_offset() == a.base_offset && b.last_offset() == a.last_offset)
+            );
+        }
+        // OffsetForLeaderEpoch: the old epoch ends where the new leader's
+        // blank begins, which is past everything acknowledged before.
+        let blank_at = new_leader
+            .log()
+            .epochs()
+            .iter()
+            .find(|e| e.0 == epoch2)
+            .unwrap()
+            .1;
+        assert!(blank_at >= end);
+        assert_eq!(
+            new_leader.log().end_offset_for_epoch(epoch1),
+            (epoch1, blank_at)
+        );
+        for n in &survivors {
+            n.close().await.unwrap();
+        }
+        leader.log().close().await.unwrap();
+    });
+    for d in dirs {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
