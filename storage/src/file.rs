@@ -193,7 +193,9 @@ impl SegmentWriter {
         let file =
             Rc::new(File::from_std(std_file).map_err(|e| StorageError::io("open", &path, e))?);
         let buf_pos = align_down(len);
-        let mut buf = AlignedBuf::with_capacity(256 * 1024);
+        // Small at first: it grows with the batches written, and an idle
+        // partition should cost little (a thousand of them share a budget).
+        let mut buf = AlignedBuf::with_capacity(16 * 1024);
         if len > buf_pos {
             // Reload the partial tail block so the next write rewrites it whole.
             // Through a buffered descriptor: an O_DIRECT read of a partial
