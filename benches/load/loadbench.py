@@ -25,12 +25,18 @@ Broker CPU (utime+stime from /proc/PID/stat) and client CPU (getrusage in each
 client process, librdkafka threads included) are taken for every phase, along
 with whole-machine CPU from /proc/stat (so other load on the machine shows).
 
+Each client also reports librdkafka's own statistics (requests sent, request
+round-trip time rtt, time queued in the client), which separate broker time
+from client time.
+
 Prints one JSON document and writes it to benches/load/last_run.json.
+The data dir must be on the real disk (not tmpfs); it is deleted at the end.
 
 Usage:
   python3 benches/load/loadbench.py [--broker target/release/tidemark]
       [--work-dir /work/bench-tmp] [--produce-seconds 20]
-      [--produce-max-messages 8000000] [--rate 20000] [--latency-seconds 15]
+      [--produce-max-messages 5000000] [--rate 20000] [--latency-seconds 15]
+      [--phases raw,idle,produce,consume,latency] [--out FILE]
 """
 
 import argparse
@@ -201,20 +207,36 @@ def run_role(role, args, timeout, log_path):
 # raw figures
 
 
-def raw_dd(path, bs, count):
+def _dd_read(path, bs, direct):
+    cmd = ["dd", f"if={path}", "of=/dev/null", f"bs={bs}"] + (["iflag=direct"] if direct else [])
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    wall = time.monotonic() - t0
+    nbytes = int(p.stderr.decode().strip().splitlines()[-1].split()[0])
+    return {"command": " ".join(cmd), "bytes": nbytes, "seconds": round(wall, 3),
+            "MBps": round(nbytes / wall / 1e6, 1)}
+
+
+def raw_dd(path, bs, count, read_back=False):
     cmd = ["dd", "if=/dev/zero", f"of={path}", f"bs={bs}", f"count={count}", "oflag=direct", "conv=fdatasync"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     wall = time.monotonic() - t0
     nbytes = int(p.stderr.decode().strip().splitlines()[-1].split()[0])
-    os.unlink(path)
-    return {
+    out = {
         "command": " ".join(cmd),
         "bytes": nbytes,
         "seconds": round(wall, 3),
         "MBps": round(nbytes / wall / 1e6, 1),
         "dd_says": p.stderr.decode().strip().splitlines()[-1],
     }
+    if read_back:
+        # the file was written with O_DIRECT, so it is not in the page cache:
+        # both reads go to the device (the buffered one with readahead)
+        out["read_direct"] = _dd_read(path, bs, True)
+        out["read_buffered"] = _dd_read(path, bs, False)
+    os.unlink(path)
+    return out
 
 
 def raw_fdatasync(path, size, max_count, max_seconds):
@@ -302,6 +324,38 @@ print(n, r.ru_utime + r.ru_stime, flush=True)
 # client roles (run in their own processes)
 
 
+class Stats:
+    """Keeps librdkafka's latest statistics (statistics.interval.ms) and
+    reduces them to the per-broker request figures: requests sent, request
+    round trip (rtt: from the request written to the response read, i.e.
+    the broker's time plus the loopback), time in librdkafka's own queue
+    (int_latency) and output buffer (outbuf_latency); microseconds."""
+
+    def __init__(self):
+        self.last = None
+
+    def cb(self, js):
+        self.last = js
+
+    def reduce(self):
+        if not self.last:
+            return None
+        d = json.loads(self.last)
+        out = {}
+        for b in d.get("brokers", {}).values():
+            if b.get("nodeid", -1) < 0:
+                continue
+            w = lambda k: {q: b.get(k, {}).get(q) for q in ("p50", "p99", "p99_99", "max", "cnt")}
+            out[b["name"]] = {
+                "requests_sent": b.get("tx"), "bytes_sent": b.get("txbytes"),
+                "responses": b.get("rx"), "bytes_received": b.get("rxbytes"),
+                "rtt_us": w("rtt"), "int_latency_us": w("int_latency"),
+                "outbuf_latency_us": w("outbuf_latency"),
+                "req": {k: v for k, v in b.get("req", {}).items() if v},
+            }
+        return {"brokers": out, "note": "rtt/int_latency windows cover the last statistics interval only"}
+
+
 def role_producer(a):
     from confluent_kafka import Producer
 
@@ -325,7 +379,10 @@ def role_producer(a):
         "delivery.report.only.error": True,
         "on_delivery": on_err,
         "message.max.bytes": 1048576,
+        "statistics.interval.ms": 1000,
     }
+    stats = Stats()
+    conf["stats_cb"] = stats.cb
     p = Producer(conf)
     topic, parts = a["topic"], a["partitions"]
     value = os.urandom(a["size"])
@@ -370,7 +427,8 @@ def role_producer(a):
         "queue_full_waits": full_waits,
         "client_cpu_s": round(cpu1 - cpu0, 3),
         "client_cores": round((cpu1 - cpu0) / (t1 - t0), 3),
-        "config": {k: v for k, v in conf.items() if k != "on_delivery"},
+        "config": {k: v for k, v in conf.items() if k not in ("on_delivery", "stats_cb")},
+        "librdkafka_stats": stats.reduce(),
     }), flush=True)
 
 
@@ -386,8 +444,10 @@ def role_consumer(a):
         "max.partition.fetch.bytes": 4194304,
         "queued.max.messages.kbytes": 262144,
         "fetch.wait.max.ms": 100,
+        "statistics.interval.ms": 1000,
     }
-    c = Consumer(conf)
+    stats = Stats()
+    c = Consumer(dict(conf, stats_cb=stats.cb))
     topic, parts = a["topic"], a["partitions"]
     hw = [c.get_watermark_offsets(TopicPartition(topic, i), timeout=10) for i in range(parts)]
     expected = sum(h - l for l, h in hw)
@@ -415,6 +475,7 @@ def role_consumer(a):
     cpu1 = client_cpu_self()
     pos = c.position([TopicPartition(topic, i) for i in range(parts)])
     positions = [tp.offset for tp in pos]
+    c.poll(0)  # serve a pending stats callback
     c.close()
     wall = t1 - t0
     print(json.dumps({
@@ -432,6 +493,7 @@ def role_consumer(a):
         "client_cores": round((cpu1 - cpu0) / wall, 3),
         "timed_out": n < expected,
         "config": conf,
+        "librdkafka_stats": stats.reduce(),
     }), flush=True)
 
 
@@ -458,7 +520,10 @@ def role_lat_producer(a):
         "linger.ms": a["linger_ms"],
         "compression.type": "none",
         "on_delivery": on_dr,
+        "statistics.interval.ms": int(a["seconds"] * 1000) - 500,
     }
+    stats = Stats()
+    conf["stats_cb"] = stats.cb
     p = Producer(conf)
     topic, parts, rate, secs = a["topic"], a["partitions"], a["rate"], a["seconds"]
     total = int(rate * secs)
@@ -514,7 +579,8 @@ def role_lat_producer(a):
         "send_lag_behind_schedule": summary_us(lags),
         "client_cpu_s": round(cpu1 - cpu0, 3),
         "client_cores": round((cpu1 - cpu0) / ((t1 - t0) / 1e9), 3),
-        "config": {k: v for k, v in conf.items() if k != "on_delivery"},
+        "config": {k: v for k, v in conf.items() if k not in ("on_delivery", "stats_cb")},
+        "librdkafka_stats": stats.reduce(),
         "_ack_lat_ns": acks,
     }), flush=True)
 
@@ -529,8 +595,10 @@ def role_lat_consumer(a):
         "enable.auto.offset.store": False,
         "fetch.wait.max.ms": 500,
         "fetch.min.bytes": 1,
+        "statistics.interval.ms": int(a["stats_interval_s"] * 1000),
     }
-    c = Consumer(conf)
+    stats = Stats()
+    c = Consumer(dict(conf, stats_cb=stats.cb))
     topic, parts, expected = a["topic"], a["partitions"], a["expected"]
     c.assign([TopicPartition(topic, i, 0) for i in range(parts)])
     c.consume(100, 0.5)  # connect + first fetch
@@ -571,6 +639,7 @@ def role_lat_consumer(a):
                     seen += 1
     t1 = time.monotonic()
     cpu1 = client_cpu_self()
+    c.poll(0)
     c.close()
     missing = expected - seen
     print(json.dumps({
@@ -584,6 +653,7 @@ def role_lat_consumer(a):
         "seconds": round(t1 - t0, 3),
         "client_cores": round((cpu1 - cpu0) / (t1 - t0), 3),
         "config": conf,
+        "librdkafka_stats": stats.reduce(),
         "_lat": lat,
     }), flush=True)
 
@@ -659,10 +729,10 @@ def main():
     ap.add_argument("--idle-topics", type=int, default=100)
     ap.add_argument("--idle-partitions-per-topic", type=int, default=10)
     ap.add_argument("--idle-wait-seconds", type=float, default=5)
-    ap.add_argument("--idle-segment-bytes", type=int, default=1 << 20,
-                    help="segment.bytes of the idle topics (0: broker default). The broker "
-                         "preallocates every partition's active segment to segment.bytes, so "
-                         "1,000 partitions at the 1 GiB default would reserve 1 TB of disk")
+    ap.add_argument("--idle-segment-bytes", type=int, default=0,
+                    help="segment.bytes of the idle topics (0: broker default). Brokers "
+                         "before 60a874a preallocated every active segment to segment.bytes "
+                         "(1,000 partitions x 1 GiB = 1 TB); since then 1 MiB, growing")
     ap.add_argument("--keep-data", action="store_true")
     ap.add_argument("--phases", default="raw,idle,produce,consume,latency",
                     help="comma-separated subset of raw,idle,produce,consume,latency")
@@ -703,7 +773,9 @@ def main():
 
     # ---- disk space: the broker preallocates each active segment (1 GiB by
     # default) and the produce phase writes up to max-messages x ~1 KiB.
-    need = (12 << 30) + args.produce_max_messages * 1100 + args.idle_topics * args.idle_partitions_per_topic * (args.idle_segment_bytes or (1 << 30)) + (2 << 30)
+    # (growing preallocation: 1 MiB per idle partition, <= 64 MiB ahead per
+    # active one; the free space is checked again after the idle topics exist)
+    need = 12 * (64 << 20) + args.produce_max_messages * 1100 + args.idle_topics * args.idle_partitions_per_topic * (args.idle_segment_bytes or (1 << 20)) + (2 << 30)
     stv = os.statvfs(run_dir)
     free = stv.f_bavail * stv.f_frsize
     res["disk_free_GB_at_start"] = round(free / 1e9, 1)
@@ -715,7 +787,7 @@ def main():
         # ---- raw figures
         log("raw disk + loopback")
         raw = {}
-        raw["disk_dd_1MiB"] = raw_dd(os.path.join(run_dir, "dd.1m"), "1M", 512)
+        raw["disk_dd_1MiB"] = raw_dd(os.path.join(run_dir, "dd.1m"), "1M", 512, read_back=True)
         raw["disk_dd_64KiB"] = raw_dd(os.path.join(run_dir, "dd.64k"), "64k", 4096)
         raw["fdatasync_4KiB"] = raw_fdatasync(os.path.join(run_dir, "sync.4k"), 4096, 3000, 3)
         raw["fdatasync_64KiB"] = raw_fdatasync(os.path.join(run_dir, "sync.64k"), 65536, 2000, 3)
@@ -754,6 +826,11 @@ def main():
             idle["topic_config"] = icfg
             errs = create_topics(admin, [(f"idle-{i:03d}", args.idle_partitions_per_topic) for i in range(args.idle_topics)], config=icfg)
             idle["create_seconds"] = round(time.monotonic() - t, 3)
+            stv = os.statvfs(run_dir)
+            idle["disk_free_GB_after_create"] = round(stv.f_bavail * stv.f_frsize / 1e9, 1)
+            if stv.f_bavail * stv.f_frsize < (10 << 30):
+                admin.delete_topics([f"idle-{i:03d}" for i in range(args.idle_topics)], operation_timeout=30)
+                raise RuntimeError(f"idle topics left only {idle['disk_free_GB_after_create']} GB free; deleted them, stopping")
             if errs:
                 problems.append(f"idle topic creation errors: {dict(list(errs.items())[:5])} ({len(errs)} total)")
             md = admin.list_topics(timeout=30)
@@ -826,6 +903,7 @@ def main():
             lc_cmd = [sys.executable, os.path.abspath(__file__), "--role", "lat_consumer", "--role-args", json.dumps({
                 "bootstrap": bootstrap, "topic": "bench-lat", "partitions": 6, "expected": expected,
                 "max_seconds": args.latency_seconds + 40,
+                "stats_interval_s": args.latency_seconds + 1,
             })]
             clog = open(clog_path, "ab")
             with PhaseMeter(bpid) as pm:
@@ -926,6 +1004,8 @@ def main():
         "produce_MBps_vs_raw_dd_1MiB": ratio(prod_MBps, g("raw", "disk_dd_1MiB", "MBps")),
         "produce_MBps_vs_raw_fdatasync_1MiB_loop": ratio(prod_MBps, g("raw", "fdatasync_1MiB", "MBps")),
         "consume_MBps_vs_loopback": ratio(g("consume", "MBps_values"), g("raw", "loopback_tcp", "MBps")),
+        "consume_MBps_vs_raw_disk_read_buffered_1MiB": ratio(g("consume", "MBps_values"), g("raw", "disk_dd_1MiB", "read_buffered", "MBps")),
+        "consume_MBps_vs_raw_disk_read_direct_1MiB": ratio(g("consume", "MBps_values"), g("raw", "disk_dd_1MiB", "read_direct", "MBps")),
         "publish_ack_p99_vs_raw_fdatasync_64KiB_p99": ratio(g("latency", "publish_ack", "p99_ms"), g("raw", "fdatasync_64KiB", "p99_ms"), 2),
         "publish_ack_p50_vs_raw_fdatasync_64KiB_p50": ratio(g("latency", "publish_ack", "p50_ms"), g("raw", "fdatasync_64KiB", "p50_ms"), 2),
         "produce_vs_librdkafka_ceiling_400k": ratio(g("produce", "msgs_per_s"), 400000),
@@ -957,6 +1037,7 @@ def main():
         "broker_peak_rss_MB": g("broker_final", "peak_rss_MB"),
         "idle_rss_MB_1000_partitions": g("idle", "rss_MB_1000_partitions"),
         "raw_dd_1MiB_MBps": g("raw", "disk_dd_1MiB", "MBps"),
+        "raw_read_1MiB_buffered_MBps": g("raw", "disk_dd_1MiB", "read_buffered", "MBps"),
         "raw_fdatasync_4KiB_p50_p99_ms": [g("raw", "fdatasync_4KiB", "p50_ms"), g("raw", "fdatasync_4KiB", "p99_ms")],
         "raw_fdatasync_64KiB_p50_p99_ms": [g("raw", "fdatasync_64KiB", "p50_ms"), g("raw", "fdatasync_64KiB", "p99_ms")],
         "raw_loopback_MBps": g("raw", "loopback_tcp", "MBps"),

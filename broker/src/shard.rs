@@ -28,14 +28,19 @@ pub type PartitionKey = (Uuid, i32);
 /// are `shards` shards. Stable for a given topic id, so a restart puts each
 /// partition back on the same shard.
 pub fn owner_shard(topic_id: Uuid, index: i32, shards: usize) -> usize {
-    // FNV-1a over the id and index: cheap, stable, and spreads sequential
-    // partitions of one topic over the shards.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in topic_id.as_bytes().iter().chain(index.to_be_bytes().iter()) {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    ((h ^ (index as u64)) % shards as u64) as usize
+    // The topic id and the index, mixed by splitmix64's finaliser so that
+    // every bit of the result depends on both: consecutive partitions of a
+    // topic spread over the shards whatever their number. (A plain FNV-1a
+    // keeps the low bit's parity, which put every partition of a topic on
+    // one shard of two.)
+    let (hi, lo) = topic_id.as_u64_pair();
+    let mut x = hi ^ lo.rotate_left(32) ^ (index as u32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^= x >> 31;
+    (x % shards as u64) as usize
 }
 
 /// One core's share of the broker.
@@ -202,13 +207,19 @@ mod tests {
 
     #[test]
     fn owners_are_stable_and_spread() {
-        let id = Uuid::from_u128(42);
-        let mut counts = [0usize; 4];
-        for p in 0..400 {
-            let s = owner_shard(id, p, 4);
-            assert_eq!(s, owner_shard(id, p, 4));
-            counts[s] += 1;
+        // Every topic's partitions spread over the shards, for even and odd
+        // shard counts (the bug this guards against: all on one of two).
+        for shards in [2usize, 3, 4, 8] {
+            for t in 0..200u128 {
+                let id = Uuid::from_u128(t.wrapping_mul(0x1234_5678_9abc_def0_1357_9bdf_2468_ace1));
+                let mut counts = vec![0usize; shards];
+                for p in 0..(shards as i32 * 16) {
+                    let s = owner_shard(id, p, shards);
+                    assert_eq!(s, owner_shard(id, p, shards));
+                    counts[s] += 1;
+                }
+                assert!(counts.iter().all(|&c| c >= 4), "{shards} shards, topic {t}: {counts:?}");
+            }
         }
-        assert!(counts.iter().all(|&c| c > 50), "{counts:?}");
     }
 }
