@@ -204,17 +204,20 @@ async fn start_request(shard: &Rc<Shard>, frame: Bytes) -> Result<Pending, Close
     let s = shard.clone();
     monoio::spawn(async move {
         let response = crate::handlers::handle(&s, &header, body).await;
-        let encoded =
-            response.and_then(
-                |body| match encode_response(correlation_id, version, &body) {
-                    Ok(chunks) => Some(chunks),
-                    Err(e) => {
-                        warn!(api = api.name(), version, error = %e, "cannot encode a response");
-                        None
-                    }
-                },
-            );
-        let _ = tx.send(encoded);
+        match response.map(|body| encode_response(correlation_id, version, &body)) {
+            None => {
+                let _ = tx.send(None);
+            }
+            Some(Ok(chunks)) => {
+                let _ = tx.send(Some(chunks));
+            }
+            Some(Err(e)) => {
+                // Dropping `tx` closes the connection: the client must not
+                // wait for an answer that will never come.
+                warn!(api = api.name(), version, error = %e, "cannot encode a response; closing the connection");
+                drop(tx);
+            }
+        }
         if produce_bytes > 0 {
             s.ctx
                 .inflight_produce_bytes
