@@ -7,6 +7,7 @@
 //! | [`shard`] | one thread per core; cross-shard calls |
 //! | [`connection`] | one client connection: frames in, responses out in order |
 //! | [`handlers`] | one module per API |
+//! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
 //! | [`metadata`] | topics, ids, dynamic settings (single node: a file) |
 //! | [`partition`] | a partition replica: log, high watermark, waiting readers |
 //! | [`apis`] | which API versions this broker implements |
@@ -16,6 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
 pub mod apis;
 pub mod config;
 pub mod connection;
+pub mod groups;
 pub mod handlers;
 pub mod metadata;
 pub mod notify;

@@ -146,28 +146,32 @@ impl Partition {
             batch.records_count(),
         );
         if pid >= 0 {
-            let mut producers = self.producers.borrow_mut();
-            match producers.check(pid, epoch, first_seq, count) {
-                Err(code) => {
-                    return Err(produce_err(
-                        code,
-                        format!("producer {pid} epoch {epoch} sequence {first_seq} refused"),
-                    ));
+            // The borrow ends before any await (a duplicate waits below).
+            let duplicate = {
+                let mut producers = self.producers.borrow_mut();
+                match producers.check(pid, epoch, first_seq, count) {
+                    Err(code) => {
+                        return Err(produce_err(
+                            code,
+                            format!("producer {pid} epoch {epoch} sequence {first_seq} refused"),
+                        ));
+                    }
+                    Ok(Check::Duplicate { base_offset }) => Some(base_offset),
+                    Ok(Check::Append) => {
+                        producers.record(pid, epoch, first_seq, count, self.log.log_end_offset());
+                        None
+                    }
                 }
-                Ok(Check::Duplicate { base_offset }) => {
-                    let info = AppendInfo {
-                        base_offset,
-                        last_offset: base_offset + count as i64 - 1,
-                        log_start_offset: self.log.log_start_offset(),
-                    };
-                    drop(producers);
-                    // A duplicate is answered once the original is durable.
-                    self.wait_for_high_watermark(info.last_offset + 1).await;
-                    return Ok((info, None));
-                }
-                Ok(Check::Append) => {
-                    producers.record(pid, epoch, first_seq, count, self.log.log_end_offset())
-                }
+            };
+            if let Some(base_offset) = duplicate {
+                let info = AppendInfo {
+                    base_offset,
+                    last_offset: base_offset + count as i64 - 1,
+                    log_start_offset: self.log.log_start_offset(),
+                };
+                // A duplicate is answered once the original is durable.
+                self.wait_for_high_watermark(info.last_offset + 1).await;
+                return Ok((info, None));
             }
         }
         let appended = self

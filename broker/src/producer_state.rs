@@ -183,10 +183,8 @@ mod tests {
         // An unknown producer may start anywhere.
         assert_eq!(s.check(8, 0, 42, 1), Ok(Check::Append));
         // Only five batches are remembered.
-        let mut seq = 5;
-        for i in 0..6 {
+        for (seq, i) in (5..).zip(0..6) {
             s.record(7, 0, seq, 1, 200 + i);
-            seq += 1;
         }
         assert_eq!(
             s.check(7, 0, 0, 3),

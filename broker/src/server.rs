@@ -197,6 +197,9 @@ fn shard_main(
                 }
             }
         }
+        // Committed offsets and groups of this shard's __consumer_offsets
+        // partitions, before any request can reach them.
+        crate::groups::start(&shard).await;
         let opts = ListenerOpts::new()
             .reuse_port(true)
             .reuse_addr(true)

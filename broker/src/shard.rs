@@ -218,7 +218,10 @@ mod tests {
                     assert_eq!(s, owner_shard(id, p, shards));
                     counts[s] += 1;
                 }
-                assert!(counts.iter().all(|&c| c >= 4), "{shards} shards, topic {t}: {counts:?}");
+                assert!(
+                    counts.iter().all(|&c| c >= 4),
+                    "{shards} shards, topic {t}: {counts:?}"
+                );
             }
         }
     }

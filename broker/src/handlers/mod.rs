@@ -13,11 +13,14 @@ pub mod configs;
 pub mod fetch;
 pub mod fetch_session;
 pub mod find_coordinator;
+pub mod group_admin;
+pub mod groups;
 pub mod init_producer_id;
 pub mod list_offsets;
 pub mod maintenance;
 pub mod metadata;
 pub mod misc;
+pub mod offsets;
 pub mod produce;
 pub mod topics;
 
@@ -68,7 +71,30 @@ pub async fn handle(
             ResponseBody::InitProducerId(init_producer_id::handle(shard, r).await)
         }
         RequestBody::FindCoordinator(r) => {
-            ResponseBody::FindCoordinator(find_coordinator::handle(r, v))
+            ResponseBody::FindCoordinator(find_coordinator::handle(shard, r, v).await)
+        }
+        RequestBody::JoinGroup(r) => {
+            let client_id = header.client_id.clone().unwrap_or_default();
+            ResponseBody::JoinGroup(groups::join(shard, r, v, client_id).await)
+        }
+        RequestBody::SyncGroup(r) => ResponseBody::SyncGroup(groups::sync(shard, r, v).await),
+        RequestBody::Heartbeat(r) => ResponseBody::Heartbeat(groups::heartbeat(shard, r).await),
+        RequestBody::LeaveGroup(r) => ResponseBody::LeaveGroup(groups::leave(shard, r, v).await),
+        RequestBody::OffsetCommit(r) => {
+            ResponseBody::OffsetCommit(offsets::commit(shard, r, v).await)
+        }
+        RequestBody::OffsetFetch(r) => ResponseBody::OffsetFetch(offsets::fetch(shard, r, v).await),
+        RequestBody::ListGroups(r) => {
+            ResponseBody::ListGroups(group_admin::list(shard, r, v).await)
+        }
+        RequestBody::DescribeGroups(r) => {
+            ResponseBody::DescribeGroups(group_admin::describe(shard, r, v).await)
+        }
+        RequestBody::DeleteGroups(r) => {
+            ResponseBody::DeleteGroups(group_admin::delete(shard, r).await)
+        }
+        RequestBody::OffsetDelete(r) => {
+            ResponseBody::OffsetDelete(group_admin::offset_delete(shard, r).await)
         }
         RequestBody::DeleteRecords(r) => {
             ResponseBody::DeleteRecords(misc::delete_records(shard, r).await)

@@ -1,0 +1,331 @@
+//! ListGroups, DescribeGroups, DeleteGroups, OffsetDelete: the admin view
+//! of the classic groups ([`crate::groups`]). ListGroups asks every shard
+//! (a group lives on the shard of its `__consumer_offsets` partition); the
+//! others go to the group's coordinator shard. Deletions remove the group
+//! or offsets from memory first, then append tombstones, so a join racing
+//! a delete finds a fresh group rather than a half-deleted one.
+
+use std::rc::Rc;
+
+use bytes::Bytes;
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::delete_groups_response::DeletableGroupResult;
+use kafka_protocol::generated::describe_groups_response::{DescribedGroup, DescribedGroupMember};
+use kafka_protocol::generated::list_groups_response::ListedGroup;
+use kafka_protocol::generated::offset_delete_response::{
+    OffsetDeleteResponsePartition, OffsetDeleteResponseTopic,
+};
+use kafka_protocol::generated::{
+    DeleteGroupsRequest, DeleteGroupsResponse, DescribeGroupsRequest, DescribeGroupsResponse,
+    ListGroupsRequest, ListGroupsResponse, OffsetDeleteRequest, OffsetDeleteResponse,
+};
+
+use crate::groups::group::GroupState;
+use crate::groups::{self, coordinator, records};
+use crate::shard::Shard;
+
+/// Every group is a classic group (KIP-848 groups do not exist yet).
+const GROUP_TYPE: &str = "classic";
+
+pub async fn list(shard: &Rc<Shard>, req: ListGroupsRequest, version: i16) -> ListGroupsResponse {
+    let mut groups = Vec::new();
+    let mut error = ErrorCode::None;
+    for target in 0..shard.shard_count() {
+        let listed = shard
+            .submit_to(target, |_s| async move {
+                let c = coordinator();
+                let c = c.borrow();
+                c.groups
+                    .values()
+                    .map(|g| {
+                        (
+                            g.id.clone(),
+                            g.protocol_type.clone().unwrap_or_default(),
+                            g.state.name().to_string(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .await;
+        match listed {
+            Ok(l) => groups.extend(l),
+            Err(_) => error = ErrorCode::CoordinatorNotAvailable,
+        }
+    }
+    groups.sort();
+    let states: Vec<String> = req.states_filter.iter().map(|s| s.to_lowercase()).collect();
+    let types: Vec<String> = req.types_filter.iter().map(|s| s.to_lowercase()).collect();
+    ListGroupsResponse {
+        error_code: error.code(),
+        groups: groups
+            .into_iter()
+            .filter(|(_, _, state)| states.is_empty() || states.contains(&state.to_lowercase()))
+            .filter(|_| types.is_empty() || types.iter().any(|t| t == GROUP_TYPE))
+            .map(|(group_id, protocol_type, state)| ListedGroup {
+                group_id,
+                protocol_type,
+                group_state: if version >= 4 { state } else { String::new() },
+                group_type: if version >= 5 {
+                    GROUP_TYPE.to_string()
+                } else {
+                    String::new()
+                },
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+fn described_error(group_id: String, code: ErrorCode, version: i16) -> DescribedGroup {
+    DescribedGroup {
+        error_code: code.code(),
+        group_id,
+        group_state: if code == ErrorCode::None {
+            GroupState::Dead.name().into()
+        } else {
+            String::new()
+        },
+        error_message: (version >= 6 && code != ErrorCode::None)
+            .then(|| code.message().to_string()),
+        ..Default::default()
+    }
+}
+
+pub async fn describe(
+    shard: &Rc<Shard>,
+    req: DescribeGroupsRequest,
+    version: i16,
+) -> DescribeGroupsResponse {
+    let mut out = Vec::with_capacity(req.groups.len());
+    for group_id in req.groups {
+        if group_id.is_empty() {
+            out.push(described_error(
+                group_id,
+                ErrorCode::InvalidGroupId,
+                version,
+            ));
+            continue;
+        }
+        let route = match groups::route(shard, &group_id).await {
+            Ok(r) => r,
+            Err(code) => {
+                out.push(described_error(group_id, code, version));
+                continue;
+            }
+        };
+        let id = group_id.clone();
+        let described = shard
+            .submit_to(route.shard, move |_s| async move {
+                let c = coordinator();
+                let c = c.borrow();
+                let g = c.groups.get(&id)?;
+                let proto = g.protocol.clone().unwrap_or_default();
+                // Member metadata and assignments only once a protocol is
+                // chosen, as Kafka does.
+                let with_data = matches!(
+                    g.state,
+                    GroupState::Stable | GroupState::CompletingRebalance
+                );
+                Some(DescribedGroup {
+                    group_id: id,
+                    group_state: g.state.name().to_string(),
+                    protocol_type: g.protocol_type.clone().unwrap_or_default(),
+                    protocol_data: if with_data {
+                        proto.clone()
+                    } else {
+                        String::new()
+                    },
+                    members: g
+                        .members
+                        .iter()
+                        .map(|m| DescribedGroupMember {
+                            member_id: m.id.clone(),
+                            group_instance_id: if version >= 4 {
+                                m.instance_id.clone()
+                            } else {
+                                None
+                            },
+                            client_id: m.client_id.clone(),
+                            client_host: m.client_host.clone(),
+                            member_metadata: if with_data {
+                                m.metadata_for(&proto)
+                            } else {
+                                Bytes::new()
+                            },
+                            member_assignment: if g.state == GroupState::Stable {
+                                m.assignment.clone()
+                            } else {
+                                Bytes::new()
+                            },
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                })
+            })
+            .await;
+        out.push(match described {
+            Ok(Some(d)) => d,
+            // Kafka: an unknown group is "Dead", and from v6 GROUP_ID_NOT_FOUND.
+            Ok(None) if version >= 6 => {
+                described_error(group_id, ErrorCode::GroupIdNotFound, version)
+            }
+            Ok(None) => described_error(group_id, ErrorCode::None, version),
+            Err(_) => described_error(group_id, ErrorCode::CoordinatorNotAvailable, version),
+        });
+    }
+    DescribeGroupsResponse {
+        groups: out,
+        ..Default::default()
+    }
+}
+
+pub async fn delete(shard: &Rc<Shard>, req: DeleteGroupsRequest) -> DeleteGroupsResponse {
+    let mut results = Vec::with_capacity(req.groups_names.len());
+    for group_id in req.groups_names {
+        let code = if group_id.is_empty() {
+            ErrorCode::InvalidGroupId
+        } else {
+            match groups::route(shard, &group_id).await {
+                Err(code) => code,
+                Ok(route) => {
+                    let id = group_id.clone();
+                    shard
+                        .submit_to(route.shard, move |s| async move {
+                            let tombstones = {
+                                let c = coordinator();
+                                let mut c = c.borrow_mut();
+                                let Some(g) = c.groups.get(&id) else {
+                                    return ErrorCode::GroupIdNotFound;
+                                };
+                                if g.state != GroupState::Empty {
+                                    return ErrorCode::NonEmptyGroup;
+                                }
+                                let Some(g) = c.groups.remove(&id) else {
+                                    return ErrorCode::GroupIdNotFound;
+                                };
+                                let mut t: Vec<(Bytes, Option<Bytes>)> = g
+                                    .offsets
+                                    .keys()
+                                    .map(|(topic, p)| (records::offset_key(&id, topic, *p), None))
+                                    .collect();
+                                t.push((records::group_key(&id), None));
+                                t
+                            };
+                            match groups::append(&s, route, tombstones).await {
+                                Ok(_) => ErrorCode::None,
+                                Err(code) => code,
+                            }
+                        })
+                        .await
+                        .unwrap_or(ErrorCode::CoordinatorNotAvailable)
+                }
+            }
+        };
+        results.push(DeletableGroupResult {
+            group_id,
+            error_code: code.code(),
+            ..Default::default()
+        });
+    }
+    DeleteGroupsResponse {
+        results,
+        ..Default::default()
+    }
+}
+
+pub async fn offset_delete(shard: &Rc<Shard>, req: OffsetDeleteRequest) -> OffsetDeleteResponse {
+    let meta = shard.metadata();
+    // (topic, partition, error decided here or None).
+    let mut asked: Vec<(String, i32, Option<ErrorCode>)> = Vec::new();
+    for t in &req.topics {
+        let tm = meta.topic(&t.name);
+        for p in &t.partitions {
+            let early = match tm {
+                Some(tm) if p.partition_index >= 0 && p.partition_index < tm.partitions => None,
+                _ => Some(ErrorCode::UnknownTopicOrPartition),
+            };
+            asked.push((t.name.clone(), p.partition_index, early));
+        }
+    }
+    let outcome: Result<Vec<ErrorCode>, ErrorCode> = if req.group_id.is_empty() {
+        Err(ErrorCode::InvalidGroupId)
+    } else {
+        match groups::route(shard, &req.group_id).await {
+            Err(code) => Err(code),
+            Ok(route) => {
+                let id = req.group_id.clone();
+                let asked = asked.clone();
+                shard
+                    .submit_to(route.shard, move |s| async move {
+                        let (codes, tombstones) = {
+                            let c = coordinator();
+                            let mut c = c.borrow_mut();
+                            let Some(g) = c.groups.get_mut(&id) else {
+                                return Err(ErrorCode::GroupIdNotFound);
+                            };
+                            let subscribed = if g.state == GroupState::Empty {
+                                Some(Default::default())
+                            } else if g.protocol_type.as_deref() == Some("consumer") {
+                                g.subscribed_topics()
+                            } else {
+                                return Err(ErrorCode::NonEmptyGroup);
+                            };
+                            let mut codes = Vec::with_capacity(asked.len());
+                            let mut tombstones = Vec::new();
+                            for (topic, p, early) in asked {
+                                if let Some(code) = early {
+                                    codes.push(code);
+                                } else if subscribed.as_ref().is_none_or(|s| s.contains(&topic)) {
+                                    codes.push(ErrorCode::GroupSubscribedToTopic);
+                                } else {
+                                    if g.offsets.remove(&(topic.clone(), p)).is_some() {
+                                        tombstones
+                                            .push((records::offset_key(&id, &topic, p), None));
+                                    }
+                                    codes.push(ErrorCode::None);
+                                }
+                            }
+                            (codes, tombstones)
+                        };
+                        if !tombstones.is_empty() {
+                            groups::append(&s, route, tombstones).await?;
+                        }
+                        Ok(codes)
+                    })
+                    .await
+                    .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
+            }
+        }
+    };
+    let mut resp = OffsetDeleteResponse::default();
+    let codes = match outcome {
+        Err(code) => {
+            resp.error_code = code.code();
+            return resp;
+        }
+        Ok(codes) => codes,
+    };
+    let mut i = 0;
+    for t in req.topics {
+        let mut tr = OffsetDeleteResponseTopic {
+            name: t.name,
+            ..Default::default()
+        };
+        for p in t.partitions {
+            tr.partitions.push(OffsetDeleteResponsePartition {
+                partition_index: p.partition_index,
+                error_code: codes
+                    .get(i)
+                    .copied()
+                    .unwrap_or(ErrorCode::UnknownServerError)
+                    .code(),
+                ..Default::default()
+            });
+            i += 1;
+        }
+        resp.topics.push(tr);
+    }
+    resp
+}

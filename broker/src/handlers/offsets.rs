@@ -1,0 +1,395 @@
+//! OffsetCommit and OffsetFetch: committed offsets of groups, durable as
+//! records of `__consumer_offsets` ([`crate::groups`]). Topics are checked
+//! here against the metadata; the group checks and the append run on the
+//! group's coordinator shard.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::offset_commit_response::{
+    OffsetCommitResponsePartition, OffsetCommitResponseTopic,
+};
+use kafka_protocol::generated::offset_fetch_response::{
+    OffsetFetchResponseGroup, OffsetFetchResponsePartition, OffsetFetchResponsePartitions,
+    OffsetFetchResponseTopic, OffsetFetchResponseTopics,
+};
+use kafka_protocol::generated::{
+    OffsetCommitRequest, OffsetCommitResponse, OffsetFetchRequest, OffsetFetchResponse,
+};
+use uuid::Uuid;
+
+use crate::groups::group::Group;
+use crate::groups::records::{self, OffsetValue};
+use crate::groups::{self, MAX_METADATA_BYTES, coordinator};
+use crate::partition::now_ms;
+use crate::shard::Shard;
+
+/// One partition's commit, checked against the metadata.
+struct ToCommit {
+    slot: (usize, usize),
+    topic: String,
+    partition: i32,
+    value: OffsetValue,
+}
+
+pub async fn commit(
+    shard: &Rc<Shard>,
+    req: OffsetCommitRequest,
+    version: i16,
+) -> OffsetCommitResponse {
+    let meta = shard.metadata();
+    let mut topics = Vec::with_capacity(req.topics.len());
+    let mut todo = Vec::new();
+    let group_error = req.group_id.is_empty().then_some(ErrorCode::InvalidGroupId);
+    for (ti, t) in req.topics.into_iter().enumerate() {
+        let tm = if version >= 10 {
+            meta.topic_by_id(&t.topic_id)
+        } else {
+            meta.topic(&t.name)
+        };
+        let unknown = if version >= 10 {
+            ErrorCode::UnknownTopicId
+        } else {
+            ErrorCode::UnknownTopicOrPartition
+        };
+        let mut tr = OffsetCommitResponseTopic {
+            name: t.name.clone(),
+            topic_id: t.topic_id,
+            partitions: Vec::with_capacity(t.partitions.len()),
+            ..Default::default()
+        };
+        for (pi, p) in t.partitions.into_iter().enumerate() {
+            let code = match (group_error, tm) {
+                (Some(c), _) => c,
+                (None, None) => unknown,
+                (None, Some(tm)) if p.partition_index < 0 || p.partition_index >= tm.partitions => {
+                    ErrorCode::UnknownTopicOrPartition
+                }
+                (None, Some(_))
+                    if p.committed_metadata
+                        .as_ref()
+                        .is_some_and(|m| m.len() > MAX_METADATA_BYTES) =>
+                {
+                    ErrorCode::OffsetMetadataTooLarge
+                }
+                (None, Some(tm)) => {
+                    todo.push(ToCommit {
+                        slot: (ti, pi),
+                        topic: tm.name.clone(),
+                        partition: p.partition_index,
+                        value: OffsetValue {
+                            offset: p.committed_offset,
+                            leader_epoch: p.committed_leader_epoch,
+                            metadata: p.committed_metadata.unwrap_or_default(),
+                            commit_timestamp: now_ms(),
+                        },
+                    });
+                    ErrorCode::None
+                }
+            };
+            tr.partitions.push(OffsetCommitResponsePartition {
+                partition_index: p.partition_index,
+                error_code: code.code(),
+                ..Default::default()
+            });
+        }
+        topics.push(tr);
+    }
+    if !todo.is_empty() {
+        let outcome = match groups::route(shard, &req.group_id).await {
+            Err(code) => Err(code),
+            Ok(route) => {
+                let group_id = req.group_id.clone();
+                let member_id = req.member_id.clone();
+                let instance_id = req.group_instance_id.clone();
+                let generation = req.generation_id_or_member_epoch;
+                let items: Vec<(String, i32, OffsetValue)> = todo
+                    .iter()
+                    .map(|c| (c.topic.clone(), c.partition, c.value.clone()))
+                    .collect();
+                shard
+                    .submit_to(route.shard, move |s| async move {
+                        commit_on_owner(
+                            &s,
+                            route,
+                            group_id,
+                            member_id,
+                            instance_id,
+                            generation,
+                            items,
+                        )
+                        .await
+                    })
+                    .await
+                    .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
+            }
+        };
+        if let Err(code) = outcome {
+            for c in &todo {
+                topics[c.slot.0].partitions[c.slot.1].error_code = code.code();
+            }
+        }
+    }
+    if version < 10 {
+        for t in &mut topics {
+            t.topic_id = Uuid::nil();
+        }
+    } else {
+        for t in &mut topics {
+            t.name.clear();
+        }
+    }
+    OffsetCommitResponse {
+        topics,
+        ..Default::default()
+    }
+}
+
+async fn commit_on_owner(
+    s: &Rc<Shard>,
+    route: groups::Route,
+    group_id: String,
+    member_id: String,
+    instance_id: Option<String>,
+    generation: i32,
+    items: Vec<(String, i32, OffsetValue)>,
+) -> Result<(), ErrorCode> {
+    {
+        let c = coordinator();
+        let c = c.borrow();
+        match c.groups.get(&group_id) {
+            Some(g) => g.validate_commit(&member_id, instance_id.as_deref(), generation)?,
+            // No group: only a consumer without membership may commit.
+            None if generation < 0 => {}
+            None => return Err(ErrorCode::IllegalGeneration),
+        }
+    }
+    let recs = items
+        .iter()
+        .map(|(t, p, v)| {
+            (
+                records::offset_key(&group_id, t, *p),
+                Some(records::offset_value(v)),
+            )
+        })
+        .collect();
+    let base = groups::append(s, route, recs).await?;
+    let delay = groups::initial_delay(s);
+    let c = coordinator();
+    let mut c = c.borrow_mut();
+    let g = c
+        .groups
+        .entry(group_id.clone())
+        .or_insert_with(|| Group::new(group_id, delay));
+    for (i, (t, p, v)) in items.into_iter().enumerate() {
+        g.apply_offset(t, p, Some(v), base + i as i64);
+    }
+    Ok(())
+}
+
+/// What one group's fetch asks for: `None` is every committed offset.
+type Wanted = Option<Vec<(String, Vec<i32>)>>;
+
+/// One partition's answer: committed offset or none.
+type Found = Vec<(String, i32, Option<OffsetValue>)>;
+
+async fn fetch_group(
+    shard: &Rc<Shard>,
+    group_id: String,
+    wanted: Wanted,
+) -> Result<Found, ErrorCode> {
+    if group_id.is_empty() {
+        return Err(ErrorCode::InvalidGroupId);
+    }
+    let route = groups::route(shard, &group_id).await?;
+    shard
+        .submit_to(route.shard, move |_s| async move {
+            let c = coordinator();
+            let c = c.borrow();
+            let g = c.groups.get(&group_id);
+            let mut found = Vec::new();
+            match wanted {
+                None => {
+                    if let Some(g) = g {
+                        let mut all: Vec<_> = g.offsets.iter().collect();
+                        all.sort_by(|a, b| a.0.cmp(b.0));
+                        for ((t, p), v) in all {
+                            found.push((t.clone(), *p, Some(v.value.clone())));
+                        }
+                    }
+                }
+                Some(topics) => {
+                    for (t, parts) in topics {
+                        for p in parts {
+                            let v = g
+                                .and_then(|g| g.offsets.get(&(t.clone(), p)))
+                                .map(|c| c.value.clone());
+                            found.push((t.clone(), p, v));
+                        }
+                    }
+                }
+            }
+            found
+        })
+        .await
+        .map_err(|_| ErrorCode::CoordinatorNotAvailable)
+}
+
+/// A topic's partitions and their committed offsets.
+type TopicOffsets = (String, Vec<(i32, Option<OffsetValue>)>);
+
+/// Groups `found` by topic, keeping first-seen order.
+fn by_topic(found: Found) -> Vec<TopicOffsets> {
+    let mut out: Vec<TopicOffsets> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (t, p, v) in found {
+        let i = *index.entry(t.clone()).or_insert_with(|| {
+            out.push((t, Vec::new()));
+            out.len() - 1
+        });
+        out[i].1.push((p, v));
+    }
+    out
+}
+
+pub async fn fetch(
+    shard: &Rc<Shard>,
+    req: OffsetFetchRequest,
+    version: i16,
+) -> OffsetFetchResponse {
+    if version < 8 {
+        let wanted = req.topics.map(|ts| {
+            ts.into_iter()
+                .map(|t| (t.name, t.partition_indexes))
+                .collect::<Vec<_>>()
+        });
+        let mut resp = OffsetFetchResponse::default();
+        match fetch_group(shard, req.group_id, wanted.clone()).await {
+            Ok(found) => {
+                resp.topics = by_topic(found)
+                    .into_iter()
+                    .map(|(name, parts)| OffsetFetchResponseTopic {
+                        name,
+                        partitions: parts
+                            .into_iter()
+                            .map(|(p, v)| {
+                                let (offset, epoch, metadata) = match v {
+                                    Some(v) => (v.offset, v.leader_epoch, v.metadata),
+                                    None => (-1, -1, String::new()),
+                                };
+                                OffsetFetchResponsePartition {
+                                    partition_index: p,
+                                    committed_offset: offset,
+                                    committed_leader_epoch: if version >= 5 { epoch } else { -1 },
+                                    metadata: Some(metadata),
+                                    ..Default::default()
+                                }
+                            })
+                            .collect(),
+                        ..Default::default()
+                    })
+                    .collect();
+            }
+            Err(code) if version >= 2 => resp.error_code = code.code(),
+            Err(code) => {
+                // v1 has no top-level error: every partition carries it.
+                resp.topics = wanted
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(name, parts)| OffsetFetchResponseTopic {
+                        name,
+                        partitions: parts
+                            .into_iter()
+                            .map(|p| OffsetFetchResponsePartition {
+                                partition_index: p,
+                                committed_offset: -1,
+                                error_code: code.code(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    })
+                    .collect();
+            }
+        }
+        return resp;
+    }
+    let meta = shard.metadata();
+    let mut groups_out = Vec::with_capacity(req.groups.len());
+    for g in req.groups {
+        // v10 names topics by id: resolve, and answer unknown ids directly.
+        let mut unknown_ids: Vec<(Uuid, Vec<i32>)> = Vec::new();
+        let wanted = g.topics.map(|ts| {
+            let mut w = Vec::new();
+            for t in ts {
+                if version >= 10 {
+                    match meta.topic_by_id(&t.topic_id) {
+                        Some(tm) => w.push((tm.name.clone(), t.partition_indexes)),
+                        None => unknown_ids.push((t.topic_id, t.partition_indexes)),
+                    }
+                } else {
+                    w.push((t.name, t.partition_indexes));
+                }
+            }
+            w
+        });
+        let mut out = OffsetFetchResponseGroup {
+            group_id: g.group_id.clone(),
+            ..Default::default()
+        };
+        match fetch_group(shard, g.group_id, wanted).await {
+            Err(code) => out.error_code = code.code(),
+            Ok(found) => {
+                for (name, parts) in by_topic(found) {
+                    let topic_id = meta.topic(&name).map(|t| t.id).unwrap_or_default();
+                    if version >= 10 && topic_id.is_nil() {
+                        // A deleted topic's offsets cannot be named by id.
+                        continue;
+                    }
+                    out.topics.push(OffsetFetchResponseTopics {
+                        name: if version >= 10 { String::new() } else { name },
+                        topic_id: if version >= 10 { topic_id } else { Uuid::nil() },
+                        partitions: parts
+                            .into_iter()
+                            .map(|(p, v)| {
+                                let (offset, epoch, metadata) = match v {
+                                    Some(v) => (v.offset, v.leader_epoch, v.metadata),
+                                    None => (-1, -1, String::new()),
+                                };
+                                OffsetFetchResponsePartitions {
+                                    partition_index: p,
+                                    committed_offset: offset,
+                                    committed_leader_epoch: epoch,
+                                    metadata: Some(metadata),
+                                    ..Default::default()
+                                }
+                            })
+                            .collect(),
+                        ..Default::default()
+                    });
+                }
+                for (id, parts) in unknown_ids {
+                    out.topics.push(OffsetFetchResponseTopics {
+                        topic_id: id,
+                        partitions: parts
+                            .into_iter()
+                            .map(|p| OffsetFetchResponsePartitions {
+                                partition_index: p,
+                                committed_offset: -1,
+                                error_code: ErrorCode::UnknownTopicId.code(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    });
+                }
+            }
+        }
+        groups_out.push(out);
+    }
+    OffsetFetchResponse {
+        groups: groups_out,
+        ..Default::default()
+    }
+}

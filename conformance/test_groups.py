@@ -1,0 +1,596 @@
+"""Consumer groups (classic protocol) and committed offsets.
+
+- Three confluent-kafka consumers of one group on a 6-partition topic split
+  the partitions; every message is consumed exactly once by the group, the
+  committed offsets are the partitions' ends, and a second group reads
+  every message too.
+- A consumer killed with SIGKILL (no LeaveGroup) loses its partitions to
+  the survivor after the session timeout, which resumes from the dead
+  consumer's committed offsets: no message is skipped.
+- Committed offsets (by a group member and by a consumer without
+  membership) survive a broker kill -9 and restart.
+- Raw protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit
+  and OffsetFetch answer at every advertised version, with Kafka's error
+  codes for bad input (MEMBER_ID_REQUIRED, UNKNOWN_MEMBER_ID,
+  ILLEGAL_GENERATION, INVALID_GROUP_ID, INVALID_SESSION_TIMEOUT,
+  UNKNOWN_TOPIC_OR_PARTITION).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import clients
+import harness
+import rawkafka
+from rawkafka import KafkaConn
+
+# A short initial rebalance delay keeps the tests fast (Kafka's default,
+# 3000 ms, is what the kafkajs test in test_kafkajs.py runs with).
+BROKER_SETTINGS = {"group.initial.rebalance.delay.ms": "100"}
+
+API_OFFSET_COMMIT, API_OFFSET_FETCH = 8, 9
+API_HEARTBEAT, API_LEAVE_GROUP, API_SYNC_GROUP = 12, 13, 14
+
+NONE, ILLEGAL_GENERATION, INVALID_GROUP_ID, UNKNOWN_MEMBER_ID = 0, 22, 24, 25
+INVALID_SESSION_TIMEOUT, REBALANCE_IN_PROGRESS, MEMBER_ID_REQUIRED = 26, 27, 79
+UNKNOWN_TOPIC_OR_PARTITION = 3
+
+
+def _group_consumer(bootstrap, group, **extra):
+    from confluent_kafka import Consumer
+    conf = {
+        "bootstrap.servers": bootstrap,
+        "group.id": group,
+        "auto.offset.reset": "earliest",
+        "enable.auto.commit": False,
+        "fetch.wait.max.ms": 100,
+        "session.timeout.ms": 6000,
+        "heartbeat.interval.ms": 500,
+        "socket.timeout.ms": 10000,
+        "partition.assignment.strategy": "range",
+    }
+    conf.update(extra)
+    return Consumer(conf)
+
+
+def _wait_assigned(consumers, want_each, timeout=30):
+    """Polls every consumer until each has `want_each` partitions (messages
+    polled meanwhile are returned per consumer)."""
+    got = [[] for _ in consumers]
+    deadline = time.monotonic() + timeout
+    for _ in range(100000):
+        sizes = [len(c.assignment()) for c in consumers]
+        if all(s == w for s, w in zip(sizes, want_each)):
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError("assignments %s, wanted %s" % (sizes, want_each))
+        for i, c in enumerate(consumers):
+            m = c.poll(0.05)
+            if m is not None and not m.error():
+                got[i].append(m)
+    raise AssertionError("unreachable")
+
+
+def _drain(consumers, total, timeout=60):
+    """Round-robin polls until the consumers together read `total`."""
+    got = [[] for _ in consumers]
+    deadline = time.monotonic() + timeout
+    for _ in range(1000000):
+        if sum(len(g) for g in got) >= total or time.monotonic() > deadline:
+            break
+        for i, c in enumerate(consumers):
+            for m in c.consume(num_messages=1000, timeout=0.05):
+                if m.error():
+                    if m.topic() is not None:
+                        raise AssertionError("consume error: %s" % m.error())
+                    continue
+                got[i].append(m)
+    return got
+
+
+def test_three_consumers_split_partitions_and_second_group(broker):
+    from confluent_kafka import TopicPartition
+    topic = harness.unique_topic("grp-split")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=6)
+    group = harness.unique_topic("g-split")
+    consumers = [_group_consumer(broker.bootstrap, group) for _ in range(3)]
+    try:
+        for c in consumers:
+            c.subscribe([topic])
+        early = _wait_assigned(consumers, [2, 2, 2])
+        assert not any(early)
+        parts = [sorted(tp.partition for tp in c.assignment()) for c in consumers]
+        assert sorted(p for ps in parts for p in ps) == list(range(6)), parts
+        n = 3000
+        msgs = clients.make_messages("grp-split", n, key_count=50, value_size=40, headers=False)
+        acked = clients.confluent_produce(broker.bootstrap, topic, msgs)
+        got = _drain(consumers, n)
+        seen = [(m.partition(), m.offset()) for g in got for m in g]
+        assert len(seen) == n, "group read %d of %d" % (len(seen), n)
+        assert len(set(seen)) == n, "a message was read twice"
+        assert set(seen) == set(acked)
+        for i, g in enumerate(got):
+            assert {m.partition() for m in g} <= set(parts[i])
+        for c in consumers:
+            c.commit(asynchronous=False)
+        ends = {}
+        for p, o in acked:
+            ends[p] = max(ends.get(p, -1), o + 1)
+        committed = consumers[0].committed([TopicPartition(topic, p) for p in range(6)], timeout=10)
+        assert {tp.partition: tp.offset for tp in committed} == {p: ends.get(p, -1001) for p in range(6)}
+    finally:
+        for c in consumers:
+            c.close()
+    # Another group reads everything, independently.
+    other = _group_consumer(broker.bootstrap, harness.unique_topic("g-other"))
+    try:
+        other.subscribe([topic])
+        got = _drain([other], n)[0]
+        assert sorted((m.partition(), m.offset()) for m in got) == sorted(acked)
+    finally:
+        other.close()
+
+
+_VICTIM = r"""
+import json, sys, time
+from confluent_kafka import Consumer
+bootstrap, group, topic = sys.argv[1:4]
+c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
+              "enable.auto.commit": False, "fetch.wait.max.ms": 100, "session.timeout.ms": 6000,
+              "heartbeat.interval.ms": 500, "partition.assignment.strategy": "range"})
+c.subscribe([topic])
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    ms = c.consume(num_messages=100, timeout=0.1)
+    ms = [m for m in ms if not m.error()]
+    out = {"assigned": sorted(tp.partition for tp in c.assignment()),
+           "read": [[m.partition(), m.offset()] for m in ms]}
+    if ms:
+        c.commit(asynchronous=False)
+        out["committed"] = {str(m.partition()): m.offset() + 1 for m in ms}
+    print(json.dumps(out), flush=True)
+"""
+
+
+def test_killed_consumer_partitions_move_to_survivor(broker):
+    topic = harness.unique_topic("grp-kill")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=4)
+    group = harness.unique_topic("g-kill")
+    survivor = _group_consumer(broker.bootstrap, group)
+    victim = subprocess.Popen([sys.executable, "-c", _VICTIM, broker.bootstrap, group, topic],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines = []
+    reader = threading.Thread(target=lambda: [lines.append(json.loads(x)) for x in victim.stdout],
+                              daemon=True)
+    reader.start()
+    try:
+        survivor.subscribe([topic])
+        deadline = time.monotonic() + 30
+        for _ in range(100000):
+            victim_parts = lines[-1]["assigned"] if lines else []
+            if len(survivor.assignment()) == 2 and len(victim_parts) == 2:
+                break
+            assert time.monotonic() < deadline, "no 2+2 split: %s / %s" % (
+                survivor.assignment(), victim_parts)
+            survivor.poll(0.05)
+        victim_parts = set(lines[-1]["assigned"])
+        first = clients.make_messages("grp-kill-1", 400, key_count=40, value_size=20, headers=False)
+        acked1 = clients.confluent_produce(broker.bootstrap, topic, first)
+        victim_share = sum(1 for p, _ in acked1 if p in victim_parts)
+        seen_by_survivor = []
+        deadline = time.monotonic() + 30
+        for _ in range(100000):
+            victim_read = {tuple(x) for ln in list(lines) for x in ln["read"]}
+            committed = {}
+            for ln in list(lines):
+                committed.update(ln.get("committed", {}))
+            if len(victim_read) >= victim_share and sum(committed.values()) >= victim_share \
+                    and len(seen_by_survivor) >= len(acked1) - victim_share:
+                break
+            assert time.monotonic() < deadline, "first batch not consumed"
+            for m in survivor.consume(num_messages=1000, timeout=0.05):
+                if not m.error():
+                    seen_by_survivor.append((m.partition(), m.offset()))
+        # Die without leaving the group.
+        victim.kill()
+        victim.wait(timeout=10)
+        second = clients.make_messages("grp-kill-2", 400, key_count=40, value_size=20, headers=False)
+        acked2 = clients.confluent_produce(broker.bootstrap, topic, second)
+        want = set(acked1) | set(acked2)
+        deadline = time.monotonic() + 40
+        for _ in range(100000):
+            if want <= set(seen_by_survivor) | victim_read:
+                break
+            assert time.monotonic() < deadline, "survivor did not take over: %d of %d, assignment %s" % (
+                len(set(seen_by_survivor) | victim_read), len(want), survivor.assignment())
+            for m in survivor.consume(num_messages=1000, timeout=0.1):
+                if not m.error():
+                    seen_by_survivor.append((m.partition(), m.offset()))
+        assert len(survivor.assignment()) == 4
+        # The survivor resumed each dead member's partition at its committed
+        # offset: nothing the victim had not committed was skipped.
+        for p in victim_parts:
+            after = sorted(o for q, o in seen_by_survivor if q == p)
+            assert after and after[0] == int(committed[str(p)]), (p, after[:3], committed)
+    finally:
+        if victim.poll() is None:
+            victim.kill()
+            victim.wait(timeout=10)
+        survivor.close()
+
+
+def test_committed_offsets_survive_kill9(fresh_broker):
+    from confluent_kafka import TopicPartition
+    b = fresh_broker
+    topic = harness.unique_topic("grp-restart")
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=2)
+    msgs = clients.make_messages("grp-restart", 20, key_count=5, value_size=10, headers=False)
+    clients.confluent_produce(b.bootstrap, topic, msgs, partition=0)
+    group = harness.unique_topic("g-restart")
+    c = _group_consumer(b.bootstrap, group)
+    try:
+        c.subscribe([topic])
+        got = _drain([c], 20)[0]
+        assert len(got) == 20
+        c.commit(offsets=[TopicPartition(topic, 0, 12)], asynchronous=False)
+    finally:
+        c.close()
+    # A consumer without group membership (assign + commit).
+    simple_group = harness.unique_topic("g-simple")
+    s = _group_consumer(b.bootstrap, simple_group)
+    try:
+        s.assign([TopicPartition(topic, 1, 0)])
+        s.commit(offsets=[TopicPartition(topic, 1, 3, metadata="meta")], asynchronous=False)
+    finally:
+        s.close()
+    b.restart(how="kill9")
+    c = _group_consumer(b.bootstrap, group)
+    try:
+        got = c.committed([TopicPartition(topic, 0), TopicPartition(topic, 1)], timeout=10)
+        assert [(tp.partition, tp.offset) for tp in got] == [(0, 12), (1, -1001)]
+        c.subscribe([topic])
+        again = _drain([c], 8)[0]
+        assert [m.offset() for m in again] == list(range(12, 20))
+    finally:
+        c.close()
+    s = _group_consumer(b.bootstrap, simple_group)
+    try:
+        got = s.committed([TopicPartition(topic, 1)], timeout=10)
+        assert (got[0].offset, got[0].metadata) == (3, "meta")
+    finally:
+        s.close()
+
+
+# ------------------------------------------------------------ raw protocol
+
+def _versions(c, key):
+    lo, hi = c.api_versions()[key]
+    return range(lo, hi + 1)
+
+
+def _join_body(v, group, member_id="", session=10000):
+    return {"GroupId": group, "SessionTimeoutMs": session, "RebalanceTimeoutMs": 10000,
+            "MemberId": member_id, "GroupInstanceId": None, "ProtocolType": "consumer",
+            "Protocols": [{"Name": "range", "Metadata": b"\x00\x01"}], "Reason": None}
+
+
+def test_group_apis_answer_at_every_advertised_version(broker):
+    topic = harness.unique_topic("grp-raw")
+    md = rawkafka.ensure_topic(broker.bootstrap, topic, 2)
+    with KafkaConn(broker.bootstrap) as c:
+        adv = c.api_versions()
+        for key in (API_OFFSET_COMMIT, API_OFFSET_FETCH, rawkafka.API_JOIN_GROUP, API_HEARTBEAT,
+                    API_LEAVE_GROUP, API_SYNC_GROUP, rawkafka.API_FIND_COORDINATOR):
+            assert key in adv, key
+        for v in _versions(c, rawkafka.API_FIND_COORDINATOR):
+            body = {"Key": "g", "KeyType": 0, "CoordinatorKeys": ["g1", "g2"]}
+            r = c.request(rawkafka.API_FIND_COORDINATOR, v, body)
+            if v >= 4:
+                assert [(x["ErrorCode"], x["NodeId"], x["Port"]) for x in r["Coordinators"]] == \
+                    [(0, broker.node_id, broker.port)] * 2
+            else:
+                assert (r["ErrorCode"], r["NodeId"], r["Port"]) == (0, broker.node_id, broker.port)
+        join_versions = list(_versions(c, rawkafka.API_JOIN_GROUP))
+        sync_hi = adv[API_SYNC_GROUP][1]
+        hb_hi = adv[API_HEARTBEAT][1]
+        leave_hi = adv[API_LEAVE_GROUP][1]
+        for v in join_versions:
+            group = harness.unique_topic("g-raw-v%d" % v)
+            r = c.request(rawkafka.API_JOIN_GROUP, v, _join_body(v, group))
+            if v >= 4:
+                assert r["ErrorCode"] == MEMBER_ID_REQUIRED and r["MemberId"], r
+                r = c.request(rawkafka.API_JOIN_GROUP, v, _join_body(v, group, r["MemberId"]))
+            assert r["ErrorCode"] == NONE, (v, r)
+            me, gen = r["MemberId"], r["GenerationId"]
+            assert r["Leader"] == me and gen == 1 and len(r["Members"]) == 1
+            sv, hv, lv = min(v, sync_hi), min(v, hb_hi), min(v, leave_hi)
+            sync = {"GroupId": group, "GenerationId": gen, "MemberId": me, "GroupInstanceId": None,
+                    "ProtocolType": "consumer", "ProtocolName": "range",
+                    "Assignments": [{"MemberId": me, "Assignment": b"A%d" % v}]}
+            r = c.request(API_SYNC_GROUP, sv, sync)
+            assert (r["ErrorCode"], r["Assignment"]) == (NONE, b"A%d" % v), (v, r)
+            hb = {"GroupId": group, "GenerationId": gen, "MemberId": me, "GroupInstanceId": None}
+            assert c.request(API_HEARTBEAT, hv, hb)["ErrorCode"] == NONE
+            assert c.request(API_HEARTBEAT, hv, dict(hb, GenerationId=gen + 1))["ErrorCode"] == ILLEGAL_GENERATION
+            assert c.request(API_HEARTBEAT, hv, dict(hb, MemberId="nobody"))["ErrorCode"] == UNKNOWN_MEMBER_ID
+            leave = {"GroupId": group, "MemberId": me,
+                     "Members": [{"MemberId": me, "GroupInstanceId": None, "Reason": None}]}
+            r = c.request(API_LEAVE_GROUP, lv, leave)
+            assert r["ErrorCode"] == NONE and all(m["ErrorCode"] == NONE for m in r.get("Members", []))
+            assert c.request(API_HEARTBEAT, hv, hb)["ErrorCode"] == UNKNOWN_MEMBER_ID
+        # Bad joins.
+        jv = join_versions[-1]
+        assert c.request(rawkafka.API_JOIN_GROUP, jv, _join_body(jv, ""))["ErrorCode"] == INVALID_GROUP_ID
+        assert c.request(rawkafka.API_JOIN_GROUP, jv, _join_body(jv, "g-bad", session=10))["ErrorCode"] \
+            == INVALID_SESSION_TIMEOUT
+        assert c.request(rawkafka.API_JOIN_GROUP, jv, _join_body(jv, "g-bad", "who"))["ErrorCode"] \
+            == UNKNOWN_MEMBER_ID
+        # Simple commits (no membership) at every version, read back at every version.
+        group = harness.unique_topic("g-raw-offsets")
+        for v in _versions(c, API_OFFSET_COMMIT):
+            t = {"Partitions": [{"PartitionIndex": 0, "CommittedOffset": 100 + v, "CommittedLeaderEpoch": -1,
+                                 "CommittedMetadata": "v%d" % v},
+                                {"PartitionIndex": 7, "CommittedOffset": 1, "CommittedLeaderEpoch": -1,
+                                 "CommittedMetadata": None}]}
+            if v >= 10:
+                t["TopicId"] = md["TopicId"]
+            else:
+                t["Name"] = topic
+            body = {"GroupId": group, "GenerationIdOrMemberEpoch": -1, "MemberId": "",
+                    "GroupInstanceId": None, "RetentionTimeMs": -1, "Topics": [t]}
+            r = c.request(API_OFFSET_COMMIT, v, body)
+            codes = [p["ErrorCode"] for p in r["Topics"][0]["Partitions"]]
+            assert codes == [NONE, UNKNOWN_TOPIC_OR_PARTITION], (v, r)
+            last = 100 + v
+        for v in _versions(c, API_OFFSET_FETCH):
+            if v >= 8:
+                t = {"PartitionIndexes": [0, 1]}
+                if v >= 10:
+                    t["TopicId"] = md["TopicId"]
+                else:
+                    t["Name"] = topic
+                body = {"Groups": [{"GroupId": group, "MemberId": None, "MemberEpoch": -1, "Topics": [t]}],
+                        "RequireStable": False}
+                r = c.request(API_OFFSET_FETCH, v, body)
+                parts = r["Groups"][0]["Topics"][0]["Partitions"]
+            else:
+                body = {"GroupId": group, "Topics": [{"Name": topic, "PartitionIndexes": [0, 1]}],
+                        "RequireStable": False}
+                r = c.request(API_OFFSET_FETCH, v, body)
+                parts = r["Topics"][0]["Partitions"]
+            assert [(p["PartitionIndex"], p["CommittedOffset"], p["ErrorCode"]) for p in parts] == \
+                [(0, last, NONE), (1, -1, NONE)], (v, r)
+        # A commit with a generation but no group: ILLEGAL_GENERATION.
+        body = {"GroupId": harness.unique_topic("g-none"), "GenerationIdOrMemberEpoch": 3, "MemberId": "m",
+                "GroupInstanceId": None, "RetentionTimeMs": -1,
+                "Topics": [{"Name": topic, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": 1,
+                                                           "CommittedLeaderEpoch": -1,
+                                                           "CommittedMetadata": None}]}]}
+        r = c.request(API_OFFSET_COMMIT, 9, body)
+        assert r["Topics"][0]["Partitions"][0]["ErrorCode"] == ILLEGAL_GENERATION
+
+
+API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_DELETE_GROUPS, API_OFFSET_DELETE = 15, 16, 42, 47
+NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND, GROUP_SUBSCRIBED_TO_TOPIC = 68, 69, 86
+
+
+def _subscription(topic):
+    """ConsumerProtocolSubscription v0: version, [topic], null user data."""
+    t = topic.encode()
+    return b"\x00\x00" + b"\x00\x00\x00\x01" + len(t).to_bytes(2, "big") + t + b"\xff\xff\xff\xff"
+
+
+def test_group_admin_apis_at_every_advertised_version(broker):
+    topic = harness.unique_topic("grp-admin")
+    rawkafka.ensure_topic(broker.bootstrap, topic, 2)
+    with KafkaConn(broker.bootstrap) as c:
+        adv = c.api_versions()
+        jv = adv[rawkafka.API_JOIN_GROUP][1]
+        group = harness.unique_topic("g-admin")
+        body = _join_body(jv, group)
+        body["Protocols"] = [{"Name": "range", "Metadata": _subscription(topic)}]
+        r = c.request(rawkafka.API_JOIN_GROUP, jv, body)
+        r = c.request(rawkafka.API_JOIN_GROUP, jv, dict(body, MemberId=r["MemberId"]))
+        me, gen = r["MemberId"], r["GenerationId"]
+        r = c.request(API_SYNC_GROUP, adv[API_SYNC_GROUP][1], {
+            "GroupId": group, "GenerationId": gen, "MemberId": me, "GroupInstanceId": None,
+            "ProtocolType": "consumer", "ProtocolName": "range",
+            "Assignments": [{"MemberId": me, "Assignment": b"asg"}]})
+        assert r["ErrorCode"] == NONE
+        commit = {"GroupId": group, "GenerationIdOrMemberEpoch": gen, "MemberId": me, "GroupInstanceId": None,
+                  "RetentionTimeMs": -1,
+                  "Topics": [{"Name": topic, "Partitions": [
+                      {"PartitionIndex": p, "CommittedOffset": 5, "CommittedLeaderEpoch": -1,
+                       "CommittedMetadata": None} for p in (0, 1)]}]}
+        r = c.request(API_OFFSET_COMMIT, 9, commit)
+        assert [p["ErrorCode"] for p in r["Topics"][0]["Partitions"]] == [NONE, NONE]
+        # A stale generation is refused.
+        r = c.request(API_OFFSET_COMMIT, 9, dict(commit, GenerationIdOrMemberEpoch=gen + 5))
+        assert r["Topics"][0]["Partitions"][0]["ErrorCode"] == ILLEGAL_GENERATION
+        for v in _versions(c, API_LIST_GROUPS):
+            r = c.request(API_LIST_GROUPS, v, {"StatesFilter": [], "TypesFilter": []})
+            mine = [g for g in r["Groups"] if g["GroupId"] == group]
+            assert r["ErrorCode"] == NONE and len(mine) == 1 and mine[0]["ProtocolType"] == "consumer", (v, r)
+            if v >= 4:
+                assert mine[0]["GroupState"] == "Stable"
+                r = c.request(API_LIST_GROUPS, v, {"StatesFilter": ["Empty"], "TypesFilter": []})
+                assert not [g for g in r["Groups"] if g["GroupId"] == group]
+        for v in _versions(c, API_DESCRIBE_GROUPS):
+            r = c.request(API_DESCRIBE_GROUPS, v, {"Groups": [group, "g-never-seen"],
+                                                   "IncludeAuthorizedOperations": False})
+            g, unknown = r["Groups"]
+            assert (g["ErrorCode"], g["GroupState"], g["ProtocolData"]) == (NONE, "Stable", "range"), (v, g)
+            assert [(m["MemberId"], m["MemberAssignment"]) for m in g["Members"]] == [(me, b"asg")]
+            assert unknown["ErrorCode"] == (GROUP_ID_NOT_FOUND if v >= 6 else NONE)
+        od = {"GroupId": group, "Topics": [{"Name": topic, "Partitions": [{"PartitionIndex": 0}]}]}
+        r = c.request(API_OFFSET_DELETE, 0, od)
+        assert r["ErrorCode"] == NONE and r["Topics"][0]["Partitions"][0]["ErrorCode"] == GROUP_SUBSCRIBED_TO_TOPIC
+        dv = list(_versions(c, API_DELETE_GROUPS))
+        r = c.request(API_DELETE_GROUPS, dv[0], {"GroupsNames": [group]})
+        assert r["Results"][0]["ErrorCode"] == NON_EMPTY_GROUP
+        leave = {"GroupId": group, "MemberId": me, "Members": [{"MemberId": me, "GroupInstanceId": None,
+                                                                 "Reason": None}]}
+        assert c.request(API_LEAVE_GROUP, 0, leave)["ErrorCode"] == NONE
+        r = c.request(API_OFFSET_DELETE, 0, od)
+        assert r["ErrorCode"] == NONE and r["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+        fetch = {"GroupId": group, "Topics": [{"Name": topic, "PartitionIndexes": [0, 1]}], "RequireStable": False}
+        r = c.request(API_OFFSET_FETCH, 7, fetch)
+        assert [p["CommittedOffset"] for p in r["Topics"][0]["Partitions"]] == [-1, 5]
+        for v in dv:
+            g = harness.unique_topic("g-del-v%d" % v)
+            simple = {"GroupId": g, "GenerationIdOrMemberEpoch": -1, "MemberId": "", "GroupInstanceId": None,
+                      "RetentionTimeMs": -1, "Topics": commit["Topics"]}
+            assert c.request(API_OFFSET_COMMIT, 9, simple)["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+            r = c.request(API_DELETE_GROUPS, v, {"GroupsNames": [g, g + "-unknown", ""]})
+            assert [x["ErrorCode"] for x in r["Results"]] == [NONE, GROUP_ID_NOT_FOUND, INVALID_GROUP_ID]
+            r = c.request(API_OFFSET_FETCH, 7, dict(fetch, GroupId=g))
+            assert [p["CommittedOffset"] for p in r["Topics"][0]["Partitions"]] == [-1, -1]
+        assert c.request(API_DELETE_GROUPS, dv[-1], {"GroupsNames": [group]})["Results"][0]["ErrorCode"] == NONE
+
+
+def test_admin_clients_see_groups(broker):
+    from confluent_kafka import TopicPartition, ConsumerGroupTopicPartitions
+    topic = harness.unique_topic("grp-adm")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=3)
+    group = harness.unique_topic("g-adm")
+    admin = clients.confluent_admin(broker.bootstrap)
+    c = _group_consumer(broker.bootstrap, group, **{"client.id": "adm-consumer"})
+    try:
+        c.subscribe([topic])
+        _wait_assigned([c], [3])
+        listed = admin.list_consumer_groups(request_timeout=10).result(timeout=20)
+        assert group in [g.group_id for g in listed.valid]
+        desc = admin.describe_consumer_groups([group], request_timeout=10)[group].result(timeout=20)
+        assert str(desc.state).upper().endswith("STABLE"), desc.state
+        assert [m.client_id for m in desc.members] == ["adm-consumer"]
+        assert sorted(tp.partition for tp in desc.members[0].assignment.topic_partitions) == [0, 1, 2]
+        f = admin.delete_consumer_groups([group], request_timeout=10)[group]
+        with pytest.raises(Exception):
+            f.result(timeout=20)
+    finally:
+        c.close()
+    # The admin API sets and reads offsets of the now empty group.
+    req = ConsumerGroupTopicPartitions(group, [TopicPartition(topic, 0, 7), TopicPartition(topic, 2, 9)])
+    admin.alter_consumer_group_offsets([req], request_timeout=10)[group].result(timeout=20)
+    got = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)],
+                                            request_timeout=10)[group].result(timeout=20)
+    assert sorted((tp.partition, tp.offset) for tp in got.topic_partitions) == [(0, 7), (2, 9)]
+    admin.delete_consumer_groups([group], request_timeout=10)[group].result(timeout=20)
+    listed = admin.list_consumer_groups(request_timeout=10).result(timeout=20)
+    assert group not in [g.group_id for g in listed.valid]
+
+
+def test_kafka_python_and_cooperative_sticky_groups(broker):
+    """kafka-python's group consumer, and librdkafka's cooperative-sticky
+    assignor (incremental rebalances), each read every message once."""
+    from kafka import KafkaConsumer
+    topic = harness.unique_topic("grp-kp")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=4)
+    msgs = clients.make_messages("grp-kp", 200, key_count=20, value_size=20, headers=False)
+    acked = clients.confluent_produce(broker.bootstrap, topic, msgs)
+    kc = KafkaConsumer(topic, bootstrap_servers=broker.bootstrap, group_id=harness.unique_topic("g-kp"),
+                       auto_offset_reset="earliest", enable_auto_commit=False, consumer_timeout_ms=1000,
+                       session_timeout_ms=6000, heartbeat_interval_ms=500)
+    try:
+        seen = []
+        deadline = time.monotonic() + 40
+        while len(seen) < len(acked) and time.monotonic() < deadline:
+            for tp, ms in kc.poll(timeout_ms=200).items():
+                seen.extend((m.partition, m.offset) for m in ms)
+        assert sorted(seen) == sorted(acked)
+        kc.commit()
+    finally:
+        kc.close()
+    # Cooperative-sticky: the second member takes half of the first's
+    # partitions in an incremental rebalance; messages produced after the
+    # split are read once.
+    topic = harness.unique_topic("grp-coop")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=4)
+    group = harness.unique_topic("g-coop")
+    consumers = [_group_consumer(broker.bootstrap, group,
+                                 **{"partition.assignment.strategy": "cooperative-sticky"})
+                 for _ in range(2)]
+    try:
+        consumers[0].subscribe([topic])
+        _wait_assigned(consumers[:1], [4])
+        consumers[1].subscribe([topic])
+        _wait_assigned(consumers, [2, 2])
+        acked = clients.confluent_produce(broker.bootstrap, topic, msgs)
+        got = _drain(consumers, len(acked))
+        seen = [(m.partition(), m.offset()) for g in got for m in g]
+        assert sorted(seen) == sorted(acked)
+    finally:
+        for c in consumers:
+            c.close()
+
+
+def test_static_member_restart_causes_no_rebalance(broker):
+    """KIP-345: a static member (group.instance.id) that restarts within the
+    session timeout gets its partitions back and the other member is not
+    rebalanced."""
+    topic = harness.unique_topic("grp-static")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=4)
+    group = harness.unique_topic("g-static")
+    events = {"a": [], "b": []}
+
+    def make(name):
+        c = _group_consumer(broker.bootstrap, group, **{"group.instance.id": "inst-" + name})
+        c.subscribe([topic],
+                    on_assign=lambda _c, ps: events[name].append(("assign", sorted(p.partition for p in ps))),
+                    on_revoke=lambda _c, ps: events[name].append(("revoke", sorted(p.partition for p in ps))))
+        return c
+
+    a, b = make("a"), make("b")
+    a2 = None
+    try:
+        _wait_assigned([a, b], [2, 2])
+        a_parts = sorted(tp.partition for tp in a.assignment())
+        b_events = list(events["b"])
+        a.close()  # a static member leaves no LeaveGroup behind
+        a = None
+        events["a"].clear()
+        a2 = make("a")
+        deadline = time.monotonic() + 20
+        for _ in range(100000):
+            if len(a2.assignment()) == 2:
+                break
+            assert time.monotonic() < deadline, "restarted static member got no assignment"
+            a2.poll(0.05)
+            b.poll(0.05)
+        assert sorted(tp.partition for tp in a2.assignment()) == a_parts
+        # Give a (wrong) rebalance time to show up at b.
+        for _ in range(20):
+            b.poll(0.05)
+            a2.poll(0.05)
+        assert events["b"] == b_events, events["b"]
+    finally:
+        for c in (a, a2, b):
+            if c is not None:
+                c.close()
+
+
+def test_sigterm_is_not_held_up_by_a_parked_join(fresh_broker):
+    """A JoinGroup waiting for a rebalance (here: for a member that never
+    rejoins, up to a 60 s rebalance timeout) does not hold up shutdown."""
+    b = fresh_broker
+    group = harness.unique_topic("g-park")
+    with KafkaConn(b.bootstrap) as first, KafkaConn(b.bootstrap) as second:
+        v = first.api_versions()[rawkafka.API_JOIN_GROUP][1]
+        body = dict(_join_body(v, group), RebalanceTimeoutMs=60000)
+        r = first.request(rawkafka.API_JOIN_GROUP, v, body)
+        r = first.request(rawkafka.API_JOIN_GROUP, v, dict(body, MemberId=r["MemberId"]))
+        assert r["ErrorCode"] == NONE and r["GenerationId"] == 1
+        second.api_versions()
+        r = second.request(rawkafka.API_JOIN_GROUP, v, body)
+        assert r["ErrorCode"] == MEMBER_ID_REQUIRED
+        second.send(rawkafka.API_JOIN_GROUP, v, dict(body, MemberId=r["MemberId"]))
+        time.sleep(0.5)  # parked: the first member has not rejoined
+        t0 = time.monotonic()
+        assert b.sigterm() == 0
+        assert time.monotonic() - t0 < 5
