@@ -14,6 +14,15 @@
   codes for bad input (MEMBER_ID_REQUIRED, UNKNOWN_MEMBER_ID,
   ILLEGAL_GENERATION, INVALID_GROUP_ID, INVALID_SESSION_TIMEOUT,
   UNKNOWN_TOPIC_OR_PARTITION).
+- The issue's demonstrations: three consumers of one group (confluent-kafka
+  range and cooperative-sticky, kafka-python, kafkajs) split a 6-partition
+  topic and process 100,000 messages once, and a second group reads them
+  all; a cooperative-sticky member joins and leaves under load without
+  revoking partitions that do not move; rewinds (earliest, timestamp, given
+  offsets via both admin clients, and seek); every group resumes after a
+  kill -9; members are reloaded after a kill -9 (no rebalance).
+- offsets.retention.minutes; __consumer_offsets refuses client produce and
+  delete; OffsetFetch require_stable.
 """
 
 import json
@@ -469,6 +478,7 @@ def test_admin_clients_see_groups(broker):
         desc = admin.describe_consumer_groups([group], request_timeout=10)[group].result(timeout=20)
         assert str(desc.state).upper().endswith("STABLE"), desc.state
         assert [m.client_id for m in desc.members] == ["adm-consumer"]
+        assert [m.host for m in desc.members] == ["/127.0.0.1"]
         assert sorted(tp.partition for tp in desc.members[0].assignment.topic_partitions) == [0, 1, 2]
         f = admin.delete_consumer_groups([group], request_timeout=10)[group]
         with pytest.raises(Exception):
@@ -594,3 +604,701 @@ def test_sigterm_is_not_held_up_by_a_parked_join(fresh_broker):
         t0 = time.monotonic()
         assert b.sigterm() == 0
         assert time.monotonic() - t0 < 5
+
+
+# ------------------------------------------------- the issue's demonstrations
+
+BIG = 100_000
+
+
+def _produce_big(bootstrap, topic, tag, n=BIG):
+    msgs = clients.make_messages(tag, n, key_count=1000, value_size=20, headers=False)
+    acked = clients.confluent_produce(bootstrap, topic, msgs, conf={"linger.ms": 20})
+    assert len(acked) == n
+    return acked
+
+
+def _check_split_once(per_member, acked, nparts=6):
+    """Every acked message was read exactly once by the group, and the
+    members read disjoint sets of partitions covering all of them."""
+    seen = [x for got in per_member for x in got]
+    assert len(seen) == len(acked), "group read %d of %d" % (len(seen), len(acked))
+    assert len(set(seen)) == len(seen), "%d messages read twice" % (len(seen) - len(set(seen)))
+    assert set(seen) == set(acked)
+    parts = [{p for p, _ in got} for got in per_member]
+    assert all(parts), "a member read nothing: %s" % parts
+    for i in range(len(parts)):
+        for j in range(i + 1, len(parts)):
+            assert not parts[i] & parts[j], "members %d and %d shared partitions: %s" % (i, j, parts)
+    assert set().union(*parts) == set(range(nparts))
+
+
+@pytest.mark.parametrize("strategy", ["range", "cooperative-sticky"])
+def test_confluent_three_consumers_process_100k_once(broker, strategy):
+    """Three confluent-kafka consumers (range, then cooperative-sticky) of
+    one group split a 6-partition topic and process 100,000 messages once
+    each; a second group reads all of them too."""
+    t0 = time.monotonic()
+    topic = harness.unique_topic("grp-100k")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=6)
+    group = harness.unique_topic("g-100k")
+    conf = {"partition.assignment.strategy": strategy}
+    consumers = [_group_consumer(broker.bootstrap, group, **conf) for _ in range(3)]
+    try:
+        for c in consumers:
+            c.subscribe([topic])
+        _wait_assigned(consumers, [2, 2, 2])
+        acked = _produce_big(broker.bootstrap, topic, "c100k")
+        got = _drain(consumers, BIG, timeout=45)
+        _check_split_once([[(m.partition(), m.offset()) for m in g] for g in got], acked)
+        for c in consumers:
+            c.commit(asynchronous=False)
+    finally:
+        for c in consumers:
+            c.close()
+    other = _group_consumer(broker.bootstrap, harness.unique_topic("g-100k-other"), **conf)
+    try:
+        other.subscribe([topic])
+        got = _drain([other], BIG, timeout=45)[0]
+        seen = [(m.partition(), m.offset()) for m in got]
+        assert len(seen) == BIG and set(seen) == set(acked)
+    finally:
+        other.close()
+    assert time.monotonic() - t0 < 60
+
+
+def test_kafka_python_three_consumers_process_100k_once(broker):
+    from kafka import KafkaConsumer
+    t0 = time.monotonic()
+    topic = harness.unique_topic("grp-kp100k")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=6)
+    group = harness.unique_topic("g-kp100k")
+    stop = threading.Event()
+    produced = threading.Event()
+    results = [[] for _ in range(3)]
+    assigned = [set() for _ in range(3)]
+    errors = []
+
+    def run(i):
+        try:
+            kc = KafkaConsumer(topic, bootstrap_servers=broker.bootstrap, group_id=group,
+                               auto_offset_reset="earliest", enable_auto_commit=False,
+                               session_timeout_ms=6000, heartbeat_interval_ms=500,
+                               fetch_max_wait_ms=100, max_poll_records=2000)
+            try:
+                deadline = time.monotonic() + 55
+                while not stop.is_set() and time.monotonic() < deadline:
+                    for _tp, ms in kc.poll(timeout_ms=100).items():
+                        results[i].extend((m.partition, m.offset) for m in ms)
+                    assigned[i] = {tp.partition for tp in kc.assignment()}
+                    if produced.is_set() and results[i]:
+                        try:
+                            kc.commit()
+                        except Exception:  # noqa: BLE001 - a rebalance while stopping
+                            pass
+            finally:
+                kc.close()
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(3)]
+    for t in threads:
+        t.start()
+    try:
+        deadline = time.monotonic() + 30
+        while [len(a) for a in assigned] != [2, 2, 2]:
+            assert not errors, errors
+            assert time.monotonic() < deadline, "no 2/2/2 split: %s" % assigned
+            time.sleep(0.05)
+        assert not any(results)
+        acked = _produce_big(broker.bootstrap, topic, "kp100k")
+        produced.set()
+        deadline = time.monotonic() + 40
+        while sum(len(r) for r in results) < BIG and time.monotonic() < deadline:
+            assert not errors, errors
+            time.sleep(0.1)
+        time.sleep(0.5)  # anything read twice would show up now
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=20)
+    assert not errors, errors
+    _check_split_once(results, acked)
+    # A second group (kafka-python, one consumer) reads everything too.
+    kc = KafkaConsumer(topic, bootstrap_servers=broker.bootstrap, group_id=group + "-other",
+                       auto_offset_reset="earliest", enable_auto_commit=False,
+                       consumer_timeout_ms=2000, fetch_max_wait_ms=100, max_poll_records=5000)
+    try:
+        seen = []
+        deadline = time.monotonic() + 40
+        while len(seen) < BIG and time.monotonic() < deadline:
+            for _tp, ms in kc.poll(timeout_ms=200).items():
+                seen.extend((m.partition, m.offset) for m in ms)
+        assert len(seen) == BIG and set(seen) == set(acked)
+    finally:
+        kc.close()
+    assert time.monotonic() - t0 < 90
+
+
+def test_kafkajs_three_consumers_process_100k_once(broker):
+    t0 = time.monotonic()
+    topic = harness.unique_topic("grp-js100k")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=6)
+    group = harness.unique_topic("g-js100k")
+    spec = json.dumps({"brokers": [broker.bootstrap], "topic": topic, "groupId": group,
+                       "idleMs": 3000, "light": True, "announce": True, "timeoutMs": 60000})
+    node = harness.node_binary()
+    procs, outs = [], []
+    for _ in range(3):
+        p = subprocess.Popen([node, str(harness.JS_DIR / "client.js"), "group", spec],
+                             cwd=str(harness.JS_DIR), stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True)
+        lines = []
+        threading.Thread(target=lambda p=p, lines=lines: [lines.append(x) for x in p.stdout],
+                         daemon=True).start()
+        procs.append(p)
+        outs.append(lines)
+    try:
+        def last_assigned(lines):
+            a = [json.loads(x.split(" ", 1)[1]) for x in list(lines) if x.startswith("ASSIGNED ")]
+            return a[-1] if a else None
+        deadline = time.monotonic() + 40
+        while True:
+            now = [last_assigned(o) for o in outs]
+            if all(a is not None and len(a) == 2 for a in now):
+                break
+            assert all(p.poll() is None for p in procs), "a kafkajs consumer exited"
+            assert time.monotonic() < deadline, "no 2/2/2 split: %s" % now
+            time.sleep(0.1)
+        acked = _produce_big(broker.bootstrap, topic, "js100k")
+        for p in procs:
+            assert p.wait(timeout=70) == 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=10)
+    results = []
+    for o in outs:
+        r = [json.loads(x) for x in o if x.startswith("{")]
+        assert r, "a kafkajs consumer printed no result"
+        results.append([tuple(m) for m in r[-1]["messages"]])
+    _check_split_once(results, acked)
+    # A second group reads everything too.
+    r = clients.kafkajs("group", {"brokers": [broker.bootstrap], "topic": topic,
+                                  "groupId": group + "-other", "count": BIG, "light": True,
+                                  "timeoutMs": 40000})
+    seen = [tuple(m) for m in r["messages"]]
+    assert len(seen) == BIG and set(seen) == set(acked)
+    assert time.monotonic() - t0 < 120
+
+
+class _DbgLog:
+    def __init__(self, name):
+        self.f = open("/tmp/grp-%s.log" % name, "w")
+
+    def log(self, level, fmt, *args):
+        self.f.write((fmt % args if args else fmt) + "\n")
+        self.f.flush()
+
+
+class _Producer(threading.Thread):
+    """Produces to every partition of `topic` until stopped (load)."""
+
+    def __init__(self, bootstrap, topic, nparts):
+        super().__init__(daemon=True)
+        from confluent_kafka import Producer
+        self.p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5})
+        self.topic, self.nparts = topic, nparts
+        self.stop = threading.Event()
+        self.acked = []
+        self.errors = []
+
+    def _cb(self, err, msg):
+        if err is not None:
+            self.errors.append(err)
+        else:
+            self.acked.append((msg.partition(), msg.offset()))
+
+    def run(self):
+        for i in range(100000):
+            if self.stop.is_set():
+                break
+            for p in range(self.nparts):
+                self.p.produce(self.topic, value=b"load-%d" % i, partition=p, on_delivery=self._cb)
+            self.p.poll(0.02)
+        self.p.flush(20)
+
+
+def test_join_and_leave_under_load_cooperative_keeps_unmoved_partitions(broker):
+    """Under continuous load, a third cooperative-sticky consumer joins and
+    later leaves: partitions that do not move are never revoked and keep
+    being consumed during the rebalance; nothing produced is skipped."""
+    topic = harness.unique_topic("grp-load")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=6)
+    group = harness.unique_topic("g-load")
+    events = {}
+
+    def make(name):
+        events[name] = []
+        extra = {"debug": "cgrp", "logger": _DbgLog(name)} if os.environ.get("GRP_DEBUG") else {}
+        c = _group_consumer(broker.bootstrap, group,
+                            **{"partition.assignment.strategy": "cooperative-sticky"}, **extra)
+        c.subscribe([topic],
+                    on_assign=lambda _c, ps: events[name].append(
+                        (time.monotonic(), "assign", {p.partition for p in ps})),
+                    on_revoke=lambda _c, ps: events[name].append(
+                        (time.monotonic(), "revoke", {p.partition for p in ps})))
+        return c
+
+    def owned(name):
+        s = set()
+        for _, kind, ps in events[name]:
+            s = (s | ps) if kind == "assign" else (s - ps)
+        return s
+
+    from confluent_kafka import KafkaException
+    seen = []  # (time, consumer name, partition, offset)
+
+    def pump(named, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for name, c in named.items():
+                ms = [m for m in c.consume(num_messages=500, timeout=0.02) if not m.error()]
+                now = time.monotonic()
+                seen.extend((now, name, m.partition(), m.offset()) for m in ms)
+                if ms:
+                    # Asynchronous: a synchronous commit would hold this one
+                    # thread while a member's rejoin holds its connection
+                    # (requests of one connection are served in order, as by
+                    # Kafka), and the others could not serve their rebalance.
+                    try:
+                        c.commit(asynchronous=True)
+                    except KafkaException:
+                        pass
+
+    prod = _Producer(broker.bootstrap, topic, 6)
+    a, b = make("a"), make("b")
+    c = None
+    named = {"a": a, "b": b}
+    try:
+        _wait_assigned([a, b], [3, 3])
+        prod.start()
+        pump(named, 1.0)
+        before = {"a": owned("a"), "b": owned("b")}
+        n_events = {k: len(v) for k, v in events.items()}
+        joined_at = time.monotonic()
+        c = make("c")
+        named["c"] = c
+        deadline = time.monotonic() + 30
+        while not (len(owned("c")) == 2 and len(owned("a")) == 2 and len(owned("b")) == 2):
+            assert time.monotonic() < deadline, "no 2/2/2 split: %s" % {k: owned(k) for k in events}
+            pump(named, 0.1)
+        assigned_at = max(t for t, kind, _ in events["c"] if kind == "assign")
+        pump(named, 1.0)
+        for k in ("a", "b"):
+            kept = before[k] & owned(k)
+            assert len(kept) == 2, (k, before[k], owned(k))
+            revoked = set().union(*[ps for _, kind, ps in events[k][n_events[k]:] if kind == "revoke"])
+            assert not revoked & kept, "%s: unmoved partitions %s revoked" % (k, revoked & kept)
+            assert revoked == before[k] - kept
+            # The kept partitions were consumed while the rebalance ran.
+            during = [x for x in seen if x[1] == k and joined_at <= x[0] <= assigned_at and x[2] in kept]
+            assert during, "%s read nothing from %s during the rebalance" % (k, kept)
+        # The third consumer leaves: only its partitions move.
+        before = {"a": owned("a"), "b": owned("b")}
+        n_events = {k: len(v) for k, v in events.items()}
+        c.close()
+        del named["c"]
+        c = None
+        deadline = time.monotonic() + 30
+        while not (len(owned("a")) == 3 and len(owned("b")) == 3):
+            assert time.monotonic() < deadline, "c's partitions did not return: %s" % (
+                {k: owned(k) for k in ("a", "b")})
+            pump(named, 0.1)
+        for k in ("a", "b"):
+            revoked = set().union(*[ps for _, kind, ps in events[k][n_events[k]:] if kind == "revoke"])
+            assert not revoked, "%s: partitions %s revoked when c left" % (k, revoked)
+            assert before[k] <= owned(k)
+        prod.stop.set()
+        prod.join(timeout=30)
+        assert not prod.errors, prod.errors[:3]
+        want = set(prod.acked)
+        deadline = time.monotonic() + 30
+        while not want <= {(p, o) for _, _, p, o in seen}:
+            assert time.monotonic() < deadline, "%d produced messages never read" % len(
+                want - {(p, o) for _, _, p, o in seen})
+            pump(named, 0.2)
+    finally:
+        prod.stop.set()
+        for x in (a, b, c):
+            if x is not None:
+                x.close()
+
+
+def _first_offsets(c, topic, nparts, timeout=30):
+    """Subscribes and returns the first offset read per partition (after
+    each partition has produced something)."""
+    first = {}
+    deadline = time.monotonic() + timeout
+    for _ in range(100000):
+        if len(first) == nparts or time.monotonic() > deadline:
+            break
+        for m in c.consume(num_messages=500, timeout=0.05):
+            if not m.error():
+                first.setdefault(m.partition(), m.offset())
+    return first
+
+
+def _read_all(c, want, timeout=30):
+    seen = []
+    deadline = time.monotonic() + timeout
+    for _ in range(100000):
+        if len(seen) >= want or time.monotonic() > deadline:
+            break
+        seen.extend((m.partition(), m.offset()) for m in c.consume(num_messages=500, timeout=0.05)
+                    if not m.error())
+    return seen
+
+
+def test_rewind_group_offsets_by_admin_and_by_seek(broker):
+    """Rewind a group to the earliest offsets, to a timestamp and to given
+    offsets through the admin APIs (confluent-kafka and kafka-python), and
+    through a consumer's seek; the group re-reads from there."""
+    from confluent_kafka import TopicPartition, ConsumerGroupTopicPartitions
+    from confluent_kafka.admin import OffsetSpec
+    from kafka import KafkaAdminClient
+    from kafka.structs import TopicPartition as KTP, OffsetAndMetadata
+    topic = harness.unique_topic("grp-rewind")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=2)
+    first = clients.make_messages("rw1", 50, key_count=5, value_size=10, headers=False)
+    for p in (0, 1):
+        clients.confluent_produce(broker.bootstrap, topic, first, partition=p)
+    time.sleep(0.05)
+    ts = int(time.time() * 1000)
+    time.sleep(0.05)
+    for p in (0, 1):
+        clients.confluent_produce(broker.bootstrap, topic, first, partition=p)
+    group = harness.unique_topic("g-rewind")
+    admin = clients.confluent_admin(broker.bootstrap)
+
+    def consume_all_and_commit(left):
+        """Reads the `left` messages after the committed offsets, then
+        commits the ends."""
+        c = _group_consumer(broker.bootstrap, group)
+        try:
+            c.subscribe([topic])
+            got = _read_all(c, left)
+            assert len(got) == left and len(set(got)) == left
+            c.commit(asynchronous=False)
+        finally:
+            c.close()
+
+    def reread():
+        """A fresh member of the group: the first offset per partition."""
+        c = _group_consumer(broker.bootstrap, group)
+        try:
+            c.subscribe([topic])
+            return _first_offsets(c, topic, 2)
+        finally:
+            c.close()
+
+    def alter(offsets):
+        req = ConsumerGroupTopicPartitions(group, [TopicPartition(topic, p, o) for p, o in offsets.items()])
+        admin.alter_consumer_group_offsets([req], request_timeout=10)[group].result(timeout=20)
+
+    def list_offsets(spec):
+        fs = admin.list_offsets({TopicPartition(topic, p): spec for p in (0, 1)}, request_timeout=10)
+        return {tp.partition: f.result(timeout=20).offset for tp, f in fs.items()}
+
+    consume_all_and_commit(200)
+    # To the earliest offsets (what `kafka-consumer-groups --to-earliest` does).
+    alter(list_offsets(OffsetSpec.earliest()))
+    assert reread() == {0: 0, 1: 0}
+    # To a timestamp: the second half of each partition.
+    consume_all_and_commit(200)
+    at = list_offsets(OffsetSpec.for_timestamp(ts))
+    assert at == {0: 50, 1: 50}, at
+    alter(at)
+    assert reread() == {0: 50, 1: 50}
+    # To given offsets, with kafka-python's admin client.
+    consume_all_and_commit(100)
+    ka = KafkaAdminClient(bootstrap_servers=broker.bootstrap, request_timeout_ms=10000)
+    try:
+        errs = ka.alter_group_offsets(group, {KTP(topic, 0): OffsetAndMetadata(17, "", -1),
+                                              KTP(topic, 1): OffsetAndMetadata(83, "", -1)})
+        assert all(e.errno == 0 for e in errs.values()), errs
+        got = ka.list_group_offsets(group)[group]
+        assert {tp.partition: om.offset for tp, om in got.items()} == {0: 17, 1: 83}
+    finally:
+        ka.close()
+    assert reread() == {0: 17, 1: 83}
+    # Through a consumer's seek: commit a rewound position; the group then
+    # resumes from it.
+    consume_all_and_commit(100)
+    c = _group_consumer(broker.bootstrap, group)
+    try:
+        c.subscribe([topic])
+        _wait_assigned([c], [2])
+        for p, o in ((0, 5), (1, 60)):
+            for _ in range(50):
+                try:
+                    c.seek(TopicPartition(topic, p, o))
+                    break
+                except Exception:  # the partition is not fetching yet
+                    c.poll(0.05)
+        first_after_seek = _first_offsets(c, topic, 2)
+        assert first_after_seek == {0: 5, 1: 60}, first_after_seek
+        c.commit(offsets=[TopicPartition(topic, 0, 5), TopicPartition(topic, 1, 60)], asynchronous=False)
+    finally:
+        c.close()
+    assert reread() == {0: 5, 1: 60}
+
+
+def test_every_group_resumes_after_kill9(fresh_broker):
+    """Several groups (confluent range, confluent cooperative-sticky,
+    kafka-python, a simple commit) commit different positions; after a
+    kill -9 and restart each resumes exactly from its committed offsets."""
+    from confluent_kafka import TopicPartition
+    from kafka import KafkaConsumer
+    from kafka.structs import TopicPartition as KTP, OffsetAndMetadata
+    b = fresh_broker
+    topic = harness.unique_topic("grp-k9")
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=3)
+    msgs = clients.make_messages("k9", 30, key_count=5, value_size=10, headers=False)
+    for p in range(3):
+        clients.confluent_produce(b.bootstrap, topic, msgs, partition=p)
+    positions = {"range": {0: 3, 1: 4, 2: 5}, "cooperative-sticky": {0: 10, 1: 11, 2: 12},
+                 "kafka-python": {0: 20, 1: 21, 2: 22}, "simple": {0: 25, 1: 26, 2: 27}}
+    groups = {k: harness.unique_topic("g-k9-" + k.split("-")[0]) for k in positions}
+    for k in ("range", "cooperative-sticky"):
+        c = _group_consumer(b.bootstrap, groups[k], **{"partition.assignment.strategy": k})
+        try:
+            c.subscribe([topic])
+            assert len(_read_all(c, 90)) == 90
+            c.commit(offsets=[TopicPartition(topic, p, o) for p, o in positions[k].items()],
+                     asynchronous=False)
+        finally:
+            c.close()
+    kc = KafkaConsumer(topic, bootstrap_servers=b.bootstrap, group_id=groups["kafka-python"],
+                       auto_offset_reset="earliest", enable_auto_commit=False,
+                       session_timeout_ms=6000, heartbeat_interval_ms=500)
+    try:
+        n, deadline = 0, time.monotonic() + 30
+        while n < 90 and time.monotonic() < deadline:
+            n += sum(len(ms) for ms in kc.poll(timeout_ms=200).values())
+        assert n == 90
+        kc.commit({KTP(topic, p): OffsetAndMetadata(o, "", -1) for p, o in positions["kafka-python"].items()})
+    finally:
+        kc.close()
+    s = _group_consumer(b.bootstrap, groups["simple"])
+    try:
+        s.assign([TopicPartition(topic, p, 0) for p in range(3)])
+        s.commit(offsets=[TopicPartition(topic, p, o) for p, o in positions["simple"].items()],
+                 asynchronous=False)
+    finally:
+        s.close()
+    b.restart(how="kill9")
+    for k in ("range", "cooperative-sticky", "simple"):
+        c = _group_consumer(b.bootstrap, groups[k], **{"partition.assignment.strategy":
+                                                       "range" if k == "simple" else k})
+        try:
+            c.subscribe([topic])
+            assert _first_offsets(c, topic, 3) == positions[k], k
+        finally:
+            c.close()
+    kc = KafkaConsumer(topic, bootstrap_servers=b.bootstrap, group_id=groups["kafka-python"],
+                       auto_offset_reset="earliest", enable_auto_commit=False,
+                       session_timeout_ms=6000, heartbeat_interval_ms=500)
+    try:
+        first, deadline = {}, time.monotonic() + 30
+        while len(first) < 3 and time.monotonic() < deadline:
+            for tp, ms in kc.poll(timeout_ms=200).items():
+                first.setdefault(tp.partition, ms[0].offset)
+        assert first == positions["kafka-python"]
+    finally:
+        kc.close()
+
+
+def test_offsets_expire_once_group_is_empty(broker_factory):
+    """offsets.retention.minutes (1, the smallest Kafka accepts): the
+    offsets of an Empty group and of a simple commit expire after it; a
+    Stable group's offsets do not; expiry survives a restart."""
+    from confluent_kafka import TopicPartition
+    b = broker_factory({"group.initial.rebalance.delay.ms": "100", "offsets.retention.minutes": "1",
+                        "offsets.retention.check.interval.ms": "500"})
+    topic = harness.unique_topic("grp-exp")
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=1)
+    clients.confluent_produce(b.bootstrap, topic, clients.make_messages("exp", 5, headers=False))
+    simple, left, stable = (harness.unique_topic("g-exp-" + x) for x in ("simple", "left", "stable"))
+    s = _group_consumer(b.bootstrap, simple)
+    s.commit(offsets=[TopicPartition(topic, 0, 2)], asynchronous=False)
+    s.close()
+    gone = _group_consumer(b.bootstrap, left)
+    gone.subscribe([topic])
+    _wait_assigned([gone], [1])
+    gone.commit(offsets=[TopicPartition(topic, 0, 3)], asynchronous=False)
+    gone.close()
+    live = _group_consumer(b.bootstrap, stable)
+    t0 = time.monotonic()
+
+    def committed(group):
+        c = _group_consumer(b.bootstrap, group)
+        try:
+            return c.committed([TopicPartition(topic, 0)], timeout=10)[0].offset
+        finally:
+            c.close()
+
+    try:
+        live.subscribe([topic])
+        _wait_assigned([live], [1])
+        live.commit(offsets=[TopicPartition(topic, 0, 4)], asynchronous=False)
+        assert (committed(simple), committed(left), committed(stable)) == (2, 3, 4)
+        time.sleep(5)
+        assert (committed(simple), committed(left)) == (2, 3)  # not before the minute
+        deadline = t0 + 90
+        while committed(simple) != -1001 or committed(left) != -1001:
+            assert time.monotonic() < deadline, "offsets did not expire"
+            live.poll(0.5)
+        assert time.monotonic() - t0 > 50
+        live.poll(0.1)
+        assert committed(stable) == 4
+    finally:
+        live.close()
+    b.restart(how="kill9")
+    assert (committed(simple), committed(left)) == (-1001, -1001)
+
+
+API_PRODUCE = 0
+INVALID_TOPIC_EXCEPTION = 17
+
+
+def test_offsets_topic_is_protected_and_require_stable_answers(broker):
+    """Clients cannot produce to or delete __consumer_offsets
+    (INVALID_TOPIC_EXCEPTION, as Kafka); OffsetFetch with require_stable
+    answers normally when no transaction is pending."""
+    topic = harness.unique_topic("grp-prot")
+    rawkafka.ensure_topic(broker.bootstrap, topic, 1)
+    group = harness.unique_topic("g-prot")
+    with KafkaConn(broker.bootstrap) as c:
+        body = {"GroupId": group, "GenerationIdOrMemberEpoch": -1, "MemberId": "", "GroupInstanceId": None,
+                "RetentionTimeMs": -1,
+                "Topics": [{"Name": topic, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": 9,
+                                                           "CommittedLeaderEpoch": -1,
+                                                           "CommittedMetadata": None}]}]}
+        assert c.request(API_OFFSET_COMMIT, 8, body)["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+        for v in _versions(c, API_OFFSET_FETCH):
+            if v < 7:
+                continue
+            if v >= 8:
+                t = {"PartitionIndexes": [0]}
+                if v >= 10:
+                    t["TopicId"] = rawkafka.ensure_topic(broker.bootstrap, topic, 1)["TopicId"]
+                else:
+                    t["Name"] = topic
+                r = c.request(API_OFFSET_FETCH, v, {"Groups": [{"GroupId": group, "MemberId": None,
+                                                                "MemberEpoch": -1, "Topics": [t]}],
+                                                    "RequireStable": True})
+                g = r["Groups"][0]
+                assert g["ErrorCode"] == NONE
+                assert [(p["CommittedOffset"], p["ErrorCode"]) for p in g["Topics"][0]["Partitions"]] == [(9, 0)]
+            else:
+                r = c.request(API_OFFSET_FETCH, v, {"GroupId": group, "RequireStable": True,
+                                                    "Topics": [{"Name": topic, "PartitionIndexes": [0]}]})
+                assert r["ErrorCode"] == NONE
+                assert [p["CommittedOffset"] for p in r["Topics"][0]["Partitions"]] == [9]
+    # Produce to the internal topic: refused per partition.
+    from confluent_kafka import KafkaException
+    with pytest.raises(KafkaException) as e:
+        clients.confluent_produce(broker.bootstrap, "__consumer_offsets", [{"key": b"k", "value": b"v"}],
+                                  partition=0, conf={"message.send.max.retries": 0}, timeout=15)
+    assert e.value.args[0].code() == INVALID_TOPIC_EXCEPTION, e.value
+    # Delete: refused; the group's offsets are still there.
+    admin = clients.confluent_admin(broker.bootstrap)
+    f = admin.delete_topics(["__consumer_offsets"], request_timeout=10)["__consumer_offsets"]
+    with pytest.raises(KafkaException) as e:
+        f.result(timeout=20)
+    assert e.value.args[0].code() == INVALID_TOPIC_EXCEPTION, e.value
+    c = _group_consumer(broker.bootstrap, group)
+    try:
+        from confluent_kafka import TopicPartition
+        assert c.committed([TopicPartition(topic, 0)], timeout=10)[0].offset == 9
+    finally:
+        c.close()
+
+
+def test_members_are_reloaded_after_kill9(fresh_broker):
+    """Kafka reloads a group's members from its metadata record: after a
+    broker kill -9 and restart, members go on heartbeating with their
+    member id and generation, and consumers are not rebalanced."""
+    b = fresh_broker
+    topic = harness.unique_topic("grp-reload")
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=4)
+    # Raw protocol: one member, then a restart.
+    raw_group = harness.unique_topic("g-reload-raw")
+    with KafkaConn(b.bootstrap) as c:
+        jv = c.api_versions()[rawkafka.API_JOIN_GROUP][1]
+        body = dict(_join_body(jv, raw_group, session=30000),
+                    Protocols=[{"Name": "range", "Metadata": _subscription(topic)}])
+        r = c.request(rawkafka.API_JOIN_GROUP, jv, body)
+        r = c.request(rawkafka.API_JOIN_GROUP, jv, dict(body, MemberId=r["MemberId"]))
+        me, gen = r["MemberId"], r["GenerationId"]
+        r = c.request(API_SYNC_GROUP, c.api_versions()[API_SYNC_GROUP][1], {
+            "GroupId": raw_group, "GenerationId": gen, "MemberId": me, "GroupInstanceId": None,
+            "ProtocolType": "consumer", "ProtocolName": "range",
+            "Assignments": [{"MemberId": me, "Assignment": b"mine"}]})
+        assert r["ErrorCode"] == NONE
+    # Two confluent consumers.
+    group = harness.unique_topic("g-reload")
+    events = {"a": [], "b": []}
+
+    def make(name):
+        c = _group_consumer(b.bootstrap, group, **{"session.timeout.ms": 15000})
+        c.subscribe([topic],
+                    on_assign=lambda _c, ps: events[name].append(("assign", sorted(p.partition for p in ps))),
+                    on_revoke=lambda _c, ps: events[name].append(("revoke", sorted(p.partition for p in ps))))
+        return c
+
+    ca, cb = make("a"), make("b")
+    try:
+        _wait_assigned([ca, cb], [2, 2])
+        before = {k: list(v) for k, v in events.items()}
+        b.restart(how="kill9")
+        with KafkaConn(b.bootstrap) as c:
+            hb = {"GroupId": raw_group, "GenerationId": gen, "MemberId": me, "GroupInstanceId": None}
+            assert c.request(API_HEARTBEAT, 0, hb)["ErrorCode"] == NONE
+            r = c.request(API_DESCRIBE_GROUPS, 0, {"Groups": [raw_group]})
+            g = r["Groups"][0]
+            assert (g["GroupState"], [(m["MemberId"], m["MemberAssignment"]) for m in g["Members"]]) == \
+                ("Stable", [(me, b"mine")])
+        acked = clients.confluent_produce(b.bootstrap, topic,
+                                          clients.make_messages("reload", 200, headers=False))
+        got = _drain([ca, cb], len(acked), timeout=30)
+        seen = [(m.partition(), m.offset()) for g in got for m in g]
+        assert sorted(seen) == sorted(acked)
+        assert events == before, (before, events)
+    finally:
+        ca.close()
+        cb.close()
+
+
+GROUP_MAX_SIZE_REACHED = 81
+
+
+def test_group_max_size(broker_factory):
+    """group.max.size: a member beyond it gets GROUP_MAX_SIZE_REACHED; the
+    members already in the group are unaffected."""
+    b = broker_factory({"group.initial.rebalance.delay.ms": "0", "group.max.size": "1"})
+    group = harness.unique_topic("g-max")
+    with KafkaConn(b.bootstrap) as c, KafkaConn(b.bootstrap) as d:
+        v = c.api_versions()[rawkafka.API_JOIN_GROUP][1]
+        d.api_versions()
+        body = _join_body(v, group)
+        r = c.request(rawkafka.API_JOIN_GROUP, v, body)
+        r = c.request(rawkafka.API_JOIN_GROUP, v, dict(body, MemberId=r["MemberId"]))
+        assert r["ErrorCode"] == NONE
+        me, gen = r["MemberId"], r["GenerationId"]
+        assert d.request(rawkafka.API_JOIN_GROUP, v, body)["ErrorCode"] == GROUP_MAX_SIZE_REACHED
+        # The member itself may rejoin.
+        r = c.request(rawkafka.API_JOIN_GROUP, v, dict(body, MemberId=me))
+        assert r["ErrorCode"] == NONE and r["MemberId"] == me

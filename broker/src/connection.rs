@@ -98,7 +98,7 @@ pub async fn serve(shard: Rc<Shard>, stream: TcpStream, peer: SocketAddr) {
                 break;
             }
             let frame = buf.split_to(need).freeze().slice(4..);
-            match start_request(&shard, frame).await {
+            match start_request(&shard, frame, peer).await {
                 Ok(pending) => {
                     if tx.feed_pending(pending).await.is_err() {
                         break 'conn Close::Eof;
@@ -150,7 +150,11 @@ impl FeedPending for mpsc::Sender<Pending> {
 
 /// Decodes one frame and starts its handler; the returned receiver yields
 /// the encoded response.
-async fn start_request(shard: &Rc<Shard>, frame: Bytes) -> Result<Pending, Close> {
+async fn start_request(
+    shard: &Rc<Shard>,
+    frame: Bytes,
+    peer: SocketAddr,
+) -> Result<Pending, Close> {
     let frame_len = frame.len();
     let mut d = Decoder::new(frame);
     let (api, header) = decode_request_header(&mut d).map_err(Close::Decode)?;
@@ -203,7 +207,7 @@ async fn start_request(shard: &Rc<Shard>, frame: Bytes) -> Result<Pending, Close
     shard.ctx.inflight_requests.fetch_add(1, Ordering::SeqCst);
     let s = shard.clone();
     monoio::spawn(async move {
-        let response = crate::handlers::handle(&s, &header, body).await;
+        let response = crate::handlers::handle(&s, &header, body, peer).await;
         match response.map(|body| encode_response(correlation_id, version, &body)) {
             None => {
                 let _ = tx.send(None);

@@ -185,6 +185,41 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Partitions of __consumer_offsets."
     ),
     b!(
+        "group.consumer.session.timeout.ms",
+        Int,
+        "45000",
+        true,
+        "KIP-848 consumer groups: a member silent this long is removed."
+    ),
+    b!(
+        "group.consumer.heartbeat.interval.ms",
+        Int,
+        "5000",
+        true,
+        "KIP-848 consumer groups: the heartbeat interval told to members."
+    ),
+    b!(
+        "group.max.size",
+        Int,
+        "2147483647",
+        false,
+        "Members a classic group may have; a new member beyond it gets GROUP_MAX_SIZE_REACHED."
+    ),
+    b!(
+        "offsets.retention.minutes",
+        Int,
+        "10080",
+        false,
+        "Committed offsets of a group expire once it has been Empty this long."
+    ),
+    b!(
+        "offsets.retention.check.interval.ms",
+        Long,
+        "600000",
+        false,
+        "How often expired committed offsets are removed."
+    ),
+    b!(
         "group.initial.rebalance.delay.ms",
         Int,
         "3000",
@@ -355,8 +390,13 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "socket.request.max.bytes"
         | "max.connections"
         | "offsets.topic.num.partitions"
+        | "offsets.retention.minutes"
+        | "group.max.size"
+        | "offsets.retention.check.interval.ms"
         | "queued.max.request.bytes"
-        | "log.retention.check.interval.ms" => 1,
+        | "log.retention.check.interval.ms"
+        | "group.consumer.session.timeout.ms"
+        | "group.consumer.heartbeat.interval.ms" => 1,
         _ => 0,
     };
     if n < min {

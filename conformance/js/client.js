@@ -14,7 +14,10 @@
 //   admin     {brokers, topic, partitions, configs, alter, newPartitions}: create,
 //             describe, alter, create partitions, delete; reports every step
 //   offsets   {brokers, topic, timestamps: [ms]}: fetchTopicOffsetsByTimestamp and fetchTopicOffsets
-//   group     {brokers, topic, groupId, count, timeoutMs}: consumer-group consume
+//   group     {brokers, topic, groupId, count, timeoutMs, idleMs, light, announce}: consumer-group
+//             consume until `count` messages, or (idleMs) until none came for idleMs;
+//             light: messages as [partition, offset]; announce: print
+//             `ASSIGNED [partitions]` lines on each join
 'use strict'
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1'
@@ -234,18 +237,36 @@ async function group(spec) {
   const consumer = kafka.consumer({ groupId: spec.groupId, maxWaitTimeInMs: 200, sessionTimeout: 10000 })
   await consumer.connect()
   const messages = []
+  const assignments = []
+  consumer.on(consumer.events.GROUP_JOIN, e => {
+    const parts = (e.payload.memberAssignment || {})[spec.topic] || []
+    assignments.push(parts.slice().sort((a, b) => a - b))
+    // `ready` mode: tell the suite on stdout that this member is assigned.
+    if (spec.announce) process.stdout.write(`ASSIGNED ${JSON.stringify(parts)}\n`)
+  })
   try {
     await consumer.subscribe({ topic: spec.topic, fromBeginning: true })
     let resolve
     const done = new Promise(r => { resolve = r })
+    let last = 0
+    let idle
+    if (spec.idleMs) {
+      // Stop once messages came and none has for idleMs.
+      idle = setInterval(() => {
+        if (messages.length > 0 && Date.now() - last >= spec.idleMs) resolve()
+      }, 100)
+    }
     await consumer.run({
       eachMessage: async ({ partition, message }) => {
-        messages.push({ partition, offset: Number(message.offset), key: b64(message.key), value: b64(message.value), headers: headersOut(message.headers) })
-        if (messages.length >= spec.count) resolve()
+        last = Date.now()
+        if (spec.light) messages.push([partition, Number(message.offset)])
+        else messages.push({ partition, offset: Number(message.offset), key: b64(message.key), value: b64(message.value), headers: headersOut(message.headers) })
+        if (spec.count && messages.length >= spec.count) resolve()
       },
     })
     await Promise.race([done, new Promise(r => setTimeout(r, spec.timeoutMs || 20000))])
-    return { messages }
+    if (idle) clearInterval(idle)
+    return { messages, assignments }
   } finally {
     await consumer.disconnect()
   }

@@ -437,3 +437,50 @@ fn config_validation() {
         assert!(matches!(r, Err(StorageError::Config(_))));
     });
 }
+
+#[test]
+fn leader_append_refuses_a_corrupt_batch_and_stamps_append_time() {
+    let dir = test_dir("stamp");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let b = batch_for(0, 3, 100);
+        // A flipped byte in the records (CRC-covered) is refused, and
+        // nothing is appended.
+        let mut bad = BytesMut::from(&b[..]);
+        let last = bad.len() - 1;
+        bad[last] ^= 0x40;
+        match log.append(bad, 1, None).await {
+            Err(StorageError::InvalidBatch(
+                kafka_protocol::records::RecordError::CrcMismatch { .. },
+            )) => {}
+            other => panic!("expected a CRC mismatch, got {other:?}"),
+        }
+        assert_eq!(log.log_end_offset(), 0);
+        // So is a flipped byte in the attributes (the first covered byte).
+        let mut bad = BytesMut::from(&b[..]);
+        bad[22] ^= 0x01;
+        assert!(log.append(bad, 1, None).await.is_err());
+        // Plain appends keep the producer's CRC, which still verifies.
+        let info = log.append(BytesMut::from(&b[..]), 1, None).await.unwrap();
+        assert_eq!(info.base_offset, 0);
+        // LogAppendTime rewrites maxTimestamp and the CRC.
+        let info = log
+            .append(BytesMut::from(&b[..]), 2, Some(1_234_567))
+            .await
+            .unwrap();
+        assert_eq!(info.base_offset, 3);
+        let got = read_all(&log, 0).await;
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].as_bytes(), &stamped(&b, 0, 1)[..]);
+        for (g, (base, epoch)) in got.iter().zip([(0, 1), (3, 2)]) {
+            g.verify_crc().unwrap();
+            assert_eq!(g.base_offset(), base);
+            assert_eq!(g.partition_leader_epoch(), epoch);
+        }
+        assert_eq!(got[1].max_timestamp(), 1_234_567);
+        assert_eq!(
+            got[1].timestamp_type(),
+            kafka_protocol::records::TimestampType::LogAppendTime
+        );
+    });
+}

@@ -120,6 +120,16 @@ pub struct Group {
     /// start together rebalance once.
     initial_delay_until: Option<Instant>,
     initial_delay: Duration,
+    /// Wall-clock ms when the group last became Empty (Kafka's
+    /// `currentStateTimestamp`); `None` for a group that never had members
+    /// (its offsets expire by their commit timestamps).
+    pub empty_since_ms: Option<i64>,
+    /// The group became Empty and its (member-less) metadata record is not
+    /// written yet; the coordinator tick writes it, so that a restart does
+    /// not reload members that have left.
+    pub store_empty: bool,
+    /// `group.max.size`: a new member beyond it gets GROUP_MAX_SIZE_REACHED.
+    pub max_size: usize,
 }
 
 /// What a JoinGroup or SyncGroup gets: an answer now, or later.
@@ -187,6 +197,9 @@ impl Group {
             join_deadline: None,
             initial_delay_until: None,
             initial_delay,
+            empty_since_ms: None,
+            store_empty: false,
+            max_size: usize::MAX,
         }
     }
 
@@ -204,7 +217,10 @@ impl Group {
 
     /// A group with nothing left to remember.
     pub fn is_disposable(&self) -> bool {
-        self.state == GroupState::Empty && self.offsets.is_empty() && self.pending.is_empty()
+        self.state == GroupState::Empty
+            && self.offsets.is_empty()
+            && self.pending.is_empty()
+            && !self.store_empty
     }
 
     /// The protocols every member (and `extra`, a joining member) supports,
@@ -324,6 +340,7 @@ impl Group {
                 None
             };
         self.state = GroupState::PreparingRebalance;
+        self.empty_since_ms = None;
         self.join_deadline = Some(now + self.rebalance_timeout());
         tracing::debug!(group = %self.id, generation = self.generation, "preparing rebalance");
     }
@@ -363,6 +380,8 @@ impl Group {
         self.initial_delay_until = None;
         if self.members.is_empty() {
             self.state = GroupState::Empty;
+            self.empty_since_ms = Some(crate::partition::now_ms());
+            self.store_empty = true;
             self.protocol = None;
             self.leader = None;
             tracing::info!(group = %self.id, generation = self.generation, "group is empty");
@@ -496,6 +515,21 @@ impl Group {
                     &p.member_id,
                 ));
             }
+        }
+        // Kafka's `isFull` check: only a member that is not in the group
+        // yet (a new dynamic member, or a static one not yet known) is
+        // refused.
+        let known_static = p
+            .instance_id
+            .as_ref()
+            .is_some_and(|i| self.static_members.contains_key(i));
+        let new_member = if p.member_id.is_empty() {
+            !known_static
+        } else {
+            self.member_index(&p.member_id).is_none()
+        };
+        if new_member && self.members.len() >= self.max_size {
+            return Outcome::Now(join_error(ErrorCode::GroupMaxSizeReached, &p.member_id));
         }
         if p.member_id.is_empty() {
             if let Some(inst) = p.instance_id.clone() {
@@ -874,11 +908,81 @@ impl Group {
         }
     }
 
-    /// Restores what a group metadata record keeps: the generation and
-    /// protocol type. Members are not restored; they rejoin.
-    pub fn load_value(&mut self, v: &GroupValue) {
+    /// Restores a group from its metadata record (Kafka's
+    /// `GroupMetadataManager.loadGroup`): generation, protocol, leader and
+    /// the members of the last completed rebalance, Stable, each with a
+    /// fresh session; they go on heartbeating without rejoining, and those
+    /// that are gone expire after their session timeout. A record without
+    /// members leaves the group Empty since the record's time.
+    pub fn load_value(&mut self, v: &GroupValue, now: Instant) {
         self.generation = v.generation;
         self.protocol_type = (!v.protocol_type.is_empty()).then(|| v.protocol_type.clone());
+        self.members.clear();
+        self.static_members.clear();
+        self.join_deadline = None;
+        self.initial_delay_until = None;
+        self.store_empty = false;
+        match &v.protocol {
+            Some(proto) if !v.members.is_empty() => {
+                for m in &v.members {
+                    if let Some(i) = &m.instance_id {
+                        self.static_members.insert(i.clone(), m.member_id.clone());
+                    }
+                    self.members.push(Member {
+                        id: m.member_id.clone(),
+                        instance_id: m.instance_id.clone(),
+                        client_id: m.client_id.clone(),
+                        client_host: m.client_host.clone(),
+                        session_timeout_ms: m.session_timeout,
+                        rebalance_timeout_ms: m.rebalance_timeout,
+                        protocol_type: v.protocol_type.clone(),
+                        protocols: vec![(proto.clone(), m.subscription.clone())],
+                        assignment: m.assignment.clone(),
+                        last_heartbeat: now,
+                        join_waiter: None,
+                        sync_waiter: None,
+                    });
+                }
+                self.protocol = Some(proto.clone());
+                self.leader = v
+                    .leader
+                    .clone()
+                    .filter(|l| self.members.iter().any(|m| &m.id == l))
+                    .or_else(|| self.members.first().map(|m| m.id.clone()));
+                self.state = GroupState::Stable;
+                self.empty_since_ms = None;
+            }
+            _ => {
+                self.protocol = None;
+                self.leader = None;
+                self.state = GroupState::Empty;
+                self.empty_since_ms = Some(v.state_timestamp);
+            }
+        }
+    }
+
+    /// The committed offsets that have expired at wall-clock `now_ms` under
+    /// `offsets.retention.minutes` (Kafka's rule for a classic group: only
+    /// once the group is Empty, counted from when it became Empty, or from
+    /// the commit for a group that never had members). Unlike Kafka, a
+    /// commit made after the group became Empty (an admin reset) counts from
+    /// its own timestamp, so a reset of a long-empty group is not dropped at
+    /// the next check.
+    pub fn expired_offsets(&self, now_ms: i64, retention_ms: i64) -> Vec<(String, i32)> {
+        if self.state != GroupState::Empty || !self.members.is_empty() {
+            return Vec::new();
+        }
+        self.offsets
+            .iter()
+            .filter(|(_, c)| {
+                let base = match self.empty_since_ms {
+                    Some(t) => t.max(c.value.commit_timestamp),
+                    None => c.value.commit_timestamp,
+                };
+                now_ms.saturating_sub(base) >= retention_ms
+            })
+            .map(|(k, _)| k.clone())
+            .collect()
     }
 }
 
@@ -1076,6 +1180,53 @@ mod tests {
             g.heartbeat(&r.member_id, Some("i1"), 1, t0),
             ErrorCode::None
         );
+    }
+
+    #[test]
+    fn reloaded_members_heartbeat_and_offsets_expire_once_empty() {
+        let t0 = Instant::now();
+        let mut g = Group::new("g".into(), Duration::ZERO);
+        let (a, _ra) = join_new(&mut g, &["range"], t0);
+        let (_, store) = g.sync(
+            &a,
+            None,
+            1,
+            None,
+            None,
+            vec![(a.clone(), Bytes::from_static(b"A"))],
+            t0,
+        );
+        let value = store.unwrap().value;
+        g.complete_sync(1, Ok(()), t0);
+        // A restart: the record brings the member back, Stable.
+        let mut r = Group::new("g".into(), Duration::ZERO);
+        r.load_value(&value, t0);
+        assert_eq!(r.state, GroupState::Stable);
+        assert_eq!(r.heartbeat(&a, None, 1, t0), ErrorCode::None);
+        assert_eq!(r.member(&a).unwrap().assignment, Bytes::from_static(b"A"));
+        let v = OffsetValue {
+            offset: 5,
+            leader_epoch: -1,
+            metadata: String::new(),
+            commit_timestamp: 1_000,
+        };
+        r.apply_offset("t".into(), 0, Some(v), 10);
+        // Stable: nothing expires.
+        assert!(r.expired_offsets(i64::MAX, 60_000).is_empty());
+        assert_eq!(r.leave(&a, None, t0), ErrorCode::None);
+        assert_eq!(r.state, GroupState::Empty);
+        assert!(r.store_empty);
+        let since = r.empty_since_ms.unwrap();
+        assert!(r.expired_offsets(since + 59_999, 60_000).is_empty());
+        assert_eq!(
+            r.expired_offsets(since + 60_000, 60_000),
+            vec![("t".to_string(), 0)]
+        );
+        // A member-less record reloads as Empty since its timestamp.
+        let mut e = Group::new("g".into(), Duration::ZERO);
+        e.load_value(&r.to_value(), t0);
+        assert_eq!(e.state, GroupState::Empty);
+        assert!(e.members.is_empty());
     }
 
     #[test]

@@ -19,10 +19,17 @@
 //! only ever touched by the shard that owns it, like a partition, and a
 //! thread-local keeps [`Shard`] itself unchanged.
 //!
-//! Not yet: offset expiry (`offsets.retention.minutes`), reloading group
-//! members after a restart (they rejoin instead: their heartbeats get
-//! UNKNOWN_MEMBER_ID), the KIP-848 consumer protocol.
+//! Offsets expire (`offsets.retention.minutes`, checked every
+//! `offsets.retention.check.interval.ms`) once their group is Empty.
+//!
+//! After a restart, the members of each classic group's last completed
+//! rebalance are reloaded (Stable, fresh sessions) and go on heartbeating,
+//! as with Kafka; when a group's last member leaves, the tick writes a
+//! member-less record. KIP-848 consumer groups ([`consumer_protocol`])
+//! live next to the classic ones, in memory only: their members rejoin
+//! after a restart too.
 
+pub mod consumer_protocol;
 pub mod group;
 pub mod records;
 
@@ -69,6 +76,9 @@ pub fn partition_for(group: &str, partitions: i32) -> i32 {
 #[derive(Default)]
 pub struct Coordinator {
     pub groups: HashMap<String, Group>,
+    /// KIP-848 groups. A group id is in use by one protocol at a time; the
+    /// classic map may still hold an (empty) entry carrying the offsets.
+    pub consumer_groups: HashMap<String, consumer_protocol::ConsumerGroup>,
 }
 
 thread_local! {
@@ -135,9 +145,17 @@ pub async fn append(
     route: Route,
     records: Vec<(Bytes, Option<Bytes>)>,
 ) -> Result<i64, ErrorCode> {
-    let part = shard
-        .partition(&(route.topic_id, route.partition))
-        .ok_or(ErrorCode::NotCoordinator)?;
+    // Just after `__consumer_offsets` is created, its metadata is
+    // published before every partition is open: wait (bounded) for it.
+    let mut part = shard.partition(&(route.topic_id, route.partition));
+    for _ in 0..100 {
+        if part.is_some() || shard.metadata().topic(OFFSETS_TOPIC).is_none() {
+            break;
+        }
+        monoio::time::sleep(Duration::from_millis(20)).await;
+        part = shard.partition(&(route.topic_id, route.partition));
+    }
+    let part = part.ok_or(ErrorCode::NotCoordinator)?;
     let now = now_ms();
     let mut b = RecordBatchBuilder::new();
     for (key, value) in records {
@@ -195,17 +213,135 @@ pub async fn start(shard: &Rc<Shard>) {
 
 async fn ticker(shard: Rc<Shard>) {
     let c = coordinator();
+    let mut last_expiry = Instant::now();
     loop {
         monoio::select! {
             _ = monoio::time::sleep(TICK) => {}
             _ = shard.stopping() => break,
         }
         let now = Instant::now();
-        let mut c = c.borrow_mut();
-        for g in c.groups.values_mut() {
-            g.tick(now);
+        {
+            let mut c = c.borrow_mut();
+            for g in c.groups.values_mut() {
+                g.tick(now);
+            }
+            c.groups.retain(|_, g| !g.is_disposable());
+            if !c.consumer_groups.is_empty() {
+                let meta = shard.metadata();
+                let session = Duration::from_millis(
+                    meta.settings
+                        .i32("group.consumer.session.timeout.ms")
+                        .max(1) as u64,
+                );
+                let topics = consumer_protocol::topics_of(&meta);
+                for g in c.consumer_groups.values_mut() {
+                    g.tick(now, session, &topics);
+                }
+            }
         }
-        c.groups.retain(|_, g| !g.is_disposable());
+        let interval = shard
+            .metadata()
+            .settings
+            .i64("offsets.retention.check.interval.ms")
+            .max(1) as u64;
+        store_empty_groups(&shard).await;
+        if now.duration_since(last_expiry) >= Duration::from_millis(interval) {
+            last_expiry = now;
+            expire_offsets(&shard).await;
+        }
+    }
+}
+
+/// Writes the metadata record of groups that became Empty (as Kafka does
+/// when a group's last member leaves), so that a restart does not reload
+/// members that have left.
+async fn store_empty_groups(shard: &Rc<Shard>) {
+    let Some(topic) = shard.metadata().topic(OFFSETS_TOPIC).cloned() else {
+        return;
+    };
+    let c = coordinator();
+    let todo: Vec<(String, Bytes)> = c
+        .borrow_mut()
+        .groups
+        .values_mut()
+        .filter(|g| g.store_empty)
+        .map(|g| {
+            g.store_empty = false;
+            (g.id.clone(), records::group_value(&g.to_value()))
+        })
+        .collect();
+    for (group, value) in todo {
+        let route = Route {
+            topic_id: topic.id,
+            partition: partition_for(&group, topic.partitions),
+            shard: shard.id,
+        };
+        if append(
+            shard,
+            route,
+            vec![(records::group_key(&group), Some(value))],
+        )
+        .await
+        .is_err()
+            && let Some(g) = c.borrow_mut().groups.get_mut(&group)
+            && g.state == group::GroupState::Empty
+        {
+            g.store_empty = true; // retried at the next tick
+        }
+    }
+}
+
+/// `offsets.retention.minutes`: removes the expired committed offsets of
+/// this shard's Empty groups, writing their tombstones (and the group's
+/// own tombstone once nothing is left), as Kafka's periodic cleanup does.
+async fn expire_offsets(shard: &Rc<Shard>) {
+    let Some(topic) = shard.metadata().topic(OFFSETS_TOPIC).cloned() else {
+        return;
+    };
+    let retention_ms = shard
+        .metadata()
+        .settings
+        .i64("offsets.retention.minutes")
+        .max(1)
+        .saturating_mul(60_000);
+    let now = now_ms();
+    let c = coordinator();
+    // (group, expired offsets, whether they are all its offsets)
+    type Expired = (String, Vec<(String, i32)>, bool);
+    let expired: Vec<Expired> = c
+        .borrow()
+        .groups
+        .values()
+        .filter_map(|g| {
+            let e = g.expired_offsets(now, retention_ms);
+            let all = !e.is_empty() && e.len() == g.offsets.len();
+            (!e.is_empty()).then(|| (g.id.clone(), e, all))
+        })
+        .collect();
+    for (group, keys, all) in expired {
+        let partition = partition_for(&group, topic.partitions);
+        let route = Route {
+            topic_id: topic.id,
+            partition,
+            shard: shard.id,
+        };
+        let mut recs: Vec<(Bytes, Option<Bytes>)> = keys
+            .iter()
+            .map(|(t, p)| (records::offset_key(&group, t, *p), None))
+            .collect();
+        if all {
+            recs.push((records::group_key(&group), None));
+        }
+        let Ok(base) = append(shard, route, recs).await else {
+            continue;
+        };
+        tracing::info!(%group, offsets = keys.len(), "expired committed offsets");
+        let mut c = c.borrow_mut();
+        if let Some(g) = c.groups.get_mut(&group) {
+            for (i, (t, p)) in keys.into_iter().enumerate() {
+                g.apply_offset(t, p, None, base + i as i64);
+            }
+        }
     }
 }
 
@@ -271,7 +407,7 @@ async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
                         c.groups
                             .entry(group.clone())
                             .or_insert_with(|| Group::new(group, delay))
-                            .load_value(&v);
+                            .load_value(&v, Instant::now());
                     }
                     Ok(OffsetsRecord::Group { group, value: None }) => {
                         c.groups.remove(&group);

@@ -60,6 +60,7 @@ pub async fn join(
     req: JoinGroupRequest,
     version: i16,
     client_id: String,
+    client_host: String,
 ) -> JoinGroupResponse {
     let member_id = req.member_id.clone();
     let early = if req.group_id.is_empty() {
@@ -80,7 +81,7 @@ pub async fn join(
     };
     let r = shard
         .submit_to(route.shard, move |s| async move {
-            join_on_owner(&s, req, version, client_id).await
+            join_on_owner(&s, req, version, client_id, client_host).await
         })
         .await
         .unwrap_or_else(|_| join_error(ErrorCode::CoordinatorNotAvailable, member_id));
@@ -92,6 +93,7 @@ async fn join_on_owner(
     req: JoinGroupRequest,
     version: i16,
     client_id: String,
+    client_host: String,
 ) -> JoinGroupResponse {
     let delay = groups::initial_delay(s);
     // v0 has no rebalance timeout: Kafka uses the session timeout.
@@ -104,7 +106,7 @@ async fn join_on_owner(
         member_id: req.member_id.clone(),
         instance_id: req.group_instance_id.clone(),
         client_id,
-        client_host: String::new(),
+        client_host,
         session_timeout_ms: req.session_timeout_ms,
         rebalance_timeout_ms,
         protocol_type: req.protocol_type.clone(),
@@ -123,6 +125,7 @@ async fn join_on_owner(
             .entry(req.group_id.clone())
             .or_insert_with(|| Group::new(req.group_id.clone(), delay));
         g.set_initial_delay(delay);
+        g.max_size = s.metadata().settings.i32("group.max.size").max(1) as usize;
         g.join(params, Instant::now())
     };
     let rx = match outcome {

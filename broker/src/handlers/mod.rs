@@ -10,6 +10,7 @@ use crate::shard::Shard;
 
 pub mod api_versions;
 pub mod configs;
+pub mod consumer_group;
 pub mod fetch;
 pub mod fetch_session;
 pub mod find_coordinator;
@@ -35,6 +36,7 @@ pub async fn handle(
     shard: &Rc<Shard>,
     header: &RequestHeader,
     body: RequestBody,
+    peer: std::net::SocketAddr,
 ) -> Option<ResponseBody> {
     let v = header.request_api_version;
     Some(match body {
@@ -74,12 +76,26 @@ pub async fn handle(
             ResponseBody::FindCoordinator(find_coordinator::handle(shard, r, v).await)
         }
         RequestBody::JoinGroup(r) => {
+            if let Some(refused) = consumer_group::refuse_classic_join(shard, &r, v).await {
+                return Some(ResponseBody::JoinGroup(refused));
+            }
             let client_id = header.client_id.clone().unwrap_or_default();
-            ResponseBody::JoinGroup(groups::join(shard, r, v, client_id).await)
+            // Kafka's client host: "/" and the peer's address.
+            let client_host = format!("/{}", peer.ip());
+            ResponseBody::JoinGroup(groups::join(shard, r, v, client_id, client_host).await)
         }
         RequestBody::SyncGroup(r) => ResponseBody::SyncGroup(groups::sync(shard, r, v).await),
         RequestBody::Heartbeat(r) => ResponseBody::Heartbeat(groups::heartbeat(shard, r).await),
         RequestBody::LeaveGroup(r) => ResponseBody::LeaveGroup(groups::leave(shard, r, v).await),
+        RequestBody::ConsumerGroupHeartbeat(r) => {
+            let client_id = header.client_id.clone().unwrap_or_default();
+            ResponseBody::ConsumerGroupHeartbeat(
+                consumer_group::heartbeat(shard, r, v, client_id).await,
+            )
+        }
+        RequestBody::ConsumerGroupDescribe(r) => {
+            ResponseBody::ConsumerGroupDescribe(consumer_group::describe(shard, r, v).await)
+        }
         RequestBody::OffsetCommit(r) => {
             ResponseBody::OffsetCommit(offsets::commit(shard, r, v).await)
         }

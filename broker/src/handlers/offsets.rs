@@ -101,25 +101,19 @@ pub async fn commit(
             Err(code) => Err(code),
             Ok(route) => {
                 let group_id = req.group_id.clone();
-                let member_id = req.member_id.clone();
-                let instance_id = req.group_instance_id.clone();
-                let generation = req.generation_id_or_member_epoch;
+                let who = Committer {
+                    member_id: req.member_id.clone(),
+                    instance_id: req.group_instance_id.clone(),
+                    generation: req.generation_id_or_member_epoch,
+                    version,
+                };
                 let items: Vec<(String, i32, OffsetValue)> = todo
                     .iter()
                     .map(|c| (c.topic.clone(), c.partition, c.value.clone()))
                     .collect();
                 shard
                     .submit_to(route.shard, move |s| async move {
-                        commit_on_owner(
-                            &s,
-                            route,
-                            group_id,
-                            member_id,
-                            instance_id,
-                            generation,
-                            items,
-                        )
-                        .await
+                        commit_on_owner(&s, route, group_id, who, items).await
                     })
                     .await
                     .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
@@ -146,23 +140,45 @@ pub async fn commit(
     }
 }
 
+/// Who commits: the group checks depend on all of it (the version too,
+/// since KIP-848 members must use OffsetCommit v9+).
+struct Committer {
+    member_id: String,
+    instance_id: Option<String>,
+    /// The generation (classic) or member epoch (consumer protocol).
+    generation: i32,
+    version: i16,
+}
+
 async fn commit_on_owner(
     s: &Rc<Shard>,
     route: groups::Route,
     group_id: String,
-    member_id: String,
-    instance_id: Option<String>,
-    generation: i32,
+    who: Committer,
     items: Vec<(String, i32, OffsetValue)>,
 ) -> Result<(), ErrorCode> {
+    let Committer {
+        member_id,
+        instance_id,
+        generation,
+        version,
+    } = who;
     {
         let c = coordinator();
         let c = c.borrow();
-        match c.groups.get(&group_id) {
-            Some(g) => g.validate_commit(&member_id, instance_id.as_deref(), generation)?,
+        let classic_active = c
+            .groups
+            .get(&group_id)
+            .is_some_and(|g| !g.members.is_empty());
+        match (c.groups.get(&group_id), c.consumer_groups.get(&group_id)) {
+            // A KIP-848 group: v9+ carries the member epoch.
+            (_, Some(cg)) if !classic_active => {
+                cg.validate_commit(&member_id, generation, version)?
+            }
+            (Some(g), _) => g.validate_commit(&member_id, instance_id.as_deref(), generation)?,
             // No group: only a consumer without membership may commit.
-            None if generation < 0 => {}
-            None => return Err(ErrorCode::IllegalGeneration),
+            (None, _) if generation < 0 => {}
+            (None, _) => return Err(ErrorCode::IllegalGeneration),
         }
     }
     let recs = items
@@ -258,6 +274,9 @@ pub async fn fetch(
     req: OffsetFetchRequest,
     version: i16,
 ) -> OffsetFetchResponse {
+    // `require_stable` (v7+) only asks to wait for pending transactional
+    // offset commits (UNSTABLE_OFFSET_COMMIT); without transactions there
+    // are none, so Kafka answers with the committed offsets, as here.
     if version < 8 {
         let wanted = req.topics.map(|ts| {
             ts.into_iter()

@@ -61,33 +61,41 @@ pub async fn handle(
             } else {
                 ErrorCode::UnknownTopicOrPartition
             };
-            let early =
-                if !matches!(acks, -1..=1) {
-                    Some(error_response(
+            let early = if !matches!(acks, -1..=1) {
+                Some(error_response(
+                    p.index,
+                    ErrorCode::InvalidRequiredAcks,
+                    Some(format!("acks must be -1, 0 or 1, not {acks}")),
+                ))
+            } else if req.transactional_id.is_some() {
+                Some(error_response(
+                    p.index,
+                    ErrorCode::TransactionalIdAuthorizationFailed,
+                    Some("transactions are not supported by this broker yet".into()),
+                ))
+            } else {
+                match topic {
+                    None => Some(error_response(p.index, unknown, None)),
+                    Some(tm) if p.index < 0 || p.index >= tm.partitions => Some(error_response(
                         p.index,
-                        ErrorCode::InvalidRequiredAcks,
-                        Some(format!("acks must be -1, 0 or 1, not {acks}")),
-                    ))
-                } else if req.transactional_id.is_some() {
-                    Some(error_response(
+                        ErrorCode::UnknownTopicOrPartition,
+                        None,
+                    )),
+                    // Kafka's ReplicaManager: internal topics take no
+                    // client produce (the coordinator appends directly).
+                    Some(tm) if tm.name == crate::groups::OFFSETS_TOPIC => Some(error_response(
                         p.index,
-                        ErrorCode::TransactionalIdAuthorizationFailed,
-                        Some("transactions are not supported by this broker yet".into()),
-                    ))
-                } else {
-                    match topic {
-                        None => Some(error_response(p.index, unknown, None)),
-                        Some(tm) if p.index < 0 || p.index >= tm.partitions => Some(
-                            error_response(p.index, ErrorCode::UnknownTopicOrPartition, None),
-                        ),
-                        Some(_) if p.records.is_none() => Some(error_response(
-                            p.index,
-                            ErrorCode::CorruptMessage,
-                            Some("no records".into()),
-                        )),
-                        Some(_) => None,
-                    }
-                };
+                        ErrorCode::InvalidTopicException,
+                        Some(format!("Cannot append to internal topic {}", tm.name)),
+                    )),
+                    Some(_) if p.records.is_none() => Some(error_response(
+                        p.index,
+                        ErrorCode::CorruptMessage,
+                        Some("no records".into()),
+                    )),
+                    Some(_) => None,
+                }
+            };
             if let Some(e) = early {
                 tr.partition_responses.push(e);
                 continue;

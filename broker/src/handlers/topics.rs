@@ -460,6 +460,16 @@ pub async fn delete_topics(
                 "neither a topic name nor an id".to_string(),
             )),
         };
+        let target = target.and_then(|n| {
+            if n == crate::groups::OFFSETS_TOPIC {
+                Err((
+                    ErrorCode::InvalidTopicException,
+                    format!("internal topic {n} cannot be deleted"),
+                ))
+            } else {
+                Ok(n)
+            }
+        });
         match target {
             Ok(n) => match delete_topic(shard, n).await {
                 Ok(t) => {

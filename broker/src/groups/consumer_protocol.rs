@@ -1,0 +1,1071 @@
+//! The KIP-848 consumer group protocol: state, server-side assignors and
+//! incremental reconciliation.
+//!
+//! Why it looks like this: in KIP-848 the coordinator, not a client
+//! leader, computes the assignment. Three epochs drive it:
+//! - the *group epoch* moves whenever the membership, a subscription or
+//!   the subscribed topics' partitions change;
+//! - the *assignment epoch* is the group epoch the current target
+//!   assignment was computed at;
+//! - each *member epoch* is the assignment epoch its current assignment
+//!   was reconciled to.
+//!
+//! A member moves to the target in steps ([`ConsumerGroup::reconcile`]):
+//! first it revokes what the target takes away (keeping its epoch), and
+//! only once it reports them gone does it advance to the new epoch and
+//! receive partitions, and only those no other member still owns. That is
+//! what makes the protocol incremental: no partition is ever owned by two
+//! members at once, and partitions that do not move keep being consumed.
+//!
+//! Everything here is pure state (no I/O, time passed in) so the assignors
+//! and the reconciliation are unit-tested directly. The state lives in the
+//! coordinator of the shard owning the group's `__consumer_offsets`
+//! partition, like the classic groups; it is not persisted yet: after a
+//! restart members get UNKNOWN_MEMBER_ID and rejoin with epoch 0, and
+//! committed offsets are durable through OffsetCommit.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use kafka_protocol::ErrorCode;
+use regex::Regex;
+use uuid::Uuid;
+
+/// Topic id -> partitions.
+pub type Assignment = BTreeMap<Uuid, BTreeSet<i32>>;
+
+/// The server-side assignors, by the names clients send.
+pub const ASSIGNORS: &[&str] = &["uniform", "range"];
+
+/// Kafka's default (`group.consumer.assignors` first entry).
+pub const DEFAULT_ASSIGNOR: &str = "uniform";
+
+/// Member epoch sent to leave the group.
+pub const LEAVE_EPOCH: i32 = -1;
+/// Member epoch sent by a static member that will come back.
+pub const STATIC_LEAVE_EPOCH: i32 = -2;
+
+/// Used when a joining member does not say (-1).
+const DEFAULT_REBALANCE_TIMEOUT_MS: i32 = 300_000;
+
+/// A refusal: Kafka's code and a message for the client.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code:?}: {message}")]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
+    Refusal {
+        code,
+        message: message.into(),
+    }
+}
+
+/// A topic as the assignors see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicInfo {
+    pub name: String,
+    pub id: Uuid,
+    pub partitions: i32,
+}
+
+/// Where a member is in reconciling towards its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberState {
+    /// Owns its share of the target at the member epoch.
+    Stable,
+    /// Must give up `revoking` before it can advance.
+    UnrevokedPartitions,
+    /// At the new epoch, waiting for partitions other members still own.
+    UnreleasedPartitions,
+}
+
+/// One member of a consumer group.
+#[derive(Debug, Clone)]
+pub struct ConsumerMember {
+    pub id: String,
+    pub instance_id: Option<String>,
+    pub rack_id: Option<String>,
+    pub client_id: String,
+    pub client_host: String,
+    pub epoch: i32,
+    /// The epoch before the last advance: a heartbeat whose response was
+    /// lost may still carry it (Kafka accepts it too).
+    pub previous_epoch: i32,
+    pub state: MemberState,
+    pub rebalance_timeout_ms: i32,
+    pub topic_names: Vec<String>,
+    pub regex: Option<(String, Regex)>,
+    pub server_assignor: Option<String>,
+    pub assigned: Assignment,
+    pub revoking: Assignment,
+    pub last_heartbeat: Instant,
+    pub revoke_started: Option<Instant>,
+}
+
+impl ConsumerMember {
+    fn subscribes(&self, t: &TopicInfo) -> bool {
+        self.topic_names.iter().any(|n| n == &t.name)
+            || self
+                .regex
+                .as_ref()
+                .is_some_and(|(_, r)| r.is_match(&t.name))
+    }
+}
+
+/// What a heartbeat carries (the nullable fields are `None` when the
+/// member says "unchanged").
+#[derive(Debug, Clone, Default)]
+pub struct HeartbeatParams {
+    pub member_id: String,
+    pub epoch: i32,
+    pub instance_id: Option<String>,
+    pub rack_id: Option<String>,
+    pub rebalance_timeout_ms: i32,
+    pub topic_names: Option<Vec<String>>,
+    pub regex: Option<String>,
+    pub server_assignor: Option<String>,
+    pub owned: Option<Assignment>,
+    pub client_id: String,
+    pub client_host: String,
+}
+
+/// The answer to a heartbeat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeartbeatOutcome {
+    pub member_id: String,
+    pub epoch: i32,
+    /// Sent when it changed, on join, or when the request was a full one.
+    pub assignment: Option<Assignment>,
+}
+
+/// The topics members may subscribe to: every topic but the internal ones
+/// (Kafka never matches `__consumer_offsets` with a regex either).
+pub fn topics_of(meta: &crate::metadata::ClusterMetadata) -> Vec<TopicInfo> {
+    meta.topics
+        .values()
+        .filter(|t| !t.is_internal())
+        .map(|t| TopicInfo {
+            name: t.name.clone(),
+            id: t.id,
+            partitions: t.partitions,
+        })
+        .collect()
+}
+
+/// Compiles a subscription regex with Java's `matches()` semantics (the
+/// whole name must match).
+pub fn compile_regex(re: &str) -> Result<Regex, Refusal> {
+    Regex::new(&format!("^(?:{re})$")).map_err(|e| {
+        refuse(
+            ErrorCode::InvalidRegularExpression,
+            format!("invalid SubscribedTopicRegex {re:?}: {e}"),
+        )
+    })
+}
+
+/// A KIP-848 consumer group.
+#[derive(Debug, Clone)]
+pub struct ConsumerGroup {
+    pub id: String,
+    pub group_epoch: i32,
+    pub assignment_epoch: i32,
+    pub assignor: &'static str,
+    pub members: BTreeMap<String, ConsumerMember>,
+    pub target: BTreeMap<String, Assignment>,
+    /// The subscribed topics the target was computed for: a change (a new
+    /// topic matching a regex, added partitions) bumps the group epoch.
+    topics_seen: Vec<TopicInfo>,
+}
+
+impl ConsumerGroup {
+    pub fn new(id: String) -> ConsumerGroup {
+        ConsumerGroup {
+            id,
+            group_epoch: 0,
+            assignment_epoch: 0,
+            assignor: DEFAULT_ASSIGNOR,
+            members: BTreeMap::new(),
+            target: BTreeMap::new(),
+            topics_seen: Vec::new(),
+        }
+    }
+
+    /// Kafka's state names for ListGroups / ConsumerGroupDescribe.
+    pub fn state_name(&self) -> &'static str {
+        if self.members.is_empty() {
+            "Empty"
+        } else if self.group_epoch > self.assignment_epoch {
+            "Assigning"
+        } else if self
+            .members
+            .values()
+            .any(|m| m.epoch != self.assignment_epoch || m.state != MemberState::Stable)
+        {
+            "Reconciling"
+        } else {
+            "Stable"
+        }
+    }
+
+    /// One heartbeat. `topics` is every topic clients may subscribe to.
+    pub fn heartbeat(
+        &mut self,
+        p: HeartbeatParams,
+        topics: &[TopicInfo],
+        now: Instant,
+    ) -> Result<HeartbeatOutcome, Refusal> {
+        if p.epoch == LEAVE_EPOCH || p.epoch == STATIC_LEAVE_EPOCH {
+            return self.leave(&p.member_id, p.epoch, p.instance_id.as_deref(), topics);
+        }
+        if p.epoch < 0 {
+            return Err(refuse(
+                ErrorCode::InvalidRequest,
+                format!("invalid member epoch {}", p.epoch),
+            ));
+        }
+        // Validate everything before changing anything.
+        if let Some(a) = &p.server_assignor
+            && !ASSIGNORS.contains(&a.as_str())
+        {
+            return Err(refuse(
+                ErrorCode::UnsupportedAssignor,
+                format!("unknown server assignor {a:?}; supported: uniform, range"),
+            ));
+        }
+        // librdkafka sends "" for "no regex".
+        let regex = match p.regex.as_deref() {
+            None => None,
+            Some("") => Some(None),
+            Some(re) => Some(Some((re.to_string(), compile_regex(re)?))),
+        };
+        let full_request = p.rebalance_timeout_ms != -1
+            && (p.topic_names.is_some() || p.regex.is_some())
+            && p.owned.is_some();
+        let joining = p.epoch == 0;
+        if joining {
+            if p.topic_names.is_none() && p.regex.is_none() {
+                return Err(refuse(
+                    ErrorCode::InvalidRequest,
+                    "SubscribedTopicNames or SubscribedTopicRegex must be set when joining",
+                ));
+            }
+            self.join(&p, now)?;
+        } else {
+            let Some(m) = self.members.get(&p.member_id) else {
+                return Err(refuse(
+                    ErrorCode::UnknownMemberId,
+                    format!("member {} is not in group {}", p.member_id, self.id),
+                ));
+            };
+            let owned_ok = |owned: &Option<Assignment>| {
+                owned.as_ref().is_none_or(|o| is_subset(o, &m.assigned))
+            };
+            if p.epoch != m.epoch && !(p.epoch == m.previous_epoch && owned_ok(&p.owned)) {
+                return Err(refuse(
+                    ErrorCode::FencedMemberEpoch,
+                    format!(
+                        "member epoch {} does not match the current {}",
+                        p.epoch, m.epoch
+                    ),
+                ));
+            }
+        }
+        // Apply what changed.
+        let m = self
+            .members
+            .get_mut(&p.member_id)
+            .ok_or_else(|| refuse(ErrorCode::UnknownMemberId, "member vanished"))?;
+        m.last_heartbeat = now;
+        let mut subscription_changed = false;
+        if p.rebalance_timeout_ms > 0 {
+            m.rebalance_timeout_ms = p.rebalance_timeout_ms;
+        }
+        if let Some(r) = p.rack_id {
+            m.rack_id = Some(r);
+        }
+        if let Some(names) = p.topic_names {
+            let mut names = names;
+            names.sort();
+            names.dedup();
+            if names != m.topic_names {
+                m.topic_names = names;
+                subscription_changed = true;
+            }
+        }
+        if let Some(r) = regex {
+            let old = m.regex.as_ref().map(|(s, _)| s.clone());
+            let new = r.as_ref().map(|(s, _)| s.clone());
+            if old != new {
+                m.regex = r;
+                subscription_changed = true;
+            }
+        }
+        if let Some(a) = p.server_assignor
+            && m.server_assignor.as_deref() != Some(a.as_str())
+        {
+            m.server_assignor = Some(a);
+            subscription_changed = true;
+        }
+        if subscription_changed {
+            self.group_epoch += 1;
+        }
+        self.refresh_target(topics);
+        let before = self.members.get(&p.member_id).map(|m| m.assigned.clone());
+        self.reconcile(&p.member_id, p.owned.as_ref(), now);
+        let m = self
+            .members
+            .get(&p.member_id)
+            .ok_or_else(|| refuse(ErrorCode::UnknownMemberId, "member vanished"))?;
+        let changed = before.as_ref() != Some(&m.assigned);
+        Ok(HeartbeatOutcome {
+            member_id: m.id.clone(),
+            epoch: m.epoch,
+            assignment: (joining || full_request || changed).then(|| m.assigned.clone()),
+        })
+    }
+
+    fn join(&mut self, p: &HeartbeatParams, now: Instant) -> Result<(), Refusal> {
+        // A known member sending epoch 0 starts over (it lost its state):
+        // its partitions are freed and it is given them back as a new one.
+        let mut inherited: Option<ConsumerMember> = None;
+        if self.members.remove(&p.member_id).is_some() {
+            self.target.remove(&p.member_id);
+            self.group_epoch += 1;
+        }
+        if let Some(instance) = &p.instance_id {
+            let holder = self
+                .members
+                .values()
+                .find(|m| m.instance_id.as_deref() == Some(instance.as_str()))
+                .map(|m| (m.id.clone(), m.epoch));
+            if let Some((holder, epoch)) = holder {
+                if epoch != STATIC_LEAVE_EPOCH {
+                    return Err(refuse(
+                        ErrorCode::UnreleasedInstanceId,
+                        format!("static member {instance} is still held by {holder}"),
+                    ));
+                }
+                // A static member coming back takes its predecessor's
+                // place, epoch and assignment: no rebalance.
+                inherited = self.members.remove(&holder);
+                if let Some(t) = self.target.remove(&holder) {
+                    self.target.insert(p.member_id.clone(), t);
+                }
+            }
+        }
+        let member = match inherited {
+            Some(mut m) => {
+                m.id = p.member_id.clone();
+                m.epoch = m.previous_epoch.max(0);
+                m.client_id = p.client_id.clone();
+                m.client_host = p.client_host.clone();
+                m.last_heartbeat = now;
+                m
+            }
+            None => {
+                self.group_epoch += 1;
+                ConsumerMember {
+                    id: p.member_id.clone(),
+                    instance_id: p.instance_id.clone(),
+                    rack_id: p.rack_id.clone(),
+                    client_id: p.client_id.clone(),
+                    client_host: p.client_host.clone(),
+                    epoch: 0,
+                    previous_epoch: 0,
+                    state: MemberState::Stable,
+                    rebalance_timeout_ms: if p.rebalance_timeout_ms > 0 {
+                        p.rebalance_timeout_ms
+                    } else {
+                        DEFAULT_REBALANCE_TIMEOUT_MS
+                    },
+                    topic_names: Vec::new(),
+                    regex: None,
+                    server_assignor: None,
+                    assigned: Assignment::new(),
+                    revoking: Assignment::new(),
+                    last_heartbeat: now,
+                    revoke_started: None,
+                }
+            }
+        };
+        self.members.insert(member.id.clone(), member);
+        Ok(())
+    }
+
+    fn leave(
+        &mut self,
+        member_id: &str,
+        epoch: i32,
+        instance_id: Option<&str>,
+        topics: &[TopicInfo],
+    ) -> Result<HeartbeatOutcome, Refusal> {
+        // Kafka also finds a static member by instance id.
+        let id = if self.members.contains_key(member_id) {
+            member_id.to_string()
+        } else if let Some(m) = instance_id.and_then(|i| {
+            self.members
+                .values()
+                .find(|m| m.instance_id.as_deref() == Some(i))
+        }) {
+            m.id.clone()
+        } else {
+            return Err(refuse(
+                ErrorCode::UnknownMemberId,
+                format!("member {member_id} is not in group {}", self.id),
+            ));
+        };
+        let is_static = self
+            .members
+            .get(&id)
+            .is_some_and(|m| m.instance_id.is_some());
+        if epoch == STATIC_LEAVE_EPOCH && is_static {
+            // Kept (with its assignment) until it comes back or its
+            // session times out.
+            if let Some(m) = self.members.get_mut(&id) {
+                m.previous_epoch = m.epoch;
+                m.epoch = STATIC_LEAVE_EPOCH;
+            }
+        } else {
+            self.remove_member(&id, topics);
+        }
+        Ok(HeartbeatOutcome {
+            member_id: member_id.to_string(),
+            epoch,
+            assignment: None,
+        })
+    }
+
+    /// Removes a member (left, expired or fenced) and recomputes.
+    pub fn remove_member(&mut self, id: &str, topics: &[TopicInfo]) {
+        if self.members.remove(id).is_some() {
+            self.target.remove(id);
+            self.group_epoch += 1;
+            self.refresh_target(topics);
+        }
+    }
+
+    /// Session and revocation timeouts. Returns the members removed.
+    pub fn tick(
+        &mut self,
+        now: Instant,
+        session_timeout: Duration,
+        topics: &[TopicInfo],
+    ) -> Vec<String> {
+        let expired: Vec<String> = self
+            .members
+            .values()
+            .filter(|m| {
+                now.saturating_duration_since(m.last_heartbeat) > session_timeout
+                    || m.revoke_started.is_some_and(|t| {
+                        now.saturating_duration_since(t)
+                            > Duration::from_millis(m.rebalance_timeout_ms.max(0) as u64)
+                    })
+            })
+            .map(|m| m.id.clone())
+            .collect();
+        for id in &expired {
+            tracing::info!(group = %self.id, member = %id, "consumer group member expired");
+            self.remove_member(id, topics);
+        }
+        expired
+    }
+
+    /// The subscribed topics, as the assignors see them.
+    fn subscribed(&self, topics: &[TopicInfo]) -> Vec<TopicInfo> {
+        topics
+            .iter()
+            .filter(|t| self.members.values().any(|m| m.subscribes(t)))
+            .cloned()
+            .collect()
+    }
+
+    /// Bumps the group epoch if the subscribed topics changed, then
+    /// recomputes the target if the group epoch moved past it.
+    fn refresh_target(&mut self, topics: &[TopicInfo]) {
+        let seen = self.subscribed(topics);
+        if seen != self.topics_seen {
+            self.topics_seen = seen;
+            self.group_epoch += 1;
+        }
+        if self.group_epoch <= self.assignment_epoch {
+            return;
+        }
+        self.assignor = self.choose_assignor();
+        let subs: Vec<(String, BTreeSet<Uuid>)> = self
+            .members
+            .values()
+            .map(|m| {
+                let ts = self
+                    .topics_seen
+                    .iter()
+                    .filter(|t| m.subscribes(t))
+                    .map(|t| t.id)
+                    .collect();
+                (m.id.clone(), ts)
+            })
+            .collect();
+        self.target = match self.assignor {
+            "range" => assign_range(&subs, &self.topics_seen),
+            _ => assign_uniform(&subs, &self.topics_seen, &self.target),
+        };
+        self.assignment_epoch = self.group_epoch;
+        tracing::debug!(group = %self.id, epoch = self.group_epoch, assignor = self.assignor, "new target assignment");
+    }
+
+    /// The assignor most members asked for (Kafka's rule), else uniform.
+    fn choose_assignor(&self) -> &'static str {
+        let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for m in self.members.values() {
+            if let Some(a) = m.server_assignor.as_deref()
+                && let Some(known) = ASSIGNORS.iter().find(|k| **k == a)
+            {
+                *counts.entry(known).or_default() += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+            .map(|(a, _)| a)
+            .unwrap_or(DEFAULT_ASSIGNOR)
+    }
+
+    /// Moves one member a step towards its target (Kafka's
+    /// CurrentAssignmentBuilder).
+    pub fn reconcile(&mut self, member_id: &str, owned: Option<&Assignment>, now: Instant) {
+        let Some(m) = self.members.get(member_id) else {
+            return;
+        };
+        match m.state {
+            MemberState::UnrevokedPartitions => {
+                let acked = owned.is_some_and(|o| !intersects(o, &m.revoking));
+                if !acked {
+                    return;
+                }
+            }
+            MemberState::Stable if m.epoch == self.assignment_epoch => return,
+            _ => {}
+        }
+        let target = self.target.get(member_id).cloned().unwrap_or_default();
+        let mut others = Assignment::new();
+        for (id, o) in &self.members {
+            if id != member_id {
+                union_into(&mut others, &o.assigned);
+                union_into(&mut others, &o.revoking);
+            }
+        }
+        let Some(m) = self.members.get_mut(member_id) else {
+            return;
+        };
+        if m.state == MemberState::UnrevokedPartitions {
+            m.revoking.clear();
+            m.revoke_started = None;
+            m.state = MemberState::Stable;
+        }
+        let revoke = difference(&m.assigned, &target);
+        if !revoke.is_empty() {
+            m.assigned = intersection(&m.assigned, &target);
+            m.revoking = revoke;
+            m.state = MemberState::UnrevokedPartitions;
+            m.revoke_started = Some(now);
+            return;
+        }
+        let mut next = Assignment::new();
+        let mut unreleased = false;
+        for (t, ps) in &target {
+            for p in ps {
+                let mine = m.assigned.get(t).is_some_and(|s| s.contains(p));
+                let taken = others.get(t).is_some_and(|s| s.contains(p));
+                if mine || !taken {
+                    next.entry(*t).or_default().insert(*p);
+                } else {
+                    unreleased = true;
+                }
+            }
+        }
+        m.assigned = next;
+        if m.epoch != self.assignment_epoch {
+            m.previous_epoch = m.epoch;
+            m.epoch = self.assignment_epoch;
+        }
+        m.state = if unreleased {
+            MemberState::UnreleasedPartitions
+        } else {
+            MemberState::Stable
+        };
+    }
+
+    /// OffsetCommit checks for a consumer group (Kafka's
+    /// `ConsumerGroup.validateOffsetCommit`).
+    pub fn validate_commit(
+        &self,
+        member_id: &str,
+        member_epoch: i32,
+        version: i16,
+    ) -> Result<(), ErrorCode> {
+        // Admin tools and consumers without membership: only when empty.
+        if member_epoch < 0 && self.members.is_empty() {
+            return Ok(());
+        }
+        let m = self
+            .members
+            .get(member_id)
+            .ok_or(ErrorCode::UnknownMemberId)?;
+        if version < 9 {
+            return Err(ErrorCode::UnsupportedVersion);
+        }
+        if member_epoch > m.epoch {
+            Err(ErrorCode::FencedMemberEpoch)
+        } else if member_epoch < m.epoch {
+            Err(ErrorCode::StaleMemberEpoch)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+fn union_into(a: &mut Assignment, b: &Assignment) {
+    for (t, ps) in b {
+        a.entry(*t).or_default().extend(ps.iter().copied());
+    }
+}
+
+fn difference(a: &Assignment, b: &Assignment) -> Assignment {
+    let mut out = Assignment::new();
+    for (t, ps) in a {
+        let d: BTreeSet<i32> = match b.get(t) {
+            Some(bs) => ps.difference(bs).copied().collect(),
+            None => ps.clone(),
+        };
+        if !d.is_empty() {
+            out.insert(*t, d);
+        }
+    }
+    out
+}
+
+fn intersection(a: &Assignment, b: &Assignment) -> Assignment {
+    let mut out = Assignment::new();
+    for (t, ps) in a {
+        if let Some(bs) = b.get(t) {
+            let i: BTreeSet<i32> = ps.intersection(bs).copied().collect();
+            if !i.is_empty() {
+                out.insert(*t, i);
+            }
+        }
+    }
+    out
+}
+
+fn intersects(a: &Assignment, b: &Assignment) -> bool {
+    !intersection(a, b).is_empty()
+}
+
+fn is_subset(a: &Assignment, b: &Assignment) -> bool {
+    difference(a, b).is_empty()
+}
+
+/// The uniform assignor: balanced (counts differ by at most one among
+/// members with the same subscription) and sticky (a partition stays with
+/// its previous target owner unless balance needs it elsewhere).
+pub fn assign_uniform(
+    members: &[(String, BTreeSet<Uuid>)],
+    topics: &[TopicInfo],
+    previous: &BTreeMap<String, Assignment>,
+) -> BTreeMap<String, Assignment> {
+    let mut out: BTreeMap<String, Assignment> = members
+        .iter()
+        .map(|(id, _)| (id.clone(), Assignment::new()))
+        .collect();
+    let subs: BTreeMap<&str, &BTreeSet<Uuid>> =
+        members.iter().map(|(id, s)| (id.as_str(), s)).collect();
+    let count = |a: &Assignment| a.values().map(|s| s.len()).sum::<usize>();
+    let mut taken: BTreeSet<(Uuid, i32)> = BTreeSet::new();
+    let sizes: BTreeMap<Uuid, i32> = topics.iter().map(|t| (t.id, t.partitions)).collect();
+    // Keep previous ownership where still valid.
+    for (id, prev) in previous {
+        let Some(sub) = subs.get(id.as_str()) else {
+            continue;
+        };
+        for (t, ps) in prev {
+            let Some(&n) = sizes.get(t) else { continue };
+            if !sub.contains(t) {
+                continue;
+            }
+            for &p in ps {
+                if p < n && taken.insert((*t, p)) {
+                    out.entry(id.clone())
+                        .or_default()
+                        .entry(*t)
+                        .or_default()
+                        .insert(p);
+                }
+            }
+        }
+    }
+    // Hand out the rest to the least loaded eligible member.
+    for t in topics {
+        for p in 0..t.partitions {
+            if taken.contains(&(t.id, p)) {
+                continue;
+            }
+            let best = members
+                .iter()
+                .filter(|(_, s)| s.contains(&t.id))
+                .map(|(id, _)| id)
+                .min_by_key(|id| (out.get(*id).map(count).unwrap_or(0), (*id).clone()));
+            if let Some(id) = best {
+                taken.insert((t.id, p));
+                out.entry(id.clone())
+                    .or_default()
+                    .entry(t.id)
+                    .or_default()
+                    .insert(p);
+            }
+        }
+    }
+    // Even out: move a partition from a member to an eligible one with at
+    // least two fewer, until none can move (bounded: each move shrinks the
+    // sum of squared counts).
+    let total: usize = taken.len();
+    for _ in 0..total.saturating_mul(members.len()).max(1) {
+        let mut moved = false;
+        let mut order: Vec<(usize, String)> =
+            out.iter().map(|(id, a)| (count(a), id.clone())).collect();
+        order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        'outer: for (n, from) in &order {
+            let parts: Vec<(Uuid, i32)> = out[from]
+                .iter()
+                .flat_map(|(t, ps)| ps.iter().rev().map(move |p| (*t, *p)))
+                .collect();
+            for (t, p) in parts {
+                let to = members
+                    .iter()
+                    .filter(|(id, s)| id != from && s.contains(&t))
+                    .map(|(id, _)| (out.get(id).map(count).unwrap_or(0), id.clone()))
+                    .filter(|(c, _)| c + 1 < *n)
+                    .min();
+                if let Some((_, to)) = to {
+                    if let Some(ps) = out.get_mut(from).and_then(|a| a.get_mut(&t)) {
+                        ps.remove(&p);
+                        if ps.is_empty() {
+                            out.get_mut(from).map(|a| a.remove(&t));
+                        }
+                    }
+                    out.entry(to).or_default().entry(t).or_default().insert(p);
+                    moved = true;
+                    break 'outer;
+                }
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    out
+}
+
+/// The range assignor: per topic, its subscribers (by member id) get
+/// contiguous ranges, the first ones one extra.
+pub fn assign_range(
+    members: &[(String, BTreeSet<Uuid>)],
+    topics: &[TopicInfo],
+) -> BTreeMap<String, Assignment> {
+    let mut out: BTreeMap<String, Assignment> = members
+        .iter()
+        .map(|(id, _)| (id.clone(), Assignment::new()))
+        .collect();
+    for t in topics {
+        let mut subs: Vec<&String> = members
+            .iter()
+            .filter(|(_, s)| s.contains(&t.id))
+            .map(|(id, _)| id)
+            .collect();
+        subs.sort();
+        if subs.is_empty() || t.partitions <= 0 {
+            continue;
+        }
+        let n = t.partitions as usize;
+        let per = n / subs.len();
+        let extra = n % subs.len();
+        for (i, id) in subs.iter().enumerate() {
+            let start = i * per + i.min(extra);
+            let len = per + usize::from(i < extra);
+            if len == 0 {
+                continue;
+            }
+            let ps: BTreeSet<i32> = (start..start + len).map(|p| p as i32).collect();
+            out.entry((*id).clone()).or_default().insert(t.id, ps);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topic(name: &str, n: i32) -> TopicInfo {
+        TopicInfo {
+            name: name.into(),
+            id: Uuid::new_v4(),
+            partitions: n,
+        }
+    }
+
+    fn count(a: &Assignment) -> usize {
+        a.values().map(|s| s.len()).sum()
+    }
+
+    fn join(
+        g: &mut ConsumerGroup,
+        id: &str,
+        topics: &[TopicInfo],
+        now: Instant,
+    ) -> HeartbeatOutcome {
+        g.heartbeat(
+            HeartbeatParams {
+                member_id: id.into(),
+                epoch: 0,
+                rebalance_timeout_ms: 1000,
+                topic_names: Some(vec!["t".into()]),
+                regex: Some(String::new()),
+                owned: Some(Assignment::new()),
+                ..Default::default()
+            },
+            topics,
+            now,
+        )
+        .unwrap()
+    }
+
+    fn beat(
+        g: &mut ConsumerGroup,
+        id: &str,
+        epoch: i32,
+        owned: Option<Assignment>,
+        topics: &[TopicInfo],
+        now: Instant,
+    ) -> Result<HeartbeatOutcome, Refusal> {
+        g.heartbeat(
+            HeartbeatParams {
+                member_id: id.into(),
+                epoch,
+                rebalance_timeout_ms: -1,
+                owned,
+                ..Default::default()
+            },
+            topics,
+            now,
+        )
+    }
+
+    #[test]
+    fn uniform_is_balanced_and_sticky() {
+        let t = topic("t", 7);
+        let all: BTreeSet<Uuid> = [t.id].into();
+        let ms: Vec<(String, BTreeSet<Uuid>)> = ["a", "b", "c"]
+            .iter()
+            .map(|m| (m.to_string(), all.clone()))
+            .collect();
+        let first = assign_uniform(&ms, std::slice::from_ref(&t), &BTreeMap::new());
+        let counts: Vec<usize> = first.values().map(count).collect();
+        assert_eq!(counts.iter().sum::<usize>(), 7);
+        assert!(counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1);
+        // One more member: only partitions needed for balance move.
+        let mut ms2 = ms.clone();
+        ms2.push(("d".into(), all.clone()));
+        let second = assign_uniform(&ms2, std::slice::from_ref(&t), &first);
+        let counts: Vec<usize> = second.values().map(count).collect();
+        assert!(counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1);
+        let moved: usize = ["a", "b", "c"]
+            .iter()
+            .map(|m| count(&difference(&first[*m], &second[*m])))
+            .sum();
+        assert_eq!(moved, count(&second["d"]));
+    }
+
+    #[test]
+    fn uniform_respects_subscriptions() {
+        let (t1, t2) = (topic("x", 4), topic("y", 2));
+        let ms = vec![
+            ("a".to_string(), BTreeSet::from([t1.id])),
+            ("b".to_string(), BTreeSet::from([t1.id, t2.id])),
+        ];
+        let out = assign_uniform(&ms, &[t1.clone(), t2.clone()], &BTreeMap::new());
+        assert!(!out["a"].contains_key(&t2.id));
+        assert_eq!(count(&out["a"]) + count(&out["b"]), 6);
+        assert_eq!(count(&out["a"]), 3);
+    }
+
+    #[test]
+    fn range_gives_contiguous_ranges() {
+        let t = topic("t", 5);
+        let all: BTreeSet<Uuid> = [t.id].into();
+        let ms: Vec<(String, BTreeSet<Uuid>)> = ["b", "a"]
+            .iter()
+            .map(|m| (m.to_string(), all.clone()))
+            .collect();
+        let out = assign_range(&ms, std::slice::from_ref(&t));
+        assert_eq!(out["a"][&t.id], BTreeSet::from([0, 1, 2]));
+        assert_eq!(out["b"][&t.id], BTreeSet::from([3, 4]));
+    }
+
+    #[test]
+    fn reconciliation_waits_for_revocation() {
+        let topics = vec![topic("t", 6)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let a = join(&mut g, "a", &topics, now);
+        assert_eq!(count(a.assignment.as_ref().unwrap()), 6);
+        let a_epoch = a.epoch;
+        // b joins: the target moves three partitions, still owned by a.
+        let b = join(&mut g, "b", &topics, now);
+        assert_eq!(count(b.assignment.as_ref().unwrap()), 0);
+        assert!(b.epoch > a_epoch);
+        // a is asked to revoke; its epoch does not move yet.
+        let a2 = beat(&mut g, "a", a_epoch, None, &topics, now).unwrap();
+        assert_eq!(a2.epoch, a_epoch);
+        let kept = a2.assignment.unwrap();
+        assert_eq!(count(&kept), 3);
+        // b still gets nothing: a has not confirmed.
+        let b2 = beat(&mut g, "b", b.epoch, None, &topics, now).unwrap();
+        assert!(b2.assignment.is_none_or(|a| a.is_empty()));
+        // a confirms; it advances.
+        let a3 = beat(&mut g, "a", a_epoch, Some(kept.clone()), &topics, now).unwrap();
+        assert_eq!(a3.epoch, g.assignment_epoch);
+        // Now b gets the released partitions, disjoint from a's.
+        let b3 = beat(&mut g, "b", b.epoch, None, &topics, now).unwrap();
+        let got = b3.assignment.unwrap();
+        assert_eq!(count(&got), 3);
+        assert!(!intersects(&got, &kept));
+        assert_eq!(g.state_name(), "Stable");
+    }
+
+    #[test]
+    fn fencing_and_unknown_members() {
+        let topics = vec![topic("t", 2)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let a = join(&mut g, "a", &topics, now);
+        let e = beat(&mut g, "a", a.epoch + 5, None, &topics, now).unwrap_err();
+        assert_eq!(e.code, ErrorCode::FencedMemberEpoch);
+        let e = beat(&mut g, "zz", 3, None, &topics, now).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnknownMemberId);
+        assert_eq!(
+            g.validate_commit("a", a.epoch - 1, 9),
+            Err(ErrorCode::StaleMemberEpoch)
+        );
+        assert_eq!(g.validate_commit("a", a.epoch, 9), Ok(()));
+        assert_eq!(
+            g.validate_commit("a", a.epoch, 8),
+            Err(ErrorCode::UnsupportedVersion)
+        );
+        assert_eq!(
+            g.validate_commit("x", 1, 9),
+            Err(ErrorCode::UnknownMemberId)
+        );
+    }
+
+    #[test]
+    fn session_timeout_frees_partitions() {
+        let topics = vec![topic("t", 4)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        join(&mut g, "a", &topics, now);
+        let b = join(&mut g, "b", &topics, now);
+        let later = now + Duration::from_secs(10);
+        beat(&mut g, "b", b.epoch, None, &topics, later).unwrap();
+        let gone = g.tick(later, Duration::from_secs(5), &topics);
+        assert_eq!(gone, vec!["a".to_string()]);
+        let b2 = beat(&mut g, "b", b.epoch, None, &topics, later).unwrap();
+        assert_eq!(count(&b2.assignment.unwrap()), 4);
+    }
+
+    #[test]
+    fn leave_and_static_rejoin() {
+        let topics = vec![topic("t", 4)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let a = g
+            .heartbeat(
+                HeartbeatParams {
+                    member_id: "a".into(),
+                    epoch: 0,
+                    instance_id: Some("i1".into()),
+                    topic_names: Some(vec!["t".into()]),
+                    ..Default::default()
+                },
+                &topics,
+                now,
+            )
+            .unwrap();
+        let epoch = g.group_epoch;
+        beat(&mut g, "a", STATIC_LEAVE_EPOCH, None, &topics, now).unwrap();
+        assert_eq!(g.group_epoch, epoch, "a static leave does not rebalance");
+        let a2 = g
+            .heartbeat(
+                HeartbeatParams {
+                    member_id: "a2".into(),
+                    epoch: 0,
+                    instance_id: Some("i1".into()),
+                    topic_names: Some(vec!["t".into()]),
+                    ..Default::default()
+                },
+                &topics,
+                now,
+            )
+            .unwrap();
+        assert_eq!(a2.assignment, a.assignment);
+        assert_eq!(g.group_epoch, epoch);
+        beat(&mut g, "a2", LEAVE_EPOCH, None, &topics, now).unwrap();
+        assert!(g.members.is_empty());
+    }
+
+    #[test]
+    fn bad_regex_and_assignor_are_refused() {
+        let topics = vec![topic("t", 1)];
+        let mut g = ConsumerGroup::new("g".into());
+        let e = g
+            .heartbeat(
+                HeartbeatParams {
+                    member_id: "a".into(),
+                    regex: Some("(".into()),
+                    ..Default::default()
+                },
+                &topics,
+                Instant::now(),
+            )
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidRegularExpression);
+        let e = g
+            .heartbeat(
+                HeartbeatParams {
+                    member_id: "a".into(),
+                    topic_names: Some(vec![]),
+                    server_assignor: Some("sticky".into()),
+                    ..Default::default()
+                },
+                &topics,
+                Instant::now(),
+            )
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnsupportedAssignor);
+        assert!(g.members.is_empty());
+        // A regex subscribes to matching topics, whole-name.
+        let out = g
+            .heartbeat(
+                HeartbeatParams {
+                    member_id: "a".into(),
+                    regex: Some("t.*".into()),
+                    ..Default::default()
+                },
+                &[topic("tx", 2), topic("xt", 3)],
+                Instant::now(),
+            )
+            .unwrap();
+        assert_eq!(count(&out.assignment.unwrap()), 2);
+    }
+}

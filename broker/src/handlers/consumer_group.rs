@@ -1,0 +1,314 @@
+//! ConsumerGroupHeartbeat and ConsumerGroupDescribe: the KIP-848 consumer
+//! protocol. Requests are checked here, then run on the shard that
+//! coordinates the group; the state and assignors are in
+//! [`crate::groups::consumer_protocol`]. This file only translates between
+//! the wire and that state.
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use kafka_protocol::ErrorCode;
+use kafka_protocol::generated::consumer_group_describe_response::{
+    Assignment as DescribedAssignment, DescribedGroup, Member as DescribedMember,
+    TopicPartitions as DescribedTopicPartitions,
+};
+use kafka_protocol::generated::consumer_group_heartbeat_response::{
+    Assignment as WireAssignment, TopicPartitions as WireTopicPartitions,
+};
+use kafka_protocol::generated::{
+    ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse, ConsumerGroupHeartbeatRequest,
+    ConsumerGroupHeartbeatResponse, JoinGroupRequest, JoinGroupResponse,
+};
+use uuid::Uuid;
+
+use crate::groups::consumer_protocol::{
+    Assignment, ConsumerGroup, HeartbeatParams, Refusal, topics_of,
+};
+use crate::groups::{self, coordinator};
+use crate::metadata::ClusterMetadata;
+use crate::shard::Shard;
+
+fn heartbeat_error(r: Refusal) -> ConsumerGroupHeartbeatResponse {
+    ConsumerGroupHeartbeatResponse {
+        error_code: r.code.code(),
+        error_message: Some(r.message),
+        ..Default::default()
+    }
+}
+
+fn refusal(code: ErrorCode, message: &str) -> Refusal {
+    Refusal {
+        code,
+        message: message.to_string(),
+    }
+}
+
+pub async fn heartbeat(
+    shard: &Rc<Shard>,
+    req: ConsumerGroupHeartbeatRequest,
+    version: i16,
+    client_id: String,
+) -> ConsumerGroupHeartbeatResponse {
+    if req.group_id.is_empty() {
+        return heartbeat_error(refusal(
+            ErrorCode::InvalidRequest,
+            "GroupId can't be empty.",
+        ));
+    }
+    // From v1 the client makes its member id; v0 lets the coordinator.
+    if req.member_id.is_empty() && (version >= 1 || req.member_epoch != 0) {
+        return heartbeat_error(refusal(
+            ErrorCode::InvalidRequest,
+            "MemberId can't be empty.",
+        ));
+    }
+    let route = match groups::route(shard, &req.group_id).await {
+        Ok(r) => r,
+        Err(code) => return heartbeat_error(refusal(code, "coordinator not available")),
+    };
+    shard
+        .submit_to(route.shard, move |s| async move {
+            heartbeat_on_owner(&s, req, client_id)
+        })
+        .await
+        .unwrap_or_else(|_| {
+            heartbeat_error(refusal(
+                ErrorCode::CoordinatorNotAvailable,
+                "coordinator not available",
+            ))
+        })
+}
+
+fn to_assignment(tps: Vec<(Uuid, Vec<i32>)>) -> Assignment {
+    let mut a = Assignment::new();
+    for (t, ps) in tps {
+        a.entry(t).or_default().extend(ps);
+    }
+    a
+}
+
+fn heartbeat_on_owner(
+    s: &Rc<Shard>,
+    req: ConsumerGroupHeartbeatRequest,
+    client_id: String,
+) -> ConsumerGroupHeartbeatResponse {
+    let meta = s.metadata();
+    let interval = meta
+        .settings
+        .i32("group.consumer.heartbeat.interval.ms")
+        .max(1);
+    let topics = topics_of(&meta);
+    let c = coordinator();
+    let mut c = c.borrow_mut();
+    // A group id belongs to one protocol at a time (KIP-848).
+    if c.groups
+        .get(&req.group_id)
+        .is_some_and(|g| !g.members.is_empty())
+    {
+        return heartbeat_error(refusal(
+            ErrorCode::GroupIdNotFound,
+            &format!("Group {} is not a consumer group.", req.group_id),
+        ));
+    }
+    let member_id = if req.member_id.is_empty() {
+        Uuid::new_v4().to_string()
+    } else {
+        req.member_id
+    };
+    let params = HeartbeatParams {
+        member_id,
+        epoch: req.member_epoch,
+        instance_id: req.instance_id,
+        rack_id: req.rack_id,
+        rebalance_timeout_ms: req.rebalance_timeout_ms,
+        topic_names: req.subscribed_topic_names,
+        regex: req.subscribed_topic_regex,
+        server_assignor: req.server_assignor,
+        owned: req.topic_partitions.map(|tps| {
+            to_assignment(
+                tps.into_iter()
+                    .map(|t| (t.topic_id, t.partitions))
+                    .collect(),
+            )
+        }),
+        client_id,
+        client_host: String::new(),
+    };
+    let group_id = req.group_id;
+    let g = c
+        .consumer_groups
+        .entry(group_id.clone())
+        .or_insert_with(|| ConsumerGroup::new(group_id.clone()));
+    let result = g.heartbeat(params, &topics, Instant::now());
+    // A refused first heartbeat leaves no group behind.
+    if g.members.is_empty() && g.group_epoch == 0 {
+        c.consumer_groups.remove(&group_id);
+    }
+    match result {
+        Ok(out) => {
+            tracing::debug!(group = %group_id, member = %out.member_id, epoch = out.epoch, "consumer group heartbeat");
+            ConsumerGroupHeartbeatResponse {
+                member_id: Some(out.member_id),
+                member_epoch: out.epoch,
+                heartbeat_interval_ms: interval,
+                assignment: out.assignment.map(|a| WireAssignment {
+                    topic_partitions: a
+                        .into_iter()
+                        .map(|(topic_id, ps)| WireTopicPartitions {
+                            topic_id,
+                            partitions: ps.into_iter().collect(),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+        }
+        Err(r) => {
+            tracing::debug!(group = %group_id, code = ?r.code, message = %r.message, "consumer group heartbeat refused");
+            heartbeat_error(r)
+        }
+    }
+}
+
+fn described(meta: &ClusterMetadata, a: &Assignment) -> DescribedAssignment {
+    DescribedAssignment {
+        topic_partitions: a
+            .iter()
+            .map(|(t, ps)| DescribedTopicPartitions {
+                topic_id: *t,
+                topic_name: meta
+                    .topic_by_id(t)
+                    .map(|m| m.name.clone())
+                    .unwrap_or_default(),
+                partitions: ps.iter().copied().collect(),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+pub async fn describe(
+    shard: &Rc<Shard>,
+    req: ConsumerGroupDescribeRequest,
+    version: i16,
+) -> ConsumerGroupDescribeResponse {
+    let mut out = Vec::with_capacity(req.group_ids.len());
+    for group_id in req.group_ids {
+        let mut d = DescribedGroup {
+            group_id: group_id.clone(),
+            ..Default::default()
+        };
+        if group_id.is_empty() {
+            d.error_code = ErrorCode::InvalidGroupId.code();
+            out.push(d);
+            continue;
+        }
+        let route = match groups::route(shard, &group_id).await {
+            Ok(r) => r,
+            Err(code) => {
+                d.error_code = code.code();
+                out.push(d);
+                continue;
+            }
+        };
+        let d2 = d.clone();
+        let r = shard
+            .submit_to(route.shard, move |s| async move {
+                describe_on_owner(&s, d2, version)
+            })
+            .await;
+        match r {
+            Ok(d) => out.push(d),
+            Err(_) => {
+                d.error_code = ErrorCode::CoordinatorNotAvailable.code();
+                out.push(d);
+            }
+        }
+    }
+    ConsumerGroupDescribeResponse {
+        groups: out,
+        ..Default::default()
+    }
+}
+
+fn describe_on_owner(s: &Rc<Shard>, mut d: DescribedGroup, version: i16) -> DescribedGroup {
+    let meta = s.metadata();
+    let c = coordinator();
+    let c = c.borrow();
+    let Some(g) = c.consumer_groups.get(&d.group_id) else {
+        d.error_code = ErrorCode::GroupIdNotFound.code();
+        d.error_message = Some(format!("Group {} not found.", d.group_id));
+        return d;
+    };
+    if c.groups
+        .get(&d.group_id)
+        .is_some_and(|g| !g.members.is_empty())
+    {
+        d.error_code = ErrorCode::GroupIdNotFound.code();
+        d.error_message = Some(format!("Group {} is not a consumer group.", d.group_id));
+        return d;
+    }
+    d.group_state = g.state_name().to_string();
+    d.group_epoch = g.group_epoch;
+    d.assignment_epoch = g.assignment_epoch;
+    d.assignor_name = g.assignor.to_string();
+    d.members = g
+        .members
+        .values()
+        .map(|m| DescribedMember {
+            member_id: m.id.clone(),
+            instance_id: m.instance_id.clone(),
+            rack_id: m.rack_id.clone(),
+            member_epoch: m.epoch,
+            client_id: m.client_id.clone(),
+            client_host: m.client_host.clone(),
+            subscribed_topic_names: m.topic_names.clone(),
+            subscribed_topic_regex: m.regex.as_ref().map(|(r, _)| r.clone()),
+            assignment: described(&meta, &m.assigned),
+            target_assignment: described(&meta, &g.target.get(&m.id).cloned().unwrap_or_default()),
+            // v1+: 1 = a consumer-protocol member.
+            member_type: if version >= 1 { 1 } else { -1 },
+            ..Default::default()
+        })
+        .collect();
+    d
+}
+
+/// A classic JoinGroup for a group that has KIP-848 members is refused
+/// with INCONSISTENT_GROUP_PROTOCOL, as Kafka does; `None` lets it through.
+pub async fn refuse_classic_join(
+    shard: &Rc<Shard>,
+    req: &JoinGroupRequest,
+    version: i16,
+) -> Option<JoinGroupResponse> {
+    if req.group_id.is_empty() {
+        return None;
+    }
+    let route = groups::route(shard, &req.group_id).await.ok()?;
+    let group_id = req.group_id.clone();
+    let busy = shard
+        .submit_to(route.shard, move |_s| async move {
+            let c = coordinator();
+            let c = c.borrow();
+            c.consumer_groups
+                .get(&group_id)
+                .is_some_and(|g| !g.members.is_empty())
+        })
+        .await
+        .unwrap_or(false);
+    busy.then(|| JoinGroupResponse {
+        error_code: ErrorCode::InconsistentGroupProtocol.code(),
+        generation_id: -1,
+        member_id: req.member_id.clone(),
+        // Not nullable before v7.
+        protocol_name: if version < 7 {
+            Some(String::new())
+        } else {
+            None
+        },
+        ..Default::default()
+    })
+}
