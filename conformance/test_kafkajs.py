@@ -86,11 +86,12 @@ def test_auto_create_on_produce(broker):
         assert t["ErrorCode"] == 0 and len(t["Partitions"]) == 1
 
 
-def test_group_consumer_when_groups_are_offered(broker):
+def test_group_consumer(broker):
     with rawkafka.KafkaConn(broker.bootstrap) as c:
         c.api_versions()
-        if not (c.supports(rawkafka.API_FIND_COORDINATOR) and c.supports(rawkafka.API_JOIN_GROUP)):
-            pytest.skip("the broker does not advertise consumer groups (FindCoordinator/JoinGroup)")
+        assert c.supports(rawkafka.API_FIND_COORDINATOR) and c.supports(rawkafka.API_JOIN_GROUP), (
+            "the broker does not advertise consumer groups (FindCoordinator/JoinGroup)"
+        )
     topic = harness.unique_topic("js-group")
     rawkafka.ensure_topic(broker.bootstrap, topic, 1)
     msgs = clients.make_messages("js-group", 20)
