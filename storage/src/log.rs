@@ -953,6 +953,12 @@ impl Log {
         'outer: while pos < disk_end {
             let n = want.min((disk_end - pos) as usize);
             let chunk = file::read_at(reader, &path, pos, n).await?;
+            // The next fetch of a catch-up reader starts where this one
+            // ends: have the kernel fetch it while this one is sent.
+            let next = pos + chunk.len() as u64;
+            if next < disk_end {
+                file::advise_willneed(reader, next, (n as u64).min(disk_end - next));
+            }
             let mut it = RecordBatches::new(chunk.clone());
             let mut consumed = 0;
             for item in it.by_ref() {
