@@ -120,6 +120,39 @@ fn rss_kb() -> u64 {
         .unwrap_or(0)
 }
 
+/// Resident KB of the brk heap and of anonymous mappings, from smaps.
+fn rss_split_kb() -> (u64, u64) {
+    let s = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
+    let (mut heap, mut anon, mut cur) = (0, 0, "");
+    for l in s.lines() {
+        let first = l.split_whitespace().next().unwrap_or("");
+        if first.contains('-') && first.chars().next().is_some_and(|c| c.is_ascii_hexdigit()) {
+            cur = if l.ends_with("[heap]") {
+                "heap"
+            } else if l.split_whitespace().count() == 5 {
+                "anon"
+            } else {
+                "other"
+            };
+        } else if let Some(v) = l.strip_prefix("Rss:") {
+            let kb: u64 = v.trim().trim_end_matches(" kB").trim().parse().unwrap_or(0);
+            match cur {
+                "heap" => heap += kb,
+                "anon" => anon += kb,
+                _ => {}
+            }
+        }
+    }
+    (heap, anon)
+}
+
+/// Bytes malloc has handed out and not got back (allocated, touched or not).
+fn heap_in_use() -> u64 {
+    // SAFETY: mallinfo2 takes no arguments and returns a plain struct.
+    let mi = unsafe { libc::mallinfo2() };
+    (mi.uordblks + mi.hblkhd) as u64
+}
+
 fn cpu_secs() -> f64 {
     // SAFETY: getrusage only writes into the zeroed struct we own.
     let ru = unsafe {
@@ -202,10 +235,15 @@ fn main() {
 /// in a process of its own so the append benchmark's heap does not count).
 async fn groups(base: &Path) {
     {
-        let groups = 1000;
+        let groups: usize = std::env::var("RAFT_BENCH_GROUPS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1000);
         let gdir = base.join("groups");
         let _ = std::fs::remove_dir_all(&gdir);
         let before = rss_kb();
+        let (heap0, anon0) = rss_split_kb();
+        let inuse0 = heap_in_use();
         let mut rs = Vec::with_capacity(groups);
         let t0 = Instant::now();
         for i in 0..groups {
@@ -235,6 +273,14 @@ async fn groups(base: &Path) {
         let idle = Duration::from_secs(5);
         monoio::time::sleep(idle).await;
         let cpu1 = cpu_secs();
+        let (heap1, anon1) = rss_split_kb();
+        let inuse1 = heap_in_use();
+        println!(
+            "per group: heap RSS {:.1} KB, anonymous-mapping RSS {:.1} KB, malloc'd (touched or not) {:.1} KB",
+            (heap1 as f64 - heap0 as f64) / groups as f64,
+            (anon1 as f64 - anon0 as f64) / groups as f64,
+            (inuse1 as f64 - inuse0 as f64) / 1024.0 / groups as f64
+        );
         let raft_heap: usize = rs.iter().map(|r| r.memory_bytes()).sum();
         let log_heap: usize = rs.iter().map(|r| r.log().memory_bytes()).sum();
         println!(

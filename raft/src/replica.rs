@@ -13,7 +13,7 @@ use openraft::async_runtime::watch::WatchReceiver;
 use openraft::error::{ClientWriteError, RaftError};
 use openraft::network::RaftNetworkFactory;
 use openraft::{Config, SnapshotPolicy};
-use tidemark_storage::{AppendInfo, Log, LogConfig};
+use tidemark_storage::{AppendInfo, CompactionStats, Log, LogConfig, StorageError};
 
 use crate::error::Error;
 use crate::store::{LogStore, Shared, StateMachine};
@@ -58,14 +58,28 @@ impl ReplicaConfig {
             election_timeout_min: ms(self.election_timeout_min),
             election_timeout_max: ms(self.election_timeout_max),
             max_payload_entries: self.max_payload_entries,
-            // The partition log is the state: nothing to snapshot, and no
-            // entry is ever purged on Raft's behalf.
+            // The partition log is the state: a snapshot is only a record
+            // of the apply point, taken when the replica hands the log
+            // prefix to retention or compaction (`release_prefix`), and
+            // purging goes exactly as far as the replica asks
+            // (`max_in_snapshot_log_to_keep` = all: no purge of openraft's
+            // own accord after a snapshot).
             snapshot_policy: SnapshotPolicy::Never,
+            max_in_snapshot_log_to_keep: u64::MAX,
             // Bounded queues: they hold requests, not bytes, so keep them
             // modest (invariant 6 bounds the bytes in the broker).
             api_channel_size: Some(4096),
             notification_channel_size: Some(4096),
             state_machine_channel_size: Some(256),
+            // Memory per idle group (see raft/ARCHITECTURE.md, "Memory"):
+            // openraft keeps six ring buffers of per-entry latency stamps
+            // (only filled with its `runtime-stats` feature, which is off)
+            // allocated at this capacity for every group: 1024 x 6 x 24 B.
+            log_stage_capacity: Some(1),
+            // The write batch of one RaftCore round; a Vec of this capacity
+            // per group. 256 batches per round is far more than one
+            // partition sees between two rounds of its core task.
+            api_batch_capacity: 256,
             // A restarted leader wins a new election (a new term, so a new
             // Kafka leader epoch) rather than resuming: the commit point is
             // not fsynced on every change, and Kafka bumps the epoch on
@@ -288,6 +302,119 @@ impl PartitionReplica {
     /// Whether this group's only voter is this node.
     pub fn is_single_voter(&self) -> bool {
         self.single_voter
+    }
+
+    /// Retention (`retention.ms`, `retention.bytes`): deletes old whole
+    /// segments, after handing the committed prefix over (see
+    /// [`PartitionReplica::release_prefix`]). Returns how many segments
+    /// went.
+    pub async fn apply_retention(&self, now_ms: i64) -> Result<usize, Error> {
+        self.release_prefix().await?;
+        Ok(self.shared.log.apply_retention(now_ms).await?)
+    }
+
+    /// DeleteRecords: moves the log start to `offset`, which must not be
+    /// past the high watermark (Kafka's OFFSET_OUT_OF_RANGE), nor past
+    /// what every replica has (a leader does not cut a follower off:
+    /// `StorageError::NotCollectible`, retriable later). Returns the new
+    /// log start.
+    pub async fn delete_records(&self, offset: i64) -> Result<i64, Error> {
+        let hw = self.high_watermark();
+        if offset > hw || offset < 0 {
+            return Err(StorageError::OffsetOutOfRange {
+                offset,
+                log_start: self.shared.log.log_start_offset(),
+                log_end: hw,
+            }
+            .into());
+        }
+        self.release_prefix().await?;
+        Ok(self.shared.log.delete_records(offset).await?)
+    }
+
+    /// Compaction (`cleanup.policy=compact`) of the sealed segments below
+    /// the purge point, after handing the committed prefix over.
+    pub async fn compact(&self, now_ms: i64) -> Result<CompactionStats, Error> {
+        if !self.shared.log.config().cleanup_policy.compacts() {
+            return Ok(CompactionStats::default());
+        }
+        self.release_prefix().await?;
+        Ok(self.shared.log.compact(now_ms).await?)
+    }
+
+    /// Moves openraft's purge point up to the apply point (a leader: no
+    /// further than every other replica has replicated, so that nobody
+    /// needs a log reset because of it), and with it the log's max
+    /// collectible offset: retention, DeleteRecords and compaction may
+    /// then act on everything below. Returns that offset.
+    ///
+    /// openraft purges only what a snapshot covers, so a snapshot (a
+    /// record of the apply point) is taken first. It may delay the purge
+    /// while a replication stream still reads those entries; after a
+    /// short wait this returns what is purged by then.
+    pub async fn release_prefix(&self) -> Result<i64, Error> {
+        let Some(mut target) = self.shared.meta.borrow().applied.map(|a| a.0.index) else {
+            return Ok(self.shared.log.max_collectible_offset());
+        };
+        {
+            let m = self.raft.metrics();
+            let m = m.borrow_watched();
+            if let Some(repl) = &m.replication {
+                for (id, matched) in repl.iter() {
+                    if *id == self.node_id {
+                        continue;
+                    }
+                    match matched {
+                        Some(l) => target = target.min(l.index),
+                        None => return Ok(self.shared.log.max_collectible_offset()),
+                    }
+                }
+            }
+        }
+        let purged = |sh: &Shared| sh.meta.borrow().purged.map(|p| p.index);
+        if purged(&self.shared) >= Some(target) {
+            return Ok(self.shared.log.max_collectible_offset());
+        }
+        let fatal = |e: openraft::error::Fatal<TypeConfig>| Error::Fatal(e.to_string());
+        let snap = |sh: &Shared| sh.meta.borrow().snapshot.as_ref().map(|s| s.0.index);
+        if snap(&self.shared) < Some(target) {
+            self.raft.trigger().snapshot().await.map_err(fatal)?;
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while snap(&self.shared) < Some(target) {
+                if Instant::now() >= deadline {
+                    return Err(Error::Timeout("a snapshot of the apply point"));
+                }
+                monoio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }
+        self.raft.trigger().purge_log(target).await.map_err(fatal)?;
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while purged(&self.shared) < Some(target) && Instant::now() < deadline {
+            monoio::time::sleep(Duration::from_millis(1)).await;
+        }
+        Ok(self.shared.log.max_collectible_offset())
+    }
+
+    /// On a leader: the replicas that are behind its purge point, which
+    /// can only catch up through a log reset (the leader's log from its
+    /// log start), not implemented yet; until then they stay behind (and
+    /// a group that needs them for its quorum cannot commit). This
+    /// happens when a replica was cut off while another one purged, and
+    /// that one became leader. Right after an election a replica not yet
+    /// heard from is listed too; one listed for longer than a few
+    /// heartbeats needs the reset. Empty on a follower.
+    pub fn followers_needing_reset(&self) -> Vec<NodeId> {
+        let m = self.raft.metrics();
+        let m = m.borrow_watched();
+        let (Some(purged), Some(repl)) = (m.purged, &m.replication) else {
+            return Vec::new();
+        };
+        repl.iter()
+            .filter(|(id, matched)| {
+                **id != self.node_id && matched.map(|l| l.index) < Some(purged.index)
+            })
+            .map(|(id, _)| *id)
+            .collect()
     }
 
     /// Stops the Raft group, writes the Raft state and closes the log.

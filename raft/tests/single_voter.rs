@@ -9,10 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::*;
-use kafka_protocol::records::ControlRecordType;
-use tidemark_raft::{
-    CONTROL_TYPE_BLANK, CONTROL_TYPE_MEMBERSHIP, NoPeers, PartitionReplica, ReplicaConfig,
-};
+use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
 
 async fn open(dir: &Path) -> std::rc::Rc<PartitionReplica> {
     let r = PartitionReplica::open(
@@ -36,18 +33,6 @@ async fn wait_hw(r: &PartitionReplica, at_least: i64) {
     }
 }
 
-fn control_type(b: &kafka_protocol::records::RecordBatch) -> Option<i16> {
-    if !b.is_control() {
-        return None;
-    }
-    let rec = b.records().unwrap().next().unwrap().unwrap();
-    Some(
-        ControlRecordType::parse_key(rec.key().unwrap())
-            .unwrap()
-            .id(),
-    )
-}
-
 #[test]
 fn appends_commit_contiguously_and_survive_reopen() {
     let dir = test_dir("single");
@@ -57,14 +42,13 @@ fn appends_commit_contiguously_and_survive_reopen() {
         assert_eq!(r.leader_id(), Some(1));
         let epoch1 = r.leader_epoch();
         assert!(epoch1 >= 1, "elected in a term >= 1, got {epoch1}");
-        // Membership at 0, the leader's blank at 1: the first data batch
-        // starts at 2, and the high watermark covers both once the blank
-        // is committed.
-        wait_hw(&r, 2).await;
-        assert_eq!(r.high_watermark(), 2);
+        // openraft's membership and blank entries take no offset: the
+        // first data batch of a new partition is at offset 0.
+        assert_eq!(r.high_watermark(), 0);
+        assert_eq!(r.log().log_end_offset(), 0);
 
         let n = 200u64;
-        let mut next = 2;
+        let mut next = 0;
         for seed in 0..n {
             let info = r.append(batch_for(seed, 10, 100), None).await.unwrap();
             assert_eq!(info.base_offset, next, "offsets are contiguous");
@@ -79,10 +63,9 @@ fn appends_commit_contiguously_and_survive_reopen() {
         assert_eq!(r.log().log_end_offset(), next);
 
         let batches = read_all(r.log(), 0, next).await;
-        assert_eq!(batches.len() as u64, n + 2);
-        assert_eq!(control_type(&batches[0]), Some(CONTROL_TYPE_MEMBERSHIP));
-        assert_eq!(control_type(&batches[1]), Some(CONTROL_TYPE_BLANK));
-        for (seed, b) in batches[2..].iter().enumerate() {
+        assert_eq!(batches.len() as u64, n, "only data batches in the log");
+        for (seed, b) in batches.iter().enumerate() {
+            assert!(!b.is_control());
             assert_eq!(b.partition_leader_epoch(), epoch1, "epoch = term");
             b.verify_crc().unwrap();
             assert_eq!(first_value(b), first_value_of_seed(seed as u64));
@@ -110,15 +93,39 @@ fn appends_commit_contiguously_and_survive_reopen() {
         r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
         let epoch2 = r.leader_epoch();
         assert!(epoch2 > epoch1, "new term {epoch2} > {epoch1}");
-        // The new leader's blank takes one offset.
-        wait_hw(&r, next + 1).await;
-        assert_eq!(r.high_watermark(), next + 1);
+        // The new leader's blank takes no offset: dense across restarts.
+        assert_eq!(r.high_watermark(), next);
         let info = r.append(batch_for(n, 5, 100), None).await.unwrap();
-        assert_eq!(info.base_offset, next + 1);
+        assert_eq!(info.base_offset, next);
         let batches = read_all(r.log(), 0, info.last_offset + 1).await;
-        assert_eq!(batches.len() as u64, n + 4);
+        assert_eq!(batches.len() as u64, n + 1);
         assert_eq!(batches.last().unwrap().partition_leader_epoch(), epoch2);
-        assert_eq!(r.log().epochs().last().unwrap().0, epoch2);
+        assert_eq!(r.log().epochs(), vec![(epoch1, 0), (epoch2, next)]);
+        r.close().await.unwrap();
+        drop(r);
+
+        // Several restarts in a row (each a new term and a blank entry,
+        // none of them with data) still leave no hole.
+        let mut end = info.last_offset + 1;
+        for round in 0..3 {
+            let r = open(&dir).await;
+            assert_eq!(r.high_watermark(), end);
+            if round == 2 {
+                let i = r.append(batch_for(n + 1, 3, 10), None).await.unwrap();
+                assert_eq!(i.base_offset, end);
+                end = i.last_offset + 1;
+            }
+            r.close().await.unwrap();
+        }
+        let r = open(&dir).await;
+        assert_eq!(r.high_watermark(), end);
+        let batches = read_all(r.log(), 0, end).await;
+        assert_eq!(batches.len() as u64, n + 2);
+        let mut o = 0;
+        for b in &batches {
+            assert_eq!(b.base_offset(), o, "dense");
+            o = b.next_offset();
+        }
         r.close().await.unwrap();
     });
     std::fs::remove_dir_all(&dir).ok();

@@ -64,7 +64,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             .await;
         }
 
-        let mut acked = Vec::new();
+        let mut acked: Vec<tidemark_storage::AppendInfo> = Vec::new();
         for seed in 0..50 {
             let info = match leader.append(batch_for(seed, 8, 64), None).await {
                 Ok(i) => i,
@@ -92,6 +92,9 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
                 holders >= 2,
                 "batch {seed} on {holders} replicas when acknowledged"
             );
+            // Dense from offset 0: openraft's entries take no offsets.
+            let expect = acked.last().map_or(0, |a| a.last_offset + 1);
+            assert_eq!(info.base_offset, expect);
             acked.push(info);
         }
         let end = acked.last().unwrap().last_offset + 1;
@@ -140,7 +143,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
         let epoch2 = new_leader.leader_epoch();
         assert!(epoch2 > epoch1, "new leader epoch {epoch2} > {epoch1}");
         let info = new_leader.append(batch_for(50, 8, 64), None).await.unwrap();
-        assert!(info.base_offset > end, "after the new leader's blank");
+        assert_eq!(info.base_offset, end, "dense across a leader change");
         let last = read_all(new_leader.log(), info.base_offset, info.last_offset + 1).await;
         assert_eq!(last[0].partition_leader_epoch(), epoch2);
         // Every batch acknowledged under the old leader is still there.
@@ -151,24 +154,67 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
                     .any(|b| b.base_offset() == a.base_offset && b.last_offset() == a.last_offset)
             );
         }
-        // OffsetForLeaderEpoch: the old epoch ends where the new leader's
-        // blank begins, which is past everything acknowledged before.
-        let blank_at = new_leader
-            .log()
-            .epochs()
+        // OffsetForLeaderEpoch: the old epoch ends where the new one's
+        // first batch begins, right after everything acknowledged before.
+        assert_eq!(new_leader.log().epochs(), vec![(epoch1, 0), (epoch2, end)]);
+        assert_eq!(new_leader.log().end_offset_for_epoch(epoch1), (epoch1, end));
+        // The other survivor has the same log, dense too.
+        let other = survivors
             .iter()
-            .find(|e| e.0 == epoch2)
-            .unwrap()
-            .1;
-        assert!(blank_at >= end);
-        assert_eq!(
-            new_leader.log().end_offset_for_epoch(epoch1),
-            (epoch1, blank_at)
-        );
+            .find(|n| n.node_id() != new_leader.node_id())
+            .unwrap();
+        until(
+            "the other survivor to catch up",
+            Duration::from_secs(5),
+            || other.high_watermark() > info.last_offset,
+        )
+        .await;
+        let theirs = read_all(other.log(), 0, info.last_offset + 1).await;
+        let mut o = 0;
+        for b in &theirs {
+            assert_eq!(b.base_offset(), o);
+            o = b.next_offset();
+        }
+        assert_eq!(o, info.last_offset + 1);
         for n in &survivors {
             n.close().await.unwrap();
         }
         leader.log().close().await.unwrap();
+        let ids: Vec<u64> = survivors.iter().map(|n| n.node_id()).collect();
+        drop(survivors);
+        drop(nodes);
+        drop(new_leader);
+        drop(leader);
+
+        // Reopen the two survivors (the third stays dead): they elect a
+        // leader in a new term and offsets go on where they stopped.
+        let router = LocalRouter::new();
+        let mut nodes = Vec::new();
+        for id in ids {
+            let r = PartitionReplica::open(
+                &dirs[id as usize - 1],
+                config(),
+                id,
+                voters.clone(),
+                router.network(id),
+                fast(),
+            )
+            .await
+            .unwrap();
+            router.register(id, r.raft().clone());
+            nodes.push(r);
+        }
+        until("a leader after reopen", Duration::from_secs(10), || {
+            nodes.iter().any(|n| n.is_leader())
+        })
+        .await;
+        let l = nodes.iter().find(|n| n.is_leader()).unwrap();
+        assert!(l.leader_epoch() > epoch2);
+        let i = l.append(batch_for(51, 2, 8), None).await.unwrap();
+        assert_eq!(i.base_offset, info.last_offset + 1, "dense across reopen");
+        for n in &nodes {
+            n.close().await.unwrap();
+        }
     });
     for d in dirs {
         std::fs::remove_dir_all(d).ok();
