@@ -395,23 +395,28 @@ impl PartitionReplica {
         Ok(self.shared.log.max_collectible_offset())
     }
 
-    /// On a leader: the replicas that are behind its purge point, which
-    /// can only catch up through a log reset (the leader's log from its
-    /// log start), not implemented yet; until then they stay behind (and
-    /// a group that needs them for its quorum cannot commit). This
-    /// happens when a replica was cut off while another one purged, and
-    /// that one became leader. Right after an election a replica not yet
-    /// heard from is listed too; one listed for longer than a few
-    /// heartbeats needs the reset. Empty on a follower.
+    /// On a leader: the replicas that answer it but are behind its purge
+    /// point, so they can only catch up through a log reset (the leader's
+    /// log from its log start), which is not implemented yet; until then
+    /// they stay behind (and a group that needs them for its quorum cannot
+    /// commit). It happens when a replica was cut off while another one
+    /// purged, and that one became leader. Empty on a follower.
     pub fn followers_needing_reset(&self) -> Vec<NodeId> {
         let m = self.raft.metrics();
         let m = m.borrow_watched();
         let (Some(purged), Some(repl)) = (m.purged, &m.replication) else {
             return Vec::new();
         };
+        // A replica that never acknowledged a heartbeat of this term is
+        // unreachable (or not heard from yet), not known to be behind.
+        let answers = |id: &NodeId| {
+            m.heartbeat
+                .as_ref()
+                .is_none_or(|h| h.get(id).is_some_and(|t| t.is_some()))
+        };
         repl.iter()
             .filter(|(id, matched)| {
-                **id != self.node_id && matched.map(|l| l.index) < Some(purged.index)
+                **id != self.node_id && answers(id) && matched.map(|l| l.index) < Some(purged.index)
             })
             .map(|(id, _)| *id)
             .collect()
