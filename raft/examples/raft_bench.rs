@@ -1,9 +1,13 @@
 //! Measures the Raft path against appending to the storage log directly,
 //! in the same run, and the memory and idle CPU of many idle groups.
 //!
-//! `cargo run --release -p tidemark-raft --example raft_bench [DIR [append|groups]]`
+//! `cargo run --release -p tidemark-raft --example raft_bench [DIR [append|groups|logs]]`
 //! (DIR defaults to a folder under the target directory: put it on the
 //! disk you want to measure; tmpfs would skip O_DIRECT and fdatasync).
+//!
+//! `groups` takes `RAFT_BENCH_GROUPS` (default 1000) and, with
+//! `RAFT_BENCH_HIBERNATE=1`, puts each group to sleep after its append
+//! (`PartitionReplica::hibernate_if_idle`), as an idle broker would.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -185,6 +189,8 @@ fn main() {
             let gdir = base.join("logs");
             let _ = std::fs::remove_dir_all(&gdir);
             let before = rss_kb();
+            let (heap0, anon0) = rss_split_kb();
+            let inuse0 = heap_in_use();
             let mut ls = Vec::new();
             for i in 0..1000 {
                 let l = Log::open(
@@ -200,6 +206,13 @@ fn main() {
                 ls.push(l);
             }
             let after = rss_kb();
+            let (heap1, anon1) = rss_split_kb();
+            println!(
+                "per log: heap RSS {:.1} KB, anonymous-mapping RSS {:.1} KB, malloc'd {:.1} KB",
+                (heap1 as f64 - heap0 as f64) / 1000.0,
+                (anon1 as f64 - anon0 as f64) / 1000.0,
+                (heap_in_use() as f64 - inuse0 as f64) / 1024.0 / 1000.0
+            );
             println!(
                 "1000 bare logs: RSS {:.1} MB -> {:.1} MB ({:.1} KB/log)",
                 before as f64 / 1024.0,
@@ -245,6 +258,7 @@ async fn groups(base: &Path) {
         let (heap0, anon0) = rss_split_kb();
         let inuse0 = heap_in_use();
         let mut rs = Vec::with_capacity(groups);
+        let hibernate = std::env::var_os("RAFT_BENCH_HIBERNATE").is_some();
         let t0 = Instant::now();
         for i in 0..groups {
             let r = PartitionReplica::open(
@@ -260,12 +274,20 @@ async fn groups(base: &Path) {
             )
             .await
             .unwrap();
+            if hibernate {
+                // As an idle broker would: each group sleeps once written,
+                // so the next one reuses the memory it gave back.
+                r.append(batch(), None).await.unwrap();
+                assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+            }
             rs.push(r);
         }
         let opened = t0.elapsed();
         // One small append each, so every group has a committed entry.
-        for r in &rs {
-            r.append(batch(), None).await.unwrap();
+        if !hibernate {
+            for r in &rs {
+                r.append(batch(), None).await.unwrap();
+            }
         }
         monoio::time::sleep(Duration::from_millis(500)).await;
         let after = rss_kb();
@@ -281,6 +303,11 @@ async fn groups(base: &Path) {
             (anon1 as f64 - anon0 as f64) / groups as f64,
             (inuse1 as f64 - inuse0 as f64) / 1024.0 / groups as f64
         );
+        if std::env::var_os("RAFT_BENCH_EXIT_IDLE").is_some() {
+            // Under heaptrack: what is still allocated now is what idle
+            // groups hold (reported as "leaked").
+            std::process::exit(0);
+        }
         let raft_heap: usize = rs.iter().map(|r| r.memory_bytes()).sum();
         let log_heap: usize = rs.iter().map(|r| r.log().memory_bytes()).sum();
         println!(
@@ -294,6 +321,25 @@ async fn groups(base: &Path) {
             log_heap as f64 / 1048576.0,
             (cpu1 - cpu0) / idle.as_secs_f64() * 100.0
         );
+        if hibernate {
+            // The first write to a sleeping group wakes it.
+            let t0 = Instant::now();
+            for r in &rs {
+                r.append(batch(), None).await.unwrap();
+            }
+            println!(
+                "first append to each of {groups} sleeping groups (wake + fdatasync'd append): {:.2?} each",
+                t0.elapsed() / groups as u32
+            );
+            let t0 = Instant::now();
+            for r in &rs {
+                r.append(batch(), None).await.unwrap();
+            }
+            println!(
+                "second append (awake): {:.2?} each",
+                t0.elapsed() / groups as u32
+            );
+        }
         let t0 = Instant::now();
         for r in &rs {
             r.close().await.unwrap();

@@ -1,8 +1,11 @@
 //! [`PartitionReplica`]: one partition's replica, a Raft group member
 //! whose log is the partition log. What the broker calls.
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
+use std::future::Future;
 use std::path::Path;
+use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -50,7 +53,10 @@ impl Default for ReplicaConfig {
 }
 
 impl ReplicaConfig {
-    fn openraft(&self) -> Result<Config, Error> {
+    /// `restore`: whether a leader that starts again resumes its term
+    /// (only when waking from hibernation, which persists everything
+    /// first; see `hibernate_if_idle`).
+    fn openraft(&self, restore: bool) -> Result<Config, Error> {
         let ms = |d: Duration| d.as_millis() as u64;
         let c = Config {
             cluster_name: "tidemark-partition".into(),
@@ -84,22 +90,31 @@ impl ReplicaConfig {
             // Kafka leader epoch) rather than resuming: the commit point is
             // not fsynced on every change, and Kafka bumps the epoch on
             // every leadership change.
-            enable_leader_restore: Some(false),
+            enable_leader_restore: Some(restore),
             ..Config::default()
         };
         c.validate().map_err(|e| Error::Config(e.to_string()))
     }
 }
 
+type Restart = Box<dyn Fn() -> Pin<Box<dyn Future<Output = Result<RaftHandle, Error>>>>>;
+
 /// One partition replica: a member of the partition's Raft group.
 ///
 /// Owned by one shard (`!Send`): its tasks run on that shard's monoio
 /// runtime.
 pub struct PartitionReplica {
-    raft: RaftHandle,
+    /// `None` while hibernating (see [`PartitionReplica::hibernate_if_idle`]).
+    raft: RefCell<Option<RaftHandle>>,
     shared: Rc<Shared>,
     node_id: NodeId,
     single_voter: bool,
+    /// Starts openraft again after hibernation (single voter only).
+    restart: Option<Restart>,
+    /// Held while openraft is stopped or started for hibernation.
+    wake_lock: futures_util::lock::Mutex<()>,
+    writes_in_flight: Cell<usize>,
+    last_write: Cell<Instant>,
 }
 
 impl PartitionReplica {
@@ -118,16 +133,16 @@ impl PartitionReplica {
         config: ReplicaConfig,
     ) -> Result<Rc<Self>, Error>
     where
-        N: RaftNetworkFactory<TypeConfig>,
+        N: RaftNetworkFactory<TypeConfig> + Clone + 'static,
         N::Network: openraft::network::NetSnapshot<TypeConfig, SnapshotData = ()>,
     {
         let dir = dir.as_ref();
         let shared = Shared::open(dir, log_config).await?;
-        let cfg = Arc::new(config.openraft()?);
+        let cfg = Arc::new(config.openraft(false)?);
         let raft = RaftHandle::new(
             node_id,
             cfg,
-            network,
+            network.clone(),
             LogStore {
                 shared: shared.clone(),
             },
@@ -154,6 +169,7 @@ impl PartitionReplica {
             let v: BTreeSet<NodeId> = m.membership().voter_ids().collect();
             v.len() == 1 && v.contains(&node_id)
         };
+        let mut restart: Option<Restart> = None;
         if single_voter {
             if initialized {
                 // Elect now rather than after an election timeout.
@@ -162,26 +178,99 @@ impl PartitionReplica {
                     .await
                     .map_err(|e| Error::Fatal(e.to_string()))?;
             }
-            // A group that is its own quorum needs no timer: nobody to
-            // heartbeat, nobody to elect. Ticking costs a wakeup every few
-            // tens of milliseconds per partition, which adds up to real
-            // idle CPU with thousands of partitions.
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while raft.as_leader().is_err() {
-                if Instant::now() >= deadline {
-                    return Err(Error::Timeout("a single-voter group to elect itself"));
-                }
-                monoio::time::sleep(Duration::from_millis(1)).await;
-            }
-            raft.runtime_config().tick(false);
+            settle_single_voter(&raft).await?;
+            let restore_cfg = Arc::new(config.openraft(true)?);
+            let shared = shared.clone();
+            restart = Some(Box::new(move || {
+                let (cfg, network, shared) = (restore_cfg.clone(), network.clone(), shared.clone());
+                Box::pin(async move {
+                    let raft = RaftHandle::new(
+                        node_id,
+                        cfg,
+                        network,
+                        LogStore {
+                            shared: shared.clone(),
+                        },
+                        StateMachine { shared },
+                    )
+                    .await
+                    .map_err(|e| Error::Fatal(e.to_string()))?;
+                    settle_single_voter(&raft).await?;
+                    Ok(raft)
+                })
+            }));
         }
         tracing::info!(dir = %dir.display(), node_id, single_voter, initialized, "partition replica opened");
         Ok(Rc::new(PartitionReplica {
-            raft,
+            raft: RefCell::new(Some(raft)),
             shared,
             node_id,
             single_voter,
+            restart,
+            wake_lock: futures_util::lock::Mutex::new(()),
+            writes_in_flight: Cell::new(0),
+            last_write: Cell::new(Instant::now()),
         }))
+    }
+
+    /// The running openraft instance, started again if hibernating.
+    async fn running(&self) -> Result<RaftHandle, Error> {
+        if let Some(r) = self.raft.borrow().as_ref() {
+            return Ok(r.clone());
+        }
+        let _guard = self.wake_lock.lock().await;
+        if let Some(r) = self.raft.borrow().as_ref() {
+            return Ok(r.clone());
+        }
+        let restart = self
+            .restart
+            .as_ref()
+            .ok_or_else(|| Error::Fatal("raft group stopped".into()))?;
+        let raft = restart().await?;
+        tracing::debug!(dir = %self.shared.dir.display(), "partition replica woke up");
+        *self.raft.borrow_mut() = Some(raft.clone());
+        Ok(raft)
+    }
+
+    /// Stops this group's openraft instance if it is a single-voter group
+    /// and no write came for `idle`; the next write (or anything needing
+    /// openraft) starts it again, in the same term: the state is written
+    /// first, so resuming as leader is safe (openraft's leader restore),
+    /// and the Kafka leader epoch does not change. Returns whether it
+    /// went to sleep.
+    ///
+    /// Why: an idle openraft instance costs ~140 KB resident (its tasks,
+    /// channels and statistics; see raft/ARCHITECTURE.md), while the
+    /// budget is 100 MB for 1,000 partitions with everything. A sleeping
+    /// group costs only its log and maps; waking takes well under a
+    /// millisecond and no disk write. A group with other voters must keep
+    /// heartbeating and never sleeps. The broker calls this from a
+    /// periodic housekeeping pass on the owning shard.
+    pub async fn hibernate_if_idle(&self, idle: Duration) -> Result<bool, Error> {
+        if self.restart.is_none()
+            || self.writes_in_flight.get() > 0
+            || self.last_write.get().elapsed() < idle
+        {
+            return Ok(false);
+        }
+        let Some(_guard) = self.wake_lock.try_lock() else {
+            return Ok(false);
+        };
+        let Some(raft) = self.raft.borrow_mut().take() else {
+            return Ok(false);
+        };
+        raft.shutdown()
+            .await
+            .map_err(|e| Error::Fatal(format!("{e:?}")))?;
+        drop(raft);
+        self.shared.persist()?;
+        tracing::debug!(dir = %self.shared.dir.display(), "partition replica hibernating");
+        Ok(true)
+    }
+
+    /// Whether openraft is stopped for now ([`PartitionReplica::hibernate_if_idle`]).
+    pub fn is_hibernating(&self) -> bool {
+        self.raft.borrow().is_none()
     }
 
     /// Appends one produced record batch through Raft and returns once it
@@ -213,10 +302,13 @@ impl PartitionReplica {
                 log_append_time,
             },
         )?;
-        let res = self
-            .raft
+        let raft = self.running().await?;
+        self.writes_in_flight.set(self.writes_in_flight.get() + 1);
+        let res = raft
             .client_write(KafkaBatch::new(batch.freeze(), log_append_time))
             .await;
+        self.writes_in_flight.set(self.writes_in_flight.get() - 1);
+        self.last_write.set(Instant::now());
         match res {
             Ok(r) => Ok(AppendInfo {
                 base_offset: r.data.base_offset,
@@ -246,7 +338,15 @@ impl PartitionReplica {
 
     /// The current Raft term, which is the Kafka leader epoch.
     pub fn leader_epoch(&self) -> i32 {
-        let term = self.raft.metrics().borrow_watched().current_term;
+        let term = match self.raft.borrow().as_ref() {
+            Some(r) => r.metrics().borrow_watched().current_term,
+            None => self
+                .shared
+                .meta
+                .borrow()
+                .vote
+                .map_or(0, |v| v.leader_id.term),
+        };
         i32::try_from(term).unwrap_or(i32::MAX)
     }
 
@@ -254,14 +354,21 @@ impl PartitionReplica {
     /// is granted by a quorum and a quorum has acknowledged it since
     /// (openraft refuses writes until then: the leader lease).
     pub fn is_leader(&self) -> bool {
-        self.raft
-            .as_leader()
-            .is_ok_and(|l| self.single_voter || l.last_quorum_acked().is_some())
+        match self.raft.borrow().as_ref() {
+            Some(r) => r
+                .as_leader()
+                .is_ok_and(|l| self.single_voter || l.last_quorum_acked().is_some()),
+            // Only a single-voter leader hibernates.
+            None => self.single_voter,
+        }
     }
 
     /// The leader this replica knows of.
     pub fn leader_id(&self) -> Option<NodeId> {
-        self.raft.metrics().borrow_watched().current_leader
+        match self.raft.borrow().as_ref() {
+            Some(r) => r.metrics().borrow_watched().current_leader,
+            None => Some(self.node_id),
+        }
     }
 
     pub fn node_id(&self) -> NodeId {
@@ -274,9 +381,11 @@ impl PartitionReplica {
         &self.shared.log
     }
 
-    /// The openraft handle, for a network transport to deliver messages.
-    pub fn raft(&self) -> &RaftHandle {
-        &self.raft
+    /// The openraft handle, for a network transport to deliver messages;
+    /// `None` while hibernating (only single-voter groups do, and nobody
+    /// sends them messages).
+    pub fn raft(&self) -> Option<RaftHandle> {
+        self.raft.borrow().clone()
     }
 
     /// Heap bytes of the Raft-side maps (the log reports its own).
@@ -353,11 +462,24 @@ impl PartitionReplica {
     /// while a replication stream still reads those entries; after a
     /// short wait this returns what is purged by then.
     pub async fn release_prefix(&self) -> Result<i64, Error> {
-        let Some(mut target) = self.shared.meta.borrow().applied.map(|a| a.0.index) else {
+        let Some((applied, _)) = self.shared.meta.borrow().applied else {
             return Ok(self.shared.log.max_collectible_offset());
         };
+        let Some(raft) = self.raft() else {
+            // Hibernating: openraft is not running, and would do exactly
+            // this (its state is read back from ours when it starts).
+            if self.shared.meta.borrow().purged < Some(applied) {
+                self.shared.snapshot_applied();
+                self.shared
+                    .purge(applied)
+                    .await
+                    .map_err(|e| Error::Fatal(e.to_string()))?;
+            }
+            return Ok(self.shared.log.max_collectible_offset());
+        };
+        let mut target = applied.index;
         {
-            let m = self.raft.metrics();
+            let m = raft.metrics();
             let m = m.borrow_watched();
             if let Some(repl) = &m.replication {
                 for (id, matched) in repl.iter() {
@@ -378,7 +500,7 @@ impl PartitionReplica {
         let fatal = |e: openraft::error::Fatal<TypeConfig>| Error::Fatal(e.to_string());
         let snap = |sh: &Shared| sh.meta.borrow().snapshot.as_ref().map(|s| s.0.index);
         if snap(&self.shared) < Some(target) {
-            self.raft.trigger().snapshot().await.map_err(fatal)?;
+            raft.trigger().snapshot().await.map_err(fatal)?;
             let deadline = Instant::now() + Duration::from_secs(5);
             while snap(&self.shared) < Some(target) {
                 if Instant::now() >= deadline {
@@ -387,7 +509,7 @@ impl PartitionReplica {
                 monoio::time::sleep(Duration::from_millis(1)).await;
             }
         }
-        self.raft.trigger().purge_log(target).await.map_err(fatal)?;
+        raft.trigger().purge_log(target).await.map_err(fatal)?;
         let deadline = Instant::now() + Duration::from_secs(1);
         while purged(&self.shared) < Some(target) && Instant::now() < deadline {
             monoio::time::sleep(Duration::from_millis(1)).await;
@@ -402,7 +524,10 @@ impl PartitionReplica {
     /// commit). It happens when a replica was cut off while another one
     /// purged, and that one became leader. Empty on a follower.
     pub fn followers_needing_reset(&self) -> Vec<NodeId> {
-        let m = self.raft.metrics();
+        let Some(raft) = self.raft() else {
+            return Vec::new();
+        };
+        let m = raft.metrics();
         let m = m.borrow_watched();
         let (Some(purged), Some(repl)) = (m.purged, &m.replication) else {
             return Vec::new();
@@ -425,12 +550,32 @@ impl PartitionReplica {
     /// Stops the Raft group, writes the Raft state and closes the log.
     /// The replica can be reopened from the same folder afterwards.
     pub async fn close(&self) -> Result<(), Error> {
-        self.raft
-            .shutdown()
-            .await
-            .map_err(|e| Error::Fatal(format!("{e:?}")))?;
+        let _guard = self.wake_lock.lock().await;
+        let raft = self.raft.borrow_mut().take();
+        if let Some(raft) = raft {
+            raft.shutdown()
+                .await
+                .map_err(|e| Error::Fatal(format!("{e:?}")))?;
+        }
         self.shared.log.close().await?;
         self.shared.persist()?;
         Ok(())
     }
+}
+
+/// Waits for a single-voter group to lead (at once: it elected itself or
+/// resumed), then stops its timer: a group that is its own quorum needs
+/// none (nobody to heartbeat, nobody to elect), and ticking costs a wakeup
+/// every few tens of milliseconds per partition, which adds up to real
+/// idle CPU with thousands of partitions.
+async fn settle_single_voter(raft: &RaftHandle) -> Result<(), Error> {
+    raft.wait(Some(Duration::from_secs(10)))
+        .state(
+            openraft::ServerState::Leader,
+            "a single-voter group to lead",
+        )
+        .await
+        .map_err(|_| Error::Timeout("a single-voter group to lead"))?;
+    raft.runtime_config().tick(false);
+    Ok(())
 }

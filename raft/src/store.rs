@@ -355,6 +355,35 @@ impl Shared {
             snapshot: (),
         }
     }
+
+    /// Records a snapshot of the apply point (all a snapshot is here).
+    pub fn snapshot_applied(&self) -> Option<Snapshot> {
+        let mut meta = self.meta.borrow_mut();
+        let (id, _) = meta.applied?;
+        let membership = meta.membership.clone();
+        meta.snapshot = Some((id, membership.clone()));
+        Some(Self::snapshot_of(id, membership))
+    }
+
+    /// Purges the entries up to `log_id` (see [`LogStore`]'s `purge`).
+    pub async fn purge(&self, log_id: LogId) -> Result<(), io::Error> {
+        let first = log_id.index + 1;
+        if first <= self.map.borrow().first.0 {
+            return Ok(());
+        }
+        let offset = self.offset_of(first).await?;
+        self.log.flush().await.map_err(to_io)?;
+        self.map.borrow_mut().purge((first, offset));
+        {
+            let mut meta = self.meta.borrow_mut();
+            meta.purged = Some(log_id);
+            meta.side = meta.side.split_off(&first);
+        }
+        self.persist().map_err(to_io)?;
+        self.log.set_max_collectible_offset(offset);
+        tracing::debug!(dir = %self.dir.display(), index = log_id.index, offset, "raft log purged");
+        Ok(())
+    }
 }
 
 /// Feeds the map the non-data entries recorded at `offset` that come next.
@@ -565,23 +594,7 @@ impl RaftLogStorage<TypeConfig> for LogStore {
     /// that the state file never points into a lost tail and the log
     /// never loses what the state file still counts as Raft's.
     async fn purge(&mut self, log_id: LogId) -> Result<(), io::Error> {
-        let sh = &self.shared;
-        let first = log_id.index + 1;
-        if first <= sh.map.borrow().first.0 {
-            return Ok(());
-        }
-        let offset = sh.offset_of(first).await?;
-        sh.log.flush().await.map_err(to_io)?;
-        sh.map.borrow_mut().purge((first, offset));
-        {
-            let mut meta = sh.meta.borrow_mut();
-            meta.purged = Some(log_id);
-            meta.side = meta.side.split_off(&first);
-        }
-        sh.persist().map_err(to_io)?;
-        sh.log.set_max_collectible_offset(offset);
-        tracing::debug!(dir = %sh.dir.display(), index = log_id.index, offset, "raft log purged");
-        Ok(())
+        self.shared.purge(log_id).await
     }
 }
 
@@ -680,12 +693,8 @@ impl RaftSnapshotBuilder<TypeConfig> for SnapshotBuilder {
     type SnapshotData = ();
 
     async fn build_snapshot(&mut self) -> Result<Snapshot, io::Error> {
-        let mut meta = self.shared.meta.borrow_mut();
-        let Some((id, _)) = meta.applied else {
-            return Err(to_io("no entry applied yet: nothing to snapshot"));
-        };
-        let membership = meta.membership.clone();
-        meta.snapshot = Some((id, membership.clone()));
-        Ok(Shared::snapshot_of(id, membership))
+        self.shared
+            .snapshot_applied()
+            .ok_or_else(|| to_io("no entry applied yet: nothing to snapshot"))
     }
 }

@@ -258,7 +258,7 @@ async fn open_three(
         )
         .await
         .unwrap();
-        router.register(id, r.raft().clone());
+        router.register(id, r.raft().unwrap());
         nodes.push(r);
     }
     until("a leader", Duration::from_secs(10), || {
@@ -313,7 +313,7 @@ fn three_voters_retention_and_a_follower_behind_the_purge_point() {
         assert!(leader.followers_needing_reset().is_empty());
 
         // f2 comes back and catches up; now retention runs.
-        router.register(f2.node_id(), f2.raft().clone());
+        router.register(f2.node_id(), f2.raft().unwrap());
         until("f2 to catch up", Duration::from_secs(10), || {
             f2.high_watermark() >= end
         })
@@ -322,7 +322,7 @@ fn three_voters_retention_and_a_follower_behind_the_purge_point() {
             "the leader to see f2 caught up",
             Duration::from_secs(5),
             || {
-                let m = leader.raft().metrics();
+                let m = leader.raft().unwrap().metrics();
                 let m = m.borrow_watched();
                 let applied = m.last_applied.map(|l| l.index);
                 m.replication
@@ -348,8 +348,8 @@ fn three_voters_retention_and_a_follower_behind_the_purge_point() {
         assert!(f1.apply_retention(i64::MAX / 2).await.unwrap() > 0);
         assert!(f1.log().log_start_offset() > f2_end);
         router.remove(leader.node_id());
-        leader.raft().shutdown().await.unwrap();
-        router.register(f2.node_id(), f2.raft().clone());
+        leader.raft().unwrap().shutdown().await.unwrap();
+        router.register(f2.node_id(), f2.raft().unwrap());
         // f1 has the longer log: it wins, and f2 is behind its purge point.
         until("f1 to lead", Duration::from_secs(10), || f1.is_leader()).await;
         until("f1 to report f2", Duration::from_secs(5), || {

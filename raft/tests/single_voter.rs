@@ -260,3 +260,80 @@ fn acknowledged_batches_survive_kill_9() {
     });
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An idle single-voter group stops its openraft instance and starts it
+/// again on the next write, in the same term (same Kafka leader epoch),
+/// with offsets going on densely; concurrent writes share one wake-up.
+#[test]
+fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
+    let dir = test_dir("hibernate");
+    run(async {
+        let r = open(&dir).await;
+        let epoch = r.leader_epoch();
+        let mut next = 0;
+        for seed in 0..10 {
+            next = r
+                .append(batch_for(seed, 3, 50), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        // Not idle long enough.
+        assert!(!r.hibernate_if_idle(Duration::from_secs(60)).await.unwrap());
+        assert!(!r.is_hibernating());
+        assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+        assert!(r.is_hibernating() && r.raft().is_none());
+        // Asleep it still answers as the leader, in its epoch.
+        assert!(r.is_leader());
+        assert_eq!(r.leader_id(), Some(1));
+        assert_eq!(r.leader_epoch(), epoch);
+        assert_eq!(r.high_watermark(), next);
+
+        // Concurrent writes wake it once and land densely, same epoch.
+        let mut hs = Vec::new();
+        for seed in 10..20 {
+            let r = r.clone();
+            hs.push(monoio::spawn(async move {
+                r.append(batch_for(seed, 3, 50), None).await.unwrap()
+            }));
+        }
+        let mut infos = Vec::new();
+        for h in hs {
+            infos.push(h.await);
+        }
+        infos.sort_by_key(|i| i.base_offset);
+        for i in &infos {
+            assert_eq!(i.base_offset, next);
+            next = i.last_offset + 1;
+        }
+        assert!(!r.is_hibernating());
+        assert_eq!(r.leader_epoch(), epoch, "woke in the same term");
+        let batches = read_all(r.log(), 0, next).await;
+        assert!(batches.iter().all(|b| b.partition_leader_epoch() == epoch));
+
+        // Retention while asleep purges without waking openraft.
+        assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+        r.release_prefix().await.unwrap();
+        assert!(r.is_hibernating());
+        assert_eq!(r.log().max_collectible_offset(), next);
+        assert_eq!(r.delete_records(next - 3).await.unwrap(), next - 3);
+        let i = r.append(batch_for(20, 1, 5), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        next += 1;
+        assert_eq!(r.leader_epoch(), epoch);
+
+        // Closed while asleep, reopened: a new term, nothing lost.
+        assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+        r.close().await.unwrap();
+        drop(r);
+        let r = open(&dir).await;
+        assert!(r.leader_epoch() > epoch);
+        assert_eq!(r.high_watermark(), next);
+        assert_eq!(r.log().log_start_offset(), next - 4);
+        let i = r.append(batch_for(21, 1, 5), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        r.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}

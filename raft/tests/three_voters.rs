@@ -46,7 +46,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             )
             .await
             .unwrap();
-            router.register(id, r.raft().clone());
+            router.register(id, r.raft().unwrap());
             nodes.push(r);
         }
         until("a leader", Duration::from_secs(10), || {
@@ -129,7 +129,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
         // Kill the leader: cut it off and stop its Raft task.
         let dead = leader.node_id();
         router.remove(dead);
-        leader.raft().shutdown().await.unwrap();
+        leader.raft().unwrap().shutdown().await.unwrap();
         let survivors: Vec<_> = nodes
             .iter()
             .filter(|n| n.node_id() != dead)
@@ -201,7 +201,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             )
             .await
             .unwrap();
-            router.register(id, r.raft().clone());
+            router.register(id, r.raft().unwrap());
             nodes.push(r);
         }
         until("a leader after reopen", Duration::from_secs(10), || {
