@@ -7,7 +7,8 @@
 //!
 //! `groups` takes `RAFT_BENCH_GROUPS` (default 1000) and, with
 //! `RAFT_BENCH_HIBERNATE=1`, puts each group to sleep after its append
-//! (`PartitionReplica::hibernate_if_idle`), as an idle broker would.
+//! (`PartitionReplica::hibernate_if_idle`), as an idle broker would;
+//! `RAFT_BENCH_TRIM=1` calls glibc's `malloc_trim` before measuring.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -290,6 +291,12 @@ async fn groups(base: &Path) {
             }
         }
         monoio::time::sleep(Duration::from_millis(500)).await;
+        if std::env::var_os("RAFT_BENCH_TRIM").is_some() {
+            // Hands the allocator's free pages back (glibc): what is left
+            // is what the groups hold, not what earlier ones left behind.
+            // SAFETY: malloc_trim has no preconditions.
+            unsafe { libc::malloc_trim(0) };
+        }
         let after = rss_kb();
         let cpu0 = cpu_secs();
         let idle = Duration::from_secs(5);

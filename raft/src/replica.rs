@@ -239,7 +239,7 @@ impl PartitionReplica {
     /// and the Kafka leader epoch does not change. Returns whether it
     /// went to sleep.
     ///
-    /// Why: an idle openraft instance costs ~140 KB resident (its tasks,
+    /// Why: an idle openraft instance costs ~110 KB resident (its tasks,
     /// channels and statistics; see raft/ARCHITECTURE.md), while the
     /// budget is 100 MB for 1,000 partitions with everything. A sleeping
     /// group costs only its log and maps; waking takes well under a
