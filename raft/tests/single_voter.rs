@@ -337,3 +337,92 @@ fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
     });
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// openraft's non-data entries live in `raft-state`. One recorded past
+/// the recovered log end (its preceding data was never synced before a
+/// crash) is dropped at open, for good; one that contradicts the log is
+/// refused rather than guessed around.
+#[test]
+fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() {
+    let dir = test_dir("side");
+    run(async {
+        let r = open(&dir).await;
+        let mut next = 0;
+        for seed in 0..5 {
+            next = r
+                .append(batch_for(seed, 2, 10), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        r.close().await.unwrap();
+        drop(r);
+        let path = dir.join("raft-state");
+        let good = std::fs::read_to_string(&path).unwrap();
+        // "applied <term> <index> <next offset>"
+        let applied: Vec<u64> = good
+            .lines()
+            .find_map(|l| l.strip_prefix("applied "))
+            .unwrap()
+            .split(' ')
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let (term, index) = (applied[0], applied[1]);
+        let with = |line: String| good.replace("end\n", &format!("{line}\nend\n"));
+
+        std::fs::write(
+            &path,
+            with(format!("entry {term} {} {} blank", index + 1, next + 7)),
+        )
+        .unwrap();
+        let r = open(&dir).await;
+        assert!(
+            !std::fs::read_to_string(&path)
+                .unwrap()
+                .contains(&format!(" {} blank", next + 7))
+        );
+        let i = r.append(batch_for(9, 1, 10), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        next += 1;
+        r.close().await.unwrap();
+        drop(r);
+
+        let good = std::fs::read_to_string(&path).unwrap();
+        let bad = good.replace(
+            "end\n",
+            &format!("entry {term} {} {next} blank\nend\n", index + 1000),
+        );
+        std::fs::write(&path, bad).unwrap();
+        match PartitionReplica::open(
+            &dir,
+            config(),
+            1,
+            BTreeSet::from([1]),
+            NoPeers,
+            ReplicaConfig::default(),
+        )
+        .await
+        {
+            Err(tidemark_raft::Error::CorruptState(m)) => {
+                assert!(m.contains("does not follow"), "{m}")
+            }
+            Err(e) => panic!("unexpected error: {e}"),
+            Ok(_) => panic!("a contradicting state file was accepted"),
+        }
+        std::fs::write(&path, "tidemark-raft-state 2\nvote 1 1 x\nend\n").unwrap();
+        assert!(matches!(
+            PartitionReplica::open(
+                &dir,
+                config(),
+                1,
+                BTreeSet::from([1]),
+                NoPeers,
+                ReplicaConfig::default()
+            )
+            .await,
+            Err(tidemark_raft::Error::CorruptState(_))
+        ));
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -220,3 +220,126 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
         std::fs::remove_dir_all(d).ok();
     }
 }
+
+/// A cut-off leader keeps appending what can never commit; the others
+/// elect a new leader and go on. When it is back, its divergent tail is
+/// truncated and replaced: it ends with the new leader's log, offsets
+/// dense, and its stuck write fails as retriable.
+#[test]
+fn divergent_tail_is_truncated_and_offsets_stay_dense() {
+    let dirs: Vec<_> = (1..=3).map(|i| test_dir(&format!("diverge-{i}"))).collect();
+    run(async {
+        let router = LocalRouter::new();
+        let voters = BTreeSet::from([1, 2, 3]);
+        let mut nodes: Vec<Rc<PartitionReplica>> = Vec::new();
+        for (i, dir) in dirs.iter().enumerate() {
+            let id = i as u64 + 1;
+            let r = PartitionReplica::open(
+                dir,
+                config(),
+                id,
+                voters.clone(),
+                router.network(id),
+                fast(),
+            )
+            .await
+            .unwrap();
+            router.register(id, r.raft().unwrap());
+            nodes.push(r);
+        }
+        until("a leader", Duration::from_secs(10), || {
+            nodes.iter().filter(|n| n.is_leader()).count() == 1
+        })
+        .await;
+        let old = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        let mut end = 0;
+        for seed in 0..10 {
+            end = old
+                .append(batch_for(seed, 4, 32), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        let others: Vec<_> = nodes
+            .iter()
+            .filter(|n| n.node_id() != old.node_id())
+            .cloned()
+            .collect();
+        for n in &others {
+            until("catch up", Duration::from_secs(5), || {
+                n.high_watermark() >= end
+            })
+            .await;
+        }
+
+        // Cut the leader off; it takes three more writes it cannot commit.
+        router.remove(old.node_id());
+        let mut stuck = Vec::new();
+        for seed in 100..103 {
+            let old = old.clone();
+            stuck.push(monoio::spawn(async move {
+                old.append(batch_for(seed, 4, 32), None).await
+            }));
+        }
+        until(
+            "the cut-off leader to write its tail",
+            Duration::from_secs(5),
+            || old.log().log_end_offset() >= end + 12,
+        )
+        .await;
+        until("a new leader", Duration::from_secs(10), || {
+            others.iter().any(|n| n.is_leader())
+        })
+        .await;
+        let new = others.iter().find(|n| n.is_leader()).unwrap().clone();
+        let mut next = end;
+        for seed in 200..205 {
+            let i = new.append(batch_for(seed, 2, 16), None).await.unwrap();
+            assert_eq!(i.base_offset, next, "dense on the new leader");
+            next = i.last_offset + 1;
+        }
+
+        // Back: the old leader's tail (12 offsets) is replaced by the new
+        // leader's (10 offsets).
+        router.register(old.node_id(), old.raft().unwrap());
+        until(
+            "the old leader to converge",
+            Duration::from_secs(10),
+            || old.high_watermark() >= next && old.log().log_end_offset() == next,
+        )
+        .await;
+        for h in stuck {
+            let e = h.await.unwrap_err();
+            assert!(e.is_retriable(), "stuck write ends retriable: {e}");
+        }
+        let reference = read_all(new.log(), 0, next).await;
+        let theirs = read_all(old.log(), 0, next).await;
+        assert_eq!(theirs.len(), reference.len());
+        for (a, b) in theirs.iter().zip(&reference) {
+            assert_eq!(a.as_bytes(), b.as_bytes());
+        }
+        // And it reopens cleanly after the truncation.
+        let old_id = old.node_id();
+        for n in &nodes {
+            n.close().await.unwrap();
+        }
+        drop((nodes, others, new, old));
+        let r = PartitionReplica::open(
+            &dirs[old_id as usize - 1],
+            config(),
+            old_id,
+            voters.clone(),
+            LocalRouter::new().network(old_id),
+            fast(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.log().log_end_offset(), next);
+        assert!(r.high_watermark() >= end);
+        r.close().await.unwrap();
+    });
+    for d in dirs {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
