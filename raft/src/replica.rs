@@ -256,6 +256,16 @@ impl PartitionReplica {
         let Some(_guard) = self.wake_lock.try_lock() else {
             return Ok(false);
         };
+        // Only while this node is still the group's only voter (a voter
+        // may have been added since it opened).
+        let alone = self.raft.borrow().as_ref().is_some_and(|r| {
+            let m = r.metrics().borrow_watched().membership_config.clone();
+            m.membership().voter_ids().eq([self.node_id])
+                && m.membership().learner_ids().next().is_none()
+        });
+        if !alone {
+            return Ok(false);
+        }
         let Some(raft) = self.raft.borrow_mut().take() else {
             return Ok(false);
         };

@@ -126,6 +126,12 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             other => panic!("follower accepted a write: {other:?}"),
         }
 
+        // Groups with other voters never hibernate (they must heartbeat).
+        for n in &nodes {
+            assert!(!n.hibernate_if_idle(Duration::ZERO).await.unwrap());
+            assert!(!n.is_hibernating());
+        }
+
         // Kill the leader: cut it off and stop its Raft task.
         let dead = leader.node_id();
         router.remove(dead);
