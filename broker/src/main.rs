@@ -9,7 +9,10 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("TIDEMARK_LOG")
-                .unwrap_or_else(|_| "info".into()),
+                // openraft logs every election and shutdown step of every
+                // partition group at info: one line per event is ours to
+                // write, so its own lines start at warn.
+                .unwrap_or_else(|_| "info,openraft=warn,tidemark_raft=warn".into()),
         )
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))

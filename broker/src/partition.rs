@@ -1,9 +1,12 @@
-//! A partition replica on the shard that owns it: its log, its high
-//! watermark, and the consumers waiting for new data.
+//! A partition replica on the shard that owns it: its Raft group member
+//! (whose log is the partition log), its high watermark, idempotent
+//! producers' state, and the consumers waiting for new data.
 //!
-//! Single node: the replica is its partition's only voter, so a batch is
-//! committed as soon as it is durable, and the high watermark is the log's
-//! durable offset (DESIGN.md invariant 2: consumers never see past it).
+//! Every append goes through the partition's Raft group
+//! (`tidemark_raft::PartitionReplica`): the Raft commit point is the high
+//! watermark and the Raft term the leader epoch (DESIGN.md invariant 2).
+//! On a single node the group has one voter, this broker, so a batch is
+//! committed once it is durable here; a cluster uses the same path.
 
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
@@ -12,6 +15,7 @@ use std::rc::Rc;
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::ErrorCode;
 use kafka_protocol::records::{RecordBatch, RecordBatches, legacy};
+use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{AppendInfo, Log, LogConfig, ReadResult, StorageError};
 use uuid::Uuid;
 
@@ -30,9 +34,13 @@ pub struct Partition {
     pub topic: String,
     pub topic_id: Uuid,
     pub index: i32,
+    /// The partition log, for reads. Appends go through `replica` only.
     pub log: Rc<Log>,
-    /// The Raft term of this replica's leadership; the Kafka leader epoch.
-    pub leader_epoch: i32,
+    replica: Rc<PartitionReplica>,
+    /// The offset the next accepted batch will get: the log end plus the
+    /// records of batches handed to Raft and not yet in the log. Idempotent
+    /// producers' sequences are recorded with it before the first await.
+    next_offset: Cell<i64>,
     log_append_time: Cell<bool>,
     /// Woken when the high watermark moves.
     pub new_data: LocalNotify,
@@ -54,6 +62,27 @@ fn produce_err(code: ErrorCode, message: impl Into<String>) -> ProduceError {
     }
 }
 
+/// Maps a replication error to the Kafka error a client should see.
+pub fn raft_error_code(e: &tidemark_raft::Error) -> ErrorCode {
+    use tidemark_raft::Error as E;
+    match e {
+        E::NotLeader { .. } | E::LeaderChanged { .. } => ErrorCode::NotLeaderOrFollower,
+        E::InvalidBatch(_) | E::Decode(_) => ErrorCode::CorruptMessage,
+        E::BatchTooLarge { .. } => ErrorCode::MessageTooLarge,
+        E::Storage(s) => storage_error_code(s),
+        E::Timeout(_) => ErrorCode::RequestTimedOut,
+        _ => ErrorCode::KafkaStorageError,
+    }
+}
+
+/// A replication error as a storage error (for callers that report those).
+pub fn raft_to_storage_error(e: tidemark_raft::Error) -> StorageError {
+    match e {
+        tidemark_raft::Error::Storage(s) => s,
+        other => StorageError::Failed(other.to_string()),
+    }
+}
+
 /// Maps a storage error to the Kafka error a client should see.
 pub fn storage_error_code(e: &StorageError) -> ErrorCode {
     match e {
@@ -62,14 +91,20 @@ pub fn storage_error_code(e: &StorageError) -> ErrorCode {
             ErrorCode::CorruptMessage
         }
         StorageError::BatchTooLarge { .. } => ErrorCode::MessageTooLarge,
+        // Not every replica has the records yet (Kafka's DeleteRecords
+        // waits for them and times out).
+        StorageError::NotCollectible { .. } => ErrorCode::RequestTimedOut,
         _ => ErrorCode::KafkaStorageError,
     }
 }
 
 impl Partition {
-    /// Opens (or creates) the replica's log, recovering it.
+    /// Opens (or creates) the replica: its log (recovered) and its Raft
+    /// group, whose only voter on a single node is `node_id`.
+    #[allow(clippy::too_many_arguments)]
     pub async fn open(
         data_dir: &Path,
+        node_id: i32,
         topic: &str,
         topic_id: Uuid,
         index: i32,
@@ -77,23 +112,70 @@ impl Partition {
         log_append_time: bool,
     ) -> Result<Partition, StorageError> {
         let dir = log_dir(data_dir, topic, topic_id, index);
-        let log = Log::open(&dir, config).await?;
+        let node = node_id as u64;
+        let replica = PartitionReplica::open(
+            &dir,
+            config,
+            node,
+            [node].into_iter().collect(),
+            NoPeers,
+            ReplicaConfig::default(),
+        )
+        .await
+        .map_err(raft_to_storage_error)?;
+        let log = replica.log().clone();
         let producers = RefCell::new(rebuild_producer_state(&log).await?);
         Ok(Partition {
             topic: topic.to_string(),
             topic_id,
             index,
+            next_offset: Cell::new(log.log_end_offset()),
             log,
-            leader_epoch: 0,
+            replica,
             log_append_time: Cell::new(log_append_time),
             new_data: LocalNotify::default(),
             producers,
         })
     }
 
-    /// The high watermark: the end of what is committed (durable).
+    /// The high watermark: the end of what the Raft group committed.
     pub fn high_watermark(&self) -> i64 {
-        self.log.durable_offset()
+        self.replica.high_watermark()
+    }
+
+    /// The Kafka leader epoch: the Raft term of the current leadership.
+    pub fn leader_epoch(&self) -> i32 {
+        self.replica.leader_epoch()
+    }
+
+    /// Retention by time and size (whole segments).
+    pub async fn apply_retention(&self, now_ms: i64) -> Result<usize, tidemark_raft::Error> {
+        self.replica.apply_retention(now_ms).await
+    }
+
+    /// Compaction, for compacted topics.
+    pub async fn compact(&self, now_ms: i64) -> Result<(), tidemark_raft::Error> {
+        self.replica.compact(now_ms).await.map(|_| ())
+    }
+
+    /// DeleteRecords: moves the log start to `offset` (at most the high
+    /// watermark). Returns the new log start.
+    pub async fn delete_records(&self, offset: i64) -> Result<i64, tidemark_raft::Error> {
+        self.replica.delete_records(offset).await
+    }
+
+    /// Stops the Raft group's openraft instance after `idle` without
+    /// writes (single voter only); the next write restarts it.
+    pub async fn hibernate_if_idle(
+        &self,
+        idle: std::time::Duration,
+    ) -> Result<bool, tidemark_raft::Error> {
+        self.replica.hibernate_if_idle(idle).await
+    }
+
+    /// Stops the Raft group and closes the log.
+    pub async fn close(&self) -> Result<(), tidemark_raft::Error> {
+        self.replica.close().await
     }
 
     pub fn set_log_append_time(&self, on: bool) {
@@ -133,12 +215,23 @@ impl Partition {
             (None, _) => return Err(produce_err(ErrorCode::CorruptMessage, "no record batch")),
         };
         validate_batch(&batch)?;
+        let max = self.log.config().max_batch_bytes;
+        if records.len() > max {
+            return Err(produce_err(
+                ErrorCode::MessageTooLarge,
+                format!(
+                    "record batch of {} bytes exceeds the limit of {max} bytes",
+                    records.len()
+                ),
+            ));
+        }
         let now = now_ms();
         let lat = self.log_append_time.get().then_some(now);
         // Idempotence: check and record the sequence before the append's
         // first await, so pipelined batches of one producer are checked
-        // against each other in order. The base offset the log will
-        // stamp is its end offset at this moment (nothing runs between).
+        // against each other in order. Raft takes batches in the order
+        // they are handed to it, so the base offset this one will get is
+        // `next_offset` (corrected below if it turns out otherwise).
         let pid = batch.producer_id();
         let (epoch, first_seq, count) = (
             batch.producer_epoch(),
@@ -158,7 +251,7 @@ impl Partition {
                     }
                     Ok(Check::Duplicate { base_offset }) => Some(base_offset),
                     Ok(Check::Append) => {
-                        producers.record(pid, epoch, first_seq, count, self.log.log_end_offset());
+                        producers.record(pid, epoch, first_seq, count, self.next_offset.get());
                         None
                     }
                 }
@@ -174,19 +267,31 @@ impl Partition {
                 return Ok((info, None));
             }
         }
-        let appended = self
-            .log
-            .append(BytesMut::from(&records[..]), self.leader_epoch, lat)
-            .await;
+        let predicted = self.next_offset.get();
+        self.next_offset.set(predicted + i64::from(count));
+        let appended = self.replica.append(BytesMut::from(&records[..]), lat).await;
         let info = match appended {
             Ok(info) => info,
             Err(e) => {
                 if pid >= 0 {
                     self.producers.borrow_mut().forget_last(pid, first_seq);
                 }
-                return Err(produce_err(storage_error_code(&e), e.to_string()));
+                // What is in flight behind this batch fails the same way
+                // (the group stopped or lost leadership); start over from
+                // what the log holds.
+                self.next_offset.set(self.log.log_end_offset());
+                return Err(produce_err(raft_error_code(&e), e.to_string()));
             }
         };
+        if info.base_offset != predicted {
+            if pid >= 0 {
+                self.producers
+                    .borrow_mut()
+                    .set_base_offset(pid, first_seq, info.base_offset);
+            }
+            self.next_offset
+                .set(self.next_offset.get().max(info.last_offset + 1));
+        }
         self.new_data.notify_all();
         Ok((info, lat))
     }

@@ -136,6 +136,20 @@ impl ProducerState {
         }
     }
 
+    /// Corrects the base offset recorded for the batch starting at
+    /// `first_seq` (recorded before the append knew its offset).
+    pub fn set_base_offset(&mut self, producer_id: i64, first_seq: i32, base_offset: i64) {
+        if let Some(e) = self.producers.get_mut(&producer_id)
+            && let Some(b) = e
+                .batches
+                .iter_mut()
+                .rev()
+                .find(|b| b.first_seq == first_seq)
+        {
+            b.base_offset = base_offset;
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.producers.len()
     }

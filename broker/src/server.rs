@@ -217,6 +217,7 @@ fn shard_main(
         let _ = ready.send(Ok(id));
         monoio::spawn(accept_loop(shard.clone(), listener));
         monoio::spawn(crate::handlers::maintenance::run(shard.clone()));
+        monoio::spawn(crate::handlers::maintenance::hibernate(shard.clone()));
         // Keep serving other shards' jobs until this shard has stopped:
         // during shutdown they may still need it to finish their requests.
         loop {

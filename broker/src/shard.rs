@@ -54,6 +54,10 @@ pub struct Shard {
     metadata: RefCell<Arc<ClusterMetadata>>,
     /// The partition replicas this shard owns.
     pub partitions: RefCell<HashMap<PartitionKey, Rc<Partition>>>,
+    /// Every partition's current leader epoch (the Raft term), as its
+    /// owner shard last announced it: Metadata and DescribeTopicPartitions
+    /// answer from here on any shard without asking the owner.
+    leader_epochs: RefCell<HashMap<PartitionKey, i32>>,
     /// Incremental fetch sessions (KIP-227) of this shard's connections.
     pub fetch_sessions: RefCell<crate::handlers::fetch_session::FetchSessions>,
     /// The authoritative metadata; only shard 0 has it.
@@ -79,6 +83,7 @@ impl Shard {
             ctx,
             metadata: RefCell::new(metadata),
             partitions: RefCell::new(HashMap::new()),
+            leader_epochs: RefCell::new(HashMap::new()),
             fetch_sessions: RefCell::new(Default::default()),
             store: RefCell::new(None),
             admin_lock: futures_util::lock::Mutex::new(()),
@@ -137,7 +142,7 @@ impl Shard {
             }
             let parts: Vec<Rc<Partition>> = shard.partitions.borrow().values().cloned().collect();
             for p in parts {
-                if let Err(e) = p.log.close().await {
+                if let Err(e) = p.close().await {
                     tracing::error!(topic = %p.topic, partition = p.index, error = %e, "closing the log failed");
                 }
             }
@@ -157,6 +162,39 @@ impl Shard {
 
     pub fn set_metadata(&self, m: Arc<ClusterMetadata>) {
         *self.metadata.borrow_mut() = m;
+    }
+
+    /// The leader epoch of partition `key` (-1, Kafka's "unknown", before
+    /// its owner announced one).
+    pub fn leader_epoch(&self, key: &PartitionKey) -> i32 {
+        self.leader_epochs.borrow().get(key).copied().unwrap_or(-1)
+    }
+
+    /// Tells every shard (this one included) the leader epoch of `key`,
+    /// or that the partition is gone (`None`). Called by the owner shard
+    /// when it opens, closes or sees a new leadership of a partition.
+    pub fn announce_leader_epoch(self: &Rc<Self>, key: PartitionKey, epoch: Option<i32>) {
+        for target in 0..self.shard_count() {
+            if target == self.id {
+                self.set_leader_epoch(key, epoch);
+            } else {
+                let _ = self.send_to(target, move |s: Rc<Shard>| async move {
+                    s.set_leader_epoch(key, epoch);
+                });
+            }
+        }
+    }
+
+    fn set_leader_epoch(&self, key: PartitionKey, epoch: Option<i32>) {
+        let mut m = self.leader_epochs.borrow_mut();
+        match epoch {
+            Some(e) => {
+                m.insert(key, e);
+            }
+            None => {
+                m.remove(&key);
+            }
+        }
     }
 
     /// The partition replica `key`, if this shard owns it.

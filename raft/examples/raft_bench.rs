@@ -1,9 +1,14 @@
 //! Measures the Raft path against appending to the storage log directly,
 //! in the same run, and the memory and idle CPU of many idle groups.
 //!
-//! `cargo run --release -p tidemark-raft --example raft_bench [DIR [append|groups]]`
+//! `cargo run --release -p tidemark-raft --example raft_bench [DIR [append|groups|logs]]`
 //! (DIR defaults to a folder under the target directory: put it on the
 //! disk you want to measure; tmpfs would skip O_DIRECT and fdatasync).
+//!
+//! `groups` takes `RAFT_BENCH_GROUPS` (default 1000) and, with
+//! `RAFT_BENCH_HIBERNATE=1`, puts each group to sleep after its append
+//! (`PartitionReplica::hibernate_if_idle`), as an idle broker would;
+//! `RAFT_BENCH_TRIM=1` calls glibc's `malloc_trim` before measuring.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -120,6 +125,39 @@ fn rss_kb() -> u64 {
         .unwrap_or(0)
 }
 
+/// Resident KB of the brk heap and of anonymous mappings, from smaps.
+fn rss_split_kb() -> (u64, u64) {
+    let s = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
+    let (mut heap, mut anon, mut cur) = (0, 0, "");
+    for l in s.lines() {
+        let first = l.split_whitespace().next().unwrap_or("");
+        if first.contains('-') && first.chars().next().is_some_and(|c| c.is_ascii_hexdigit()) {
+            cur = if l.ends_with("[heap]") {
+                "heap"
+            } else if l.split_whitespace().count() == 5 {
+                "anon"
+            } else {
+                "other"
+            };
+        } else if let Some(v) = l.strip_prefix("Rss:") {
+            let kb: u64 = v.trim().trim_end_matches(" kB").trim().parse().unwrap_or(0);
+            match cur {
+                "heap" => heap += kb,
+                "anon" => anon += kb,
+                _ => {}
+            }
+        }
+    }
+    (heap, anon)
+}
+
+/// Bytes malloc has handed out and not got back (allocated, touched or not).
+fn heap_in_use() -> u64 {
+    // SAFETY: mallinfo2 takes no arguments and returns a plain struct.
+    let mi = unsafe { libc::mallinfo2() };
+    (mi.uordblks + mi.hblkhd) as u64
+}
+
 fn cpu_secs() -> f64 {
     // SAFETY: getrusage only writes into the zeroed struct we own.
     let ru = unsafe {
@@ -152,6 +190,8 @@ fn main() {
             let gdir = base.join("logs");
             let _ = std::fs::remove_dir_all(&gdir);
             let before = rss_kb();
+            let (heap0, anon0) = rss_split_kb();
+            let inuse0 = heap_in_use();
             let mut ls = Vec::new();
             for i in 0..1000 {
                 let l = Log::open(
@@ -167,6 +207,13 @@ fn main() {
                 ls.push(l);
             }
             let after = rss_kb();
+            let (heap1, anon1) = rss_split_kb();
+            println!(
+                "per log: heap RSS {:.1} KB, anonymous-mapping RSS {:.1} KB, malloc'd {:.1} KB",
+                (heap1 as f64 - heap0 as f64) / 1000.0,
+                (anon1 as f64 - anon0 as f64) / 1000.0,
+                (heap_in_use() as f64 - inuse0 as f64) / 1024.0 / 1000.0
+            );
             println!(
                 "1000 bare logs: RSS {:.1} MB -> {:.1} MB ({:.1} KB/log)",
                 before as f64 / 1024.0,
@@ -202,11 +249,17 @@ fn main() {
 /// in a process of its own so the append benchmark's heap does not count).
 async fn groups(base: &Path) {
     {
-        let groups = 1000;
+        let groups: usize = std::env::var("RAFT_BENCH_GROUPS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1000);
         let gdir = base.join("groups");
         let _ = std::fs::remove_dir_all(&gdir);
         let before = rss_kb();
+        let (heap0, anon0) = rss_split_kb();
+        let inuse0 = heap_in_use();
         let mut rs = Vec::with_capacity(groups);
+        let hibernate = std::env::var_os("RAFT_BENCH_HIBERNATE").is_some();
         let t0 = Instant::now();
         for i in 0..groups {
             let r = PartitionReplica::open(
@@ -222,19 +275,46 @@ async fn groups(base: &Path) {
             )
             .await
             .unwrap();
+            if hibernate {
+                // As an idle broker would: each group sleeps once written,
+                // so the next one reuses the memory it gave back.
+                r.append(batch(), None).await.unwrap();
+                assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+            }
             rs.push(r);
         }
         let opened = t0.elapsed();
         // One small append each, so every group has a committed entry.
-        for r in &rs {
-            r.append(batch(), None).await.unwrap();
+        if !hibernate {
+            for r in &rs {
+                r.append(batch(), None).await.unwrap();
+            }
         }
         monoio::time::sleep(Duration::from_millis(500)).await;
+        if std::env::var_os("RAFT_BENCH_TRIM").is_some() {
+            // Hands the allocator's free pages back (glibc): what is left
+            // is what the groups hold, not what earlier ones left behind.
+            // SAFETY: malloc_trim has no preconditions.
+            unsafe { libc::malloc_trim(0) };
+        }
         let after = rss_kb();
         let cpu0 = cpu_secs();
         let idle = Duration::from_secs(5);
         monoio::time::sleep(idle).await;
         let cpu1 = cpu_secs();
+        let (heap1, anon1) = rss_split_kb();
+        let inuse1 = heap_in_use();
+        println!(
+            "per group: heap RSS {:.1} KB, anonymous-mapping RSS {:.1} KB, malloc'd (touched or not) {:.1} KB",
+            (heap1 as f64 - heap0 as f64) / groups as f64,
+            (anon1 as f64 - anon0 as f64) / groups as f64,
+            (inuse1 as f64 - inuse0 as f64) / 1024.0 / groups as f64
+        );
+        if std::env::var_os("RAFT_BENCH_EXIT_IDLE").is_some() {
+            // Under heaptrack: what is still allocated now is what idle
+            // groups hold (reported as "leaked").
+            std::process::exit(0);
+        }
         let raft_heap: usize = rs.iter().map(|r| r.memory_bytes()).sum();
         let log_heap: usize = rs.iter().map(|r| r.log().memory_bytes()).sum();
         println!(
@@ -248,6 +328,25 @@ async fn groups(base: &Path) {
             log_heap as f64 / 1048576.0,
             (cpu1 - cpu0) / idle.as_secs_f64() * 100.0
         );
+        if hibernate {
+            // The first write to a sleeping group wakes it.
+            let t0 = Instant::now();
+            for r in &rs {
+                r.append(batch(), None).await.unwrap();
+            }
+            println!(
+                "first append to each of {groups} sleeping groups (wake + fdatasync'd append): {:.2?} each",
+                t0.elapsed() / groups as u32
+            );
+            let t0 = Instant::now();
+            for r in &rs {
+                r.append(batch(), None).await.unwrap();
+            }
+            println!(
+                "second append (awake): {:.2?} each",
+                t0.elapsed() / groups as u32
+            );
+        }
         let t0 = Instant::now();
         for r in &rs {
             r.close().await.unwrap();

@@ -35,7 +35,7 @@ pub enum Error {
         #[source]
         source: io::Error,
     },
-    /// The Raft state file or a Raft control batch is unreadable.
+    /// The Raft state file is unreadable, or it and the log disagree.
     #[error("corrupt raft state: {0}")]
     CorruptState(String),
     /// The partition log holds batches but there is no Raft state next to
@@ -43,8 +43,6 @@ pub enum Error {
     /// could lose acknowledged data.
     #[error("the log in {0} has data but no raft state; refusing to guess")]
     ForeignLog(PathBuf),
-    #[error("encoding a control batch: {0}")]
-    Encode(RecordError),
     #[error("decoding a batch: {0}")]
     Decode(RecordError),
     /// The Raft group stopped (shut down, or a storage failure).

@@ -1,9 +1,14 @@
 //! The map from Raft indexes to Kafka offsets.
 //!
-//! Each Raft entry is one batch of the partition log, in order, so the
-//! entry with index `i` is the `(i - first_index)`-th batch of the log.
+//! Each Raft data entry is one batch of the partition log, in order; the
+//! few other entries (blank, membership) are kept in the state file with
+//! the log end offset at the time they were appended. So the entries from
+//! index `i` on are found by a walk: start at the offset where entry `i`
+//! begins ("the walk state before `i`": the base offset of its batch, or
+//! for a non-data entry the offset it was appended at), take the non-data
+//! entry numbered `i` if there is one, else the batch at that offset.
 //! openraft numbers entries one by one while Kafka numbers records, so an
-//! index is not an offset; this map turns one into the other:
+//! index is not an offset; this map gives the walk state of an index:
 //!
 //! * exactly, for the most recent [`TAIL`] entries (what replication to
 //!   caught-up followers and the state machine read);
@@ -50,15 +55,12 @@ pub(crate) struct IndexMap {
 
 impl IndexMap {
     /// A map that knows the entries before `(index, offset)` only through
-    /// `first` and `epochs` (all starting below `index`), and will be fed
-    /// the entries from `index` on.
+    /// `first` and `epochs` (all starting below `index`; the last one is
+    /// the term of entry `index - 1`, also when that entry is purged), and
+    /// will be fed the entries from `index` on.
     pub fn resume(first: (u64, i64), epochs: Vec<(Term, u64, i64)>, at: (u64, i64)) -> Self {
         debug_assert!(epochs.iter().all(|e| e.1 < at.0));
-        let last_term = if at.0 > first.0 {
-            epochs.last().map(|e| e.0)
-        } else {
-            None
-        };
+        let last_term = epochs.last().map(|e| e.0);
         IndexMap {
             first,
             tail_start: at.0,
@@ -166,6 +168,27 @@ impl IndexMap {
         };
     }
 
+    /// Forgets the entries below `first.0` (purged: openraft never asks for
+    /// them again); `first.1` is where entry `first.0` starts. The term of
+    /// the last purged entry stays known.
+    pub fn purge(&mut self, first: (u64, i64)) {
+        if first.0 <= self.first.0 || first.0 > self.next_index {
+            return;
+        }
+        self.first = first;
+        while self.tail_start < first.0 && !self.tail.is_empty() {
+            self.tail.pop_front();
+            self.tail_start += 1;
+        }
+        self.tail_start = self.tail_start.max(first.0);
+        self.anchors.retain(|a| a.0 >= first.0);
+        let keep_from = self
+            .epochs
+            .partition_point(|e| e.1 < first.0)
+            .saturating_sub(1);
+        self.epochs.drain(..keep_from);
+    }
+
     /// openraft's key log ids within `[first, last]`: the last log id of
     /// each term.
     pub fn key_log_ids(&self, first: u64, last: &LogId) -> Vec<LogId> {
@@ -243,5 +266,61 @@ mod tests {
         assert_eq!(m.locate(1001), Locate::Exact(3010));
         m.truncate(0, 0);
         assert_eq!(m.last_log_id(), None);
+    }
+
+    #[test]
+    fn non_data_entries_and_purge() {
+        // 0: membership (term 0) at 0; 1: blank (term 1) at 0; data of
+        // 2 records each from index 2; a blank of term 2 at index 3000.
+        let mut m = IndexMap::resume((0, 0), Vec::new(), (0, 0));
+        m.push(0, 0, 0);
+        m.push(1, 0, 0);
+        let mut off = 0;
+        for i in 2..5000u64 {
+            if i == 3000 {
+                m.push(2, off, off);
+                continue;
+            }
+            m.push(if i < 3000 { 1 } else { 2 }, off, off + 2);
+            off += 2;
+        }
+        // Walk states: the blank of term 1 and the first batch both start
+        // at 0; the blank at 3000 sits where batch 3001 starts.
+        assert_eq!(
+            m.locate(2),
+            Locate::Scan {
+                index: 1,
+                offset: 0
+            }
+        );
+        assert_eq!(m.locate(3000), Locate::Exact(2 * 2998));
+        assert_eq!(
+            m.locate(3001),
+            Locate::Scan {
+                index: 3000,
+                offset: 2 * 2998
+            }
+        );
+        assert_eq!(m.locate(4999), Locate::Exact(2 * 4996));
+        assert_eq!(m.end_offset(), 2 * 4997);
+        // Purge through index 3500: entries from 3501 on remain.
+        m.purge((3501, 2 * 3498));
+        assert_eq!(m.first, (3501, 6996));
+        assert_eq!(m.locate(3500), Locate::OutOfRange);
+        assert_eq!(m.locate(3501), Locate::Exact(6996));
+        assert_eq!(m.term_at(3501), Some(2));
+        assert_eq!(m.epochs, vec![(2, 3000, 5996)]);
+        assert_eq!(m.last_log_id(), Some(log_id(2, 4999)));
+        // Purging everything leaves the last term known; a resumed map
+        // with no entries after the purge point knows it too.
+        m.purge((5000, m.end_offset()));
+        assert_eq!(m.last_log_id(), None);
+        m.push(2, 9994, 9996);
+        assert_eq!(m.last_log_id(), Some(log_id(2, 5000)));
+        assert_eq!(m.epochs.len(), 1, "same term: no new epoch");
+        let r = IndexMap::resume((5000, 9994), vec![(2, 3000, 5996)], (5000, 9994));
+        assert_eq!(r.last_log_id(), None);
+        assert_eq!(r.term_at(4999), Some(2));
+        assert_eq!(r.key_log_ids(5000, &log_id(2, 5000)), vec![log_id(2, 5000)]);
     }
 }

@@ -10,22 +10,43 @@
 //!   which is the one and only write of those bytes on the leader; a
 //!   follower writes the stamped bytes it receives, once. Nothing of an
 //!   entry is stored anywhere else (invariant 2).
-//! * **Raft's own entries are control batches.** openraft writes a blank
+//! * **Raft's own entries take no offset.** openraft writes a blank
 //!   entry when a leader is elected and membership entries when the
-//!   voters change (the first at index 0, on initialization). They become
-//!   Kafka control batches (one control record with type
-//!   [`CONTROL_TYPE_BLANK`] or [`CONTROL_TYPE_MEMBERSHIP`]), so they take
-//!   one offset each: consumers skip control batches (as they skip
-//!   transaction markers), and the log alone describes the whole Raft log.
-//!   A fresh single-voter partition therefore has its membership at offset
-//!   0 and the leader's blank at offset 1; the first produced batch gets
-//!   base offset 2, and each new term (each leader election, e.g. after a
-//!   restart) adds one control offset.
+//!   voters change (the first at index 0, on initialization). They are
+//!   kept in the `raft-state` file, each with the log end offset at which
+//!   it was appended, not in the partition log: so Kafka offsets are
+//!   dense and a new partition's first record is at offset 0, as every
+//!   client and tool expects. Why not Redpanda's offset translator (the
+//!   entries stay in the log, and every offset crossing the Kafka API is
+//!   translated)? Here the storage `Log` serves Fetch, ListOffsets,
+//!   DeleteRecords, time and epoch lookups in its own offsets; a
+//!   translator would have to sit in front of all of them and rewrite
+//!   base offsets of fetched batches. These entries are rare (one per
+//!   election or voter change), tiny, and purged with the log prefix, so
+//!   a side table costs a few lines of a small file written anyway at
+//!   those moments. A Kafka leader epoch therefore starts at its first
+//!   data batch (Kafka assigns it at the log end on election: the same
+//!   offset).
 //! * **Index vs offset.** openraft numbers entries one by one; Kafka
-//!   numbers records. Raft index `i` is the `(i - first)`-th batch of the
-//!   log. The map between the two (`index.rs`) is exact for recent entries
-//!   and uses sparse anchors for older ones; each term's first entry is an
-//!   anchor too, which gives openraft its log ids without reading the log.
+//!   numbers records. The data entries are the log's batches in order,
+//!   with the side table's entries between them. The map between the two
+//!   (`index.rs`) is exact for recent entries and uses sparse anchors for
+//!   older ones; each term's first entry is an anchor too, which gives
+//!   openraft its log ids without reading the log.
+//! * **The log start moves below the purge point only.** Retention,
+//!   DeleteRecords and compaction delete or rewrite batches, which would
+//!   remove Raft entries and break the counting. So the replica first
+//!   moves openraft's purge point up (a snapshot that is only a record of
+//!   the apply point, since the log *is* the data, then a purge), and the
+//!   log's max collectible offset follows the purge point: those
+//!   operations act below it only. A leader purges no further than every
+//!   follower has replicated; a follower that is behind a leader's purge
+//!   point anyway (it was partitioned away while another replica purged,
+//!   then that one became leader) would need a log reset (the leader's log
+//!   from its log start), which is not implemented: the transports refuse
+//!   to send the snapshot, the leader reports the follower
+//!   ([`PartitionReplica::followers_needing_reset`]), and nothing is
+//!   corrupted.
 //! * **Term = leader epoch, commit = high watermark.** openraft uses its
 //!   standard leader id (one leader per term), so a log id is
 //!   `(term, index)` and the term is the batch's partition leader epoch.
@@ -49,8 +70,7 @@ mod types;
 pub use error::Error;
 pub use network::{LocalClientFrom, LocalNetwork, LocalRouter, NoPeer, NoPeers};
 pub use replica::{PartitionReplica, RaftHandle, ReplicaConfig};
-pub use store::{LogStore, NoSnapshots, StateMachine};
+pub use store::{LogStore, SnapshotBuilder, StateMachine};
 pub use types::{
-    Appended, CONTROL_TYPE_BLANK, CONTROL_TYPE_MEMBERSHIP, Entry, GroupMembership, KafkaBatch,
-    LogId, NodeId, Payload, Term, TypeConfig, Vote,
+    Appended, Entry, GroupMembership, KafkaBatch, LogId, NodeId, Payload, Term, TypeConfig, Vote,
 };

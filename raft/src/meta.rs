@@ -1,23 +1,40 @@
 //! The per-partition Raft state file (`raft-state`): everything of Raft
-//! that is not a log entry. Log entries live only in the partition log
-//! (one write per record per replica, invariant 2); this file holds the
-//! vote, the last known commit and apply points, the applied membership and
-//! the anchors that map Raft indexes to Kafka offsets (see `index.rs`).
+//! that is not a Kafka record batch. Data entries live only in the
+//! partition log (one write per record per replica, invariant 2); this
+//! file holds the vote, the last known commit and apply points, the
+//! applied membership, the anchors that map Raft indexes to Kafka offsets
+//! (see `index.rs`), the purge point, and openraft's own entries (blank
+//! and membership entries: a few per election or voter change, kept out
+//! of the Kafka offset space, see `lib.rs`).
 //!
 //! It is small (a few hundred bytes) and replaced atomically (temporary
 //! file, fsync, rename, fsync of the folder), so it is either the old or
 //! the new version after a crash, never a mix.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
-use crate::types::{GroupMembership, LogId, NodeId, StoredMembership, Term, Vote, log_id};
+use crate::types::{GroupMembership, LogId, NodeId, Payload, StoredMembership, Term, Vote, log_id};
 
 pub(crate) const FILE: &str = "raft-state";
-const MAGIC: &str = "tidemark-raft-state 1";
+/// Version 2: openraft's blank and membership entries moved from the log
+/// (control batches) to this file. A version 1 file is refused.
+const MAGIC: &str = "tidemark-raft-state 2";
+
+/// An openraft entry that is not a Kafka batch (a leader's blank entry or
+/// a membership), stored here rather than in the partition log.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SideEntry {
+    pub log_id: LogId,
+    /// The log end offset when it was appended: it sits between the data
+    /// batches ending at or before this offset and those starting at it.
+    pub offset: i64,
+    /// `Blank` or `Membership`, never `Normal`.
+    pub payload: Payload,
+}
 
 /// The persisted Raft state of one partition replica.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,8 +52,15 @@ pub(crate) struct Meta {
     pub first: (u64, i64),
     /// The first entry of each term: (term, index, offset).
     pub epochs: Vec<(Term, u64, i64)>,
-    /// The last log id openraft asked to purge.
+    /// The last log id openraft asked to purge: entries up to it are no
+    /// longer Raft's (only Kafka data, which retention and compaction may
+    /// remove); `first` is the entry after it.
     pub purged: Option<LogId>,
+    /// openraft's non-data entries from `first` on, by index.
+    pub side: BTreeMap<u64, SideEntry>,
+    /// The last snapshot: its last log id and the membership then. The
+    /// snapshot's data is the partition log itself, so this is all of it.
+    pub snapshot: Option<(LogId, StoredMembership)>,
 }
 
 impl Meta {
@@ -49,6 +73,8 @@ impl Meta {
             first: (0, log_start),
             epochs: Vec::new(),
             purged: None,
+            side: BTreeMap::new(),
+            snapshot: None,
         }
     }
 
@@ -118,22 +144,34 @@ impl Meta {
             None => s.push_str("applied -\n"),
         }
         s.push_str(&format!(
-            "membership {}",
-            fmt_log_id(self.membership.log_id().as_ref())
+            "membership {}{}\n",
+            fmt_log_id(self.membership.log_id().as_ref()),
+            fmt_membership(self.membership.membership())
         ));
-        for c in self.membership.membership().get_joint_config() {
-            s.push_str(" voters=");
-            s.push_str(&join(c.iter()));
-        }
-        let learners: Vec<NodeId> = self.membership.membership().learner_ids().collect();
-        s.push_str(" learners=");
-        s.push_str(&join(learners.iter()));
-        s.push('\n');
         s.push_str(&format!("first {} {}\n", self.first.0, self.first.1));
         for (t, i, o) in &self.epochs {
             s.push_str(&format!("epoch {t} {i} {o}\n"));
         }
         s.push_str(&format!("purged {}\n", fmt_log_id(self.purged.as_ref())));
+        for e in self.side.values() {
+            let what = match &e.payload {
+                Payload::Membership(m) => format!("membership{}", fmt_membership(m)),
+                _ => "blank".into(),
+            };
+            s.push_str(&format!(
+                "entry {} {} {what}\n",
+                fmt_log_id(Some(&e.log_id)),
+                e.offset
+            ));
+        }
+        if let Some((id, m)) = &self.snapshot {
+            s.push_str(&format!(
+                "snapshot {} {}{}\n",
+                fmt_log_id(Some(id)),
+                fmt_log_id(m.log_id().as_ref()),
+                fmt_membership(m.membership())
+            ));
+        }
         s.push_str("end\n");
         s
     }
@@ -179,23 +217,29 @@ impl Meta {
                 }
                 Some("membership") => {
                     let id = parse_log_id(&mut w)?;
-                    let mut configs = Vec::new();
-                    let mut nodes = BTreeSet::new();
-                    for f in w {
-                        if let Some(v) = f.strip_prefix("voters=") {
-                            let set = parse_ids(v)?;
-                            nodes.extend(set.iter().copied());
-                            configs.push(set);
-                        } else if let Some(v) = f.strip_prefix("learners=") {
-                            nodes.extend(parse_ids(v)?);
-                        }
-                    }
-                    let membership = if configs.is_empty() && nodes.is_empty() {
-                        GroupMembership::default()
-                    } else {
-                        GroupMembership::new(configs, nodes).map_err(|e| e.to_string())?
+                    m.membership = StoredMembership::new(id, parse_membership(w)?);
+                }
+                Some("entry") => {
+                    let id = parse_log_id(&mut w)?.ok_or("entry without a log id")?;
+                    let offset = inum(w.next())?;
+                    let payload = match w.next() {
+                        Some("blank") => Payload::Blank,
+                        Some("membership") => Payload::Membership(parse_membership(w)?),
+                        other => return Err(format!("entry kind {other:?}")),
                     };
-                    m.membership = StoredMembership::new(id, membership);
+                    let e = SideEntry {
+                        log_id: id,
+                        offset,
+                        payload,
+                    };
+                    if m.side.insert(id.index, e).is_some() {
+                        return Err(format!("two entries at index {}", id.index));
+                    }
+                }
+                Some("snapshot") => {
+                    let id = parse_log_id(&mut w)?.ok_or("snapshot without a log id")?;
+                    let mid = parse_log_id(&mut w)?;
+                    m.snapshot = Some((id, StoredMembership::new(mid, parse_membership(w)?)));
                 }
                 Some("first") => m.first = (num(w.next())?, inum(w.next())?),
                 Some("epoch") => m
@@ -232,6 +276,40 @@ fn parse_log_id<'a>(w: &mut impl Iterator<Item = &'a str>) -> Result<Option<LogI
     Ok(Some(log_id(term, index)))
 }
 
+/// ` voters=1,2,3[ voters=...] learners=4`
+fn fmt_membership(m: &GroupMembership) -> String {
+    let mut s = String::new();
+    for c in m.get_joint_config() {
+        s.push_str(" voters=");
+        s.push_str(&join(c.iter()));
+    }
+    let learners: Vec<NodeId> = m.learner_ids().collect();
+    s.push_str(" learners=");
+    s.push_str(&join(learners.iter()));
+    s
+}
+
+fn parse_membership<'a>(w: impl Iterator<Item = &'a str>) -> Result<GroupMembership, String> {
+    let mut configs = Vec::new();
+    let mut nodes = BTreeSet::new();
+    for f in w {
+        if let Some(v) = f.strip_prefix("voters=") {
+            let set = parse_ids(v)?;
+            nodes.extend(set.iter().copied());
+            configs.push(set);
+        } else if let Some(v) = f.strip_prefix("learners=") {
+            nodes.extend(parse_ids(v)?);
+        } else {
+            return Err(format!("membership field {f:?}"));
+        }
+    }
+    if configs.is_empty() && nodes.is_empty() {
+        Ok(GroupMembership::default())
+    } else {
+        GroupMembership::new(configs, nodes).map_err(|e| e.to_string())
+    }
+}
+
 fn join<'a>(ids: impl Iterator<Item = &'a NodeId>) -> String {
     ids.map(|i| i.to_string()).collect::<Vec<_>>().join(",")
 }
@@ -264,11 +342,43 @@ mod tests {
         .unwrap();
         m.membership = StoredMembership::new(Some(log_id(1, 0)), mem);
         m.epochs = vec![(0, 0, 5), (1, 1, 6), (7, 30, 900)];
+        m.purged = Some(log_id(1, 3));
+        m.side.insert(
+            4,
+            SideEntry {
+                log_id: log_id(2, 4),
+                offset: 17,
+                payload: Payload::Blank,
+            },
+        );
+        m.side.insert(
+            5,
+            SideEntry {
+                log_id: log_id(2, 5),
+                offset: 17,
+                payload: Payload::Membership(m.membership.membership().clone()),
+            },
+        );
+        m.snapshot = Some((log_id(7, 40), m.membership.clone()));
         let s = m.encode();
         assert_eq!(Meta::decode(&s).unwrap(), m);
         assert!(
             Meta::decode(&s[..s.len() - 4]).is_err(),
             "truncated file refused"
         );
+        assert!(Meta::decode(&s.replace("state 2", "state 1")).is_err());
+        for bad in [
+            "entry 2 4 17 what",
+            "entry 2 4 x blank",
+            "entry - 17 blank",
+            "snapshot 7",
+            "membership - voters=1,x learners=",
+            "membership - voters=1 other=2",
+        ] {
+            let t = s.replace("end\n", &format!("{bad}\nend\n"));
+            assert!(Meta::decode(&t).is_err(), "{bad:?} refused");
+        }
+        let dup = s.replace("end\n", "entry 2 4 17 blank\nend\n");
+        assert!(Meta::decode(&dup).is_err(), "duplicate index refused");
     }
 }

@@ -200,8 +200,16 @@ impl RaftNetworkV2<TypeConfig> for LocalClientFrom {
         _cancel: impl Future<Output = ReplicationClosed> + OptionalSend + 'static,
         _option: RPCOption,
     ) -> Result<SnapshotResponse<TypeConfig>, StreamingError<TypeConfig>> {
+        // A snapshot here means the target is behind this leader's purge
+        // point: it needs a log reset, which is not implemented (see
+        // `PartitionReplica::followers_needing_reset`).
+        tracing::warn!(
+            from = self.from,
+            to = self.client.target,
+            "follower is behind the leader's purge point and needs a log reset"
+        );
         Err(StreamingError::Unreachable(Unreachable::from_string(
-            "snapshots are not supported",
+            "follower needs a log reset (snapshot transfer is not implemented)",
         )))
     }
 }

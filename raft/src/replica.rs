@@ -1,8 +1,11 @@
 //! [`PartitionReplica`]: one partition's replica, a Raft group member
 //! whose log is the partition log. What the broker calls.
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
+use std::future::Future;
 use std::path::Path;
+use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,7 +16,7 @@ use openraft::async_runtime::watch::WatchReceiver;
 use openraft::error::{ClientWriteError, RaftError};
 use openraft::network::RaftNetworkFactory;
 use openraft::{Config, SnapshotPolicy};
-use tidemark_storage::{AppendInfo, Log, LogConfig};
+use tidemark_storage::{AppendInfo, CompactionStats, Log, LogConfig, StorageError};
 
 use crate::error::Error;
 use crate::store::{LogStore, Shared, StateMachine};
@@ -50,7 +53,10 @@ impl Default for ReplicaConfig {
 }
 
 impl ReplicaConfig {
-    fn openraft(&self) -> Result<Config, Error> {
+    /// `restore`: whether a leader that starts again resumes its term
+    /// (only when waking from hibernation, which persists everything
+    /// first; see `hibernate_if_idle`).
+    fn openraft(&self, restore: bool) -> Result<Config, Error> {
         let ms = |d: Duration| d.as_millis() as u64;
         let c = Config {
             cluster_name: "tidemark-partition".into(),
@@ -58,34 +64,57 @@ impl ReplicaConfig {
             election_timeout_min: ms(self.election_timeout_min),
             election_timeout_max: ms(self.election_timeout_max),
             max_payload_entries: self.max_payload_entries,
-            // The partition log is the state: nothing to snapshot, and no
-            // entry is ever purged on Raft's behalf.
+            // The partition log is the state: a snapshot is only a record
+            // of the apply point, taken when the replica hands the log
+            // prefix to retention or compaction (`release_prefix`), and
+            // purging goes exactly as far as the replica asks
+            // (`max_in_snapshot_log_to_keep` = all: no purge of openraft's
+            // own accord after a snapshot).
             snapshot_policy: SnapshotPolicy::Never,
+            max_in_snapshot_log_to_keep: u64::MAX,
             // Bounded queues: they hold requests, not bytes, so keep them
             // modest (invariant 6 bounds the bytes in the broker).
             api_channel_size: Some(4096),
             notification_channel_size: Some(4096),
             state_machine_channel_size: Some(256),
+            // Memory per idle group (see raft/ARCHITECTURE.md, "Memory"):
+            // openraft keeps six ring buffers of per-entry latency stamps
+            // (only filled with its `runtime-stats` feature, which is off)
+            // allocated at this capacity for every group: 1024 x 6 x 24 B.
+            log_stage_capacity: Some(1),
+            // The write batch of one RaftCore round; a Vec of this capacity
+            // per group. 256 batches per round is far more than one
+            // partition sees between two rounds of its core task.
+            api_batch_capacity: 256,
             // A restarted leader wins a new election (a new term, so a new
             // Kafka leader epoch) rather than resuming: the commit point is
             // not fsynced on every change, and Kafka bumps the epoch on
             // every leadership change.
-            enable_leader_restore: Some(false),
+            enable_leader_restore: Some(restore),
             ..Config::default()
         };
         c.validate().map_err(|e| Error::Config(e.to_string()))
     }
 }
 
+type Restart = Box<dyn Fn() -> Pin<Box<dyn Future<Output = Result<RaftHandle, Error>>>>>;
+
 /// One partition replica: a member of the partition's Raft group.
 ///
 /// Owned by one shard (`!Send`): its tasks run on that shard's monoio
 /// runtime.
 pub struct PartitionReplica {
-    raft: RaftHandle,
+    /// `None` while hibernating (see [`PartitionReplica::hibernate_if_idle`]).
+    raft: RefCell<Option<RaftHandle>>,
     shared: Rc<Shared>,
     node_id: NodeId,
     single_voter: bool,
+    /// Starts openraft again after hibernation (single voter only).
+    restart: Option<Restart>,
+    /// Held while openraft is stopped or started for hibernation.
+    wake_lock: futures_util::lock::Mutex<()>,
+    writes_in_flight: Cell<usize>,
+    last_write: Cell<Instant>,
 }
 
 impl PartitionReplica {
@@ -104,16 +133,16 @@ impl PartitionReplica {
         config: ReplicaConfig,
     ) -> Result<Rc<Self>, Error>
     where
-        N: RaftNetworkFactory<TypeConfig>,
+        N: RaftNetworkFactory<TypeConfig> + Clone + 'static,
         N::Network: openraft::network::NetSnapshot<TypeConfig, SnapshotData = ()>,
     {
         let dir = dir.as_ref();
         let shared = Shared::open(dir, log_config).await?;
-        let cfg = Arc::new(config.openraft()?);
+        let cfg = Arc::new(config.openraft(false)?);
         let raft = RaftHandle::new(
             node_id,
             cfg,
-            network,
+            network.clone(),
             LogStore {
                 shared: shared.clone(),
             },
@@ -140,6 +169,7 @@ impl PartitionReplica {
             let v: BTreeSet<NodeId> = m.membership().voter_ids().collect();
             v.len() == 1 && v.contains(&node_id)
         };
+        let mut restart: Option<Restart> = None;
         if single_voter {
             if initialized {
                 // Elect now rather than after an election timeout.
@@ -148,26 +178,109 @@ impl PartitionReplica {
                     .await
                     .map_err(|e| Error::Fatal(e.to_string()))?;
             }
-            // A group that is its own quorum needs no timer: nobody to
-            // heartbeat, nobody to elect. Ticking costs a wakeup every few
-            // tens of milliseconds per partition, which adds up to real
-            // idle CPU with thousands of partitions.
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while raft.as_leader().is_err() {
-                if Instant::now() >= deadline {
-                    return Err(Error::Timeout("a single-voter group to elect itself"));
-                }
-                monoio::time::sleep(Duration::from_millis(1)).await;
-            }
-            raft.runtime_config().tick(false);
+            settle_single_voter(&raft).await?;
+            let restore_cfg = Arc::new(config.openraft(true)?);
+            let shared = shared.clone();
+            restart = Some(Box::new(move || {
+                let (cfg, network, shared) = (restore_cfg.clone(), network.clone(), shared.clone());
+                Box::pin(async move {
+                    let raft = RaftHandle::new(
+                        node_id,
+                        cfg,
+                        network,
+                        LogStore {
+                            shared: shared.clone(),
+                        },
+                        StateMachine { shared },
+                    )
+                    .await
+                    .map_err(|e| Error::Fatal(e.to_string()))?;
+                    settle_single_voter(&raft).await?;
+                    Ok(raft)
+                })
+            }));
         }
         tracing::info!(dir = %dir.display(), node_id, single_voter, initialized, "partition replica opened");
         Ok(Rc::new(PartitionReplica {
-            raft,
+            raft: RefCell::new(Some(raft)),
             shared,
             node_id,
             single_voter,
+            restart,
+            wake_lock: futures_util::lock::Mutex::new(()),
+            writes_in_flight: Cell::new(0),
+            last_write: Cell::new(Instant::now()),
         }))
+    }
+
+    /// The running openraft instance, started again if hibernating.
+    async fn running(&self) -> Result<RaftHandle, Error> {
+        if let Some(r) = self.raft.borrow().as_ref() {
+            return Ok(r.clone());
+        }
+        let _guard = self.wake_lock.lock().await;
+        if let Some(r) = self.raft.borrow().as_ref() {
+            return Ok(r.clone());
+        }
+        let restart = self
+            .restart
+            .as_ref()
+            .ok_or_else(|| Error::Fatal("raft group stopped".into()))?;
+        let raft = restart().await?;
+        tracing::debug!(dir = %self.shared.dir.display(), "partition replica woke up");
+        *self.raft.borrow_mut() = Some(raft.clone());
+        Ok(raft)
+    }
+
+    /// Stops this group's openraft instance if it is a single-voter group
+    /// and no write came for `idle`; the next write (or anything needing
+    /// openraft) starts it again, in the same term: the state is written
+    /// first, so resuming as leader is safe (openraft's leader restore),
+    /// and the Kafka leader epoch does not change. Returns whether it
+    /// went to sleep.
+    ///
+    /// Why: an idle openraft instance costs ~110 KB resident (its tasks,
+    /// channels and statistics; see raft/ARCHITECTURE.md), while the
+    /// budget is 100 MB for 1,000 partitions with everything. A sleeping
+    /// group costs only its log and maps; waking takes well under a
+    /// millisecond and no disk write. A group with other voters must keep
+    /// heartbeating and never sleeps. The broker calls this from a
+    /// periodic housekeeping pass on the owning shard.
+    pub async fn hibernate_if_idle(&self, idle: Duration) -> Result<bool, Error> {
+        if self.restart.is_none()
+            || self.writes_in_flight.get() > 0
+            || self.last_write.get().elapsed() < idle
+        {
+            return Ok(false);
+        }
+        let Some(_guard) = self.wake_lock.try_lock() else {
+            return Ok(false);
+        };
+        // Only while this node is still the group's only voter (a voter
+        // may have been added since it opened).
+        let alone = self.raft.borrow().as_ref().is_some_and(|r| {
+            let m = r.metrics().borrow_watched().membership_config.clone();
+            m.membership().voter_ids().eq([self.node_id])
+                && m.membership().learner_ids().next().is_none()
+        });
+        if !alone {
+            return Ok(false);
+        }
+        let Some(raft) = self.raft.borrow_mut().take() else {
+            return Ok(false);
+        };
+        raft.shutdown()
+            .await
+            .map_err(|e| Error::Fatal(format!("{e:?}")))?;
+        drop(raft);
+        self.shared.persist()?;
+        tracing::debug!(dir = %self.shared.dir.display(), "partition replica hibernating");
+        Ok(true)
+    }
+
+    /// Whether openraft is stopped for now ([`PartitionReplica::hibernate_if_idle`]).
+    pub fn is_hibernating(&self) -> bool {
+        self.raft.borrow().is_none()
     }
 
     /// Appends one produced record batch through Raft and returns once it
@@ -199,10 +312,13 @@ impl PartitionReplica {
                 log_append_time,
             },
         )?;
-        let res = self
-            .raft
+        let raft = self.running().await?;
+        self.writes_in_flight.set(self.writes_in_flight.get() + 1);
+        let res = raft
             .client_write(KafkaBatch::new(batch.freeze(), log_append_time))
             .await;
+        self.writes_in_flight.set(self.writes_in_flight.get() - 1);
+        self.last_write.set(Instant::now());
         match res {
             Ok(r) => Ok(AppendInfo {
                 base_offset: r.data.base_offset,
@@ -232,7 +348,15 @@ impl PartitionReplica {
 
     /// The current Raft term, which is the Kafka leader epoch.
     pub fn leader_epoch(&self) -> i32 {
-        let term = self.raft.metrics().borrow_watched().current_term;
+        let term = match self.raft.borrow().as_ref() {
+            Some(r) => r.metrics().borrow_watched().current_term,
+            None => self
+                .shared
+                .meta
+                .borrow()
+                .vote
+                .map_or(0, |v| v.leader_id.term),
+        };
         i32::try_from(term).unwrap_or(i32::MAX)
     }
 
@@ -240,14 +364,21 @@ impl PartitionReplica {
     /// is granted by a quorum and a quorum has acknowledged it since
     /// (openraft refuses writes until then: the leader lease).
     pub fn is_leader(&self) -> bool {
-        self.raft
-            .as_leader()
-            .is_ok_and(|l| self.single_voter || l.last_quorum_acked().is_some())
+        match self.raft.borrow().as_ref() {
+            Some(r) => r
+                .as_leader()
+                .is_ok_and(|l| self.single_voter || l.last_quorum_acked().is_some()),
+            // Only a single-voter leader hibernates.
+            None => self.single_voter,
+        }
     }
 
     /// The leader this replica knows of.
     pub fn leader_id(&self) -> Option<NodeId> {
-        self.raft.metrics().borrow_watched().current_leader
+        match self.raft.borrow().as_ref() {
+            Some(r) => r.metrics().borrow_watched().current_leader,
+            None => Some(self.node_id),
+        }
     }
 
     pub fn node_id(&self) -> NodeId {
@@ -260,9 +391,11 @@ impl PartitionReplica {
         &self.shared.log
     }
 
-    /// The openraft handle, for a network transport to deliver messages.
-    pub fn raft(&self) -> &RaftHandle {
-        &self.raft
+    /// The openraft handle, for a network transport to deliver messages;
+    /// `None` while hibernating (only single-voter groups do, and nobody
+    /// sends them messages).
+    pub fn raft(&self) -> Option<RaftHandle> {
+        self.raft.borrow().clone()
     }
 
     /// Heap bytes of the Raft-side maps (the log reports its own).
@@ -290,15 +423,169 @@ impl PartitionReplica {
         self.single_voter
     }
 
+    /// Retention (`retention.ms`, `retention.bytes`): deletes old whole
+    /// segments, after handing the committed prefix over (see
+    /// [`PartitionReplica::release_prefix`]). Returns how many segments
+    /// went.
+    pub async fn apply_retention(&self, now_ms: i64) -> Result<usize, Error> {
+        self.release_prefix().await?;
+        Ok(self.shared.log.apply_retention(now_ms).await?)
+    }
+
+    /// DeleteRecords: moves the log start to `offset`, which must not be
+    /// past the high watermark (Kafka's OFFSET_OUT_OF_RANGE), nor past
+    /// what every replica has (a leader does not cut a follower off:
+    /// `StorageError::NotCollectible`, retriable later). Returns the new
+    /// log start.
+    pub async fn delete_records(&self, offset: i64) -> Result<i64, Error> {
+        let hw = self.high_watermark();
+        if offset > hw || offset < 0 {
+            return Err(StorageError::OffsetOutOfRange {
+                offset,
+                log_start: self.shared.log.log_start_offset(),
+                log_end: hw,
+            }
+            .into());
+        }
+        self.release_prefix().await?;
+        Ok(self.shared.log.delete_records(offset).await?)
+    }
+
+    /// Compaction (`cleanup.policy=compact`) of the sealed segments below
+    /// the purge point, after handing the committed prefix over.
+    pub async fn compact(&self, now_ms: i64) -> Result<CompactionStats, Error> {
+        if !self.shared.log.config().cleanup_policy.compacts() {
+            return Ok(CompactionStats::default());
+        }
+        self.release_prefix().await?;
+        Ok(self.shared.log.compact(now_ms).await?)
+    }
+
+    /// Moves openraft's purge point up to the apply point (a leader: no
+    /// further than every other replica has replicated, so that nobody
+    /// needs a log reset because of it), and with it the log's max
+    /// collectible offset: retention, DeleteRecords and compaction may
+    /// then act on everything below. Returns that offset.
+    ///
+    /// openraft purges only what a snapshot covers, so a snapshot (a
+    /// record of the apply point) is taken first. It may delay the purge
+    /// while a replication stream still reads those entries; after a
+    /// short wait this returns what is purged by then.
+    pub async fn release_prefix(&self) -> Result<i64, Error> {
+        let Some((applied, _)) = self.shared.meta.borrow().applied else {
+            return Ok(self.shared.log.max_collectible_offset());
+        };
+        let Some(raft) = self.raft() else {
+            // Hibernating: openraft is not running, and would do exactly
+            // this (its state is read back from ours when it starts).
+            if self.shared.meta.borrow().purged < Some(applied) {
+                self.shared.snapshot_applied();
+                self.shared
+                    .purge(applied)
+                    .await
+                    .map_err(|e| Error::Fatal(e.to_string()))?;
+            }
+            return Ok(self.shared.log.max_collectible_offset());
+        };
+        let mut target = applied.index;
+        {
+            let m = raft.metrics();
+            let m = m.borrow_watched();
+            if let Some(repl) = &m.replication {
+                for (id, matched) in repl.iter() {
+                    if *id == self.node_id {
+                        continue;
+                    }
+                    match matched {
+                        Some(l) => target = target.min(l.index),
+                        None => return Ok(self.shared.log.max_collectible_offset()),
+                    }
+                }
+            }
+        }
+        let purged = |sh: &Shared| sh.meta.borrow().purged.map(|p| p.index);
+        if purged(&self.shared) >= Some(target) {
+            return Ok(self.shared.log.max_collectible_offset());
+        }
+        let fatal = |e: openraft::error::Fatal<TypeConfig>| Error::Fatal(e.to_string());
+        let snap = |sh: &Shared| sh.meta.borrow().snapshot.as_ref().map(|s| s.0.index);
+        if snap(&self.shared) < Some(target) {
+            raft.trigger().snapshot().await.map_err(fatal)?;
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while snap(&self.shared) < Some(target) {
+                if Instant::now() >= deadline {
+                    return Err(Error::Timeout("a snapshot of the apply point"));
+                }
+                monoio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }
+        raft.trigger().purge_log(target).await.map_err(fatal)?;
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while purged(&self.shared) < Some(target) && Instant::now() < deadline {
+            monoio::time::sleep(Duration::from_millis(1)).await;
+        }
+        Ok(self.shared.log.max_collectible_offset())
+    }
+
+    /// On a leader: the replicas that answer it but are behind its purge
+    /// point, so they can only catch up through a log reset (the leader's
+    /// log from its log start), which is not implemented yet; until then
+    /// they stay behind (and a group that needs them for its quorum cannot
+    /// commit). It happens when a replica was cut off while another one
+    /// purged, and that one became leader. Empty on a follower.
+    pub fn followers_needing_reset(&self) -> Vec<NodeId> {
+        let Some(raft) = self.raft() else {
+            return Vec::new();
+        };
+        let m = raft.metrics();
+        let m = m.borrow_watched();
+        let (Some(purged), Some(repl)) = (m.purged, &m.replication) else {
+            return Vec::new();
+        };
+        // A replica that never acknowledged a heartbeat of this term is
+        // unreachable (or not heard from yet), not known to be behind.
+        let answers = |id: &NodeId| {
+            m.heartbeat
+                .as_ref()
+                .is_none_or(|h| h.get(id).is_some_and(|t| t.is_some()))
+        };
+        repl.iter()
+            .filter(|(id, matched)| {
+                **id != self.node_id && answers(id) && matched.map(|l| l.index) < Some(purged.index)
+            })
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
     /// Stops the Raft group, writes the Raft state and closes the log.
     /// The replica can be reopened from the same folder afterwards.
     pub async fn close(&self) -> Result<(), Error> {
-        self.raft
-            .shutdown()
-            .await
-            .map_err(|e| Error::Fatal(format!("{e:?}")))?;
+        let _guard = self.wake_lock.lock().await;
+        let raft = self.raft.borrow_mut().take();
+        if let Some(raft) = raft {
+            raft.shutdown()
+                .await
+                .map_err(|e| Error::Fatal(format!("{e:?}")))?;
+        }
         self.shared.log.close().await?;
         self.shared.persist()?;
         Ok(())
     }
+}
+
+/// Waits for a single-voter group to lead (at once: it elected itself or
+/// resumed), then stops its timer: a group that is its own quorum needs
+/// none (nobody to heartbeat, nobody to elect), and ticking costs a wakeup
+/// every few tens of milliseconds per partition, which adds up to real
+/// idle CPU with thousands of partitions.
+async fn settle_single_voter(raft: &RaftHandle) -> Result<(), Error> {
+    raft.wait(Some(Duration::from_secs(10)))
+        .state(
+            openraft::ServerState::Leader,
+            "a single-voter group to lead",
+        )
+        .await
+        .map_err(|_| Error::Timeout("a single-voter group to lead"))?;
+    raft.runtime_config().tick(false);
+    Ok(())
 }

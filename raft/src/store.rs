@@ -1,11 +1,17 @@
 //! openraft's storage traits over the partition log.
 //!
-//! [`LogStore`] is openraft's log: each entry is one batch of the
-//! [`Log`] (Kafka data batches as they are; blank and membership entries as
-//! Tidemark control batches, see `types.rs`). Nothing of an entry is
-//! written anywhere else. [`StateMachine`] is the high watermark: applying
-//! an entry moves it past the entry's last offset, which is exactly "the
-//! Raft commit point is the high watermark" (invariant 2).
+//! [`LogStore`] is openraft's log: each data entry is one batch of the
+//! [`Log`], written nowhere else; openraft's blank and membership entries
+//! are kept in the state file (`meta.rs`) so that they take no Kafka
+//! offset. [`StateMachine`] is the high watermark: applying an entry moves
+//! it past the entry's last offset, which is exactly "the Raft commit
+//! point is the high watermark" (invariant 2).
+//!
+//! Purging (openraft's `purge`, after a snapshot) is how the log start is
+//! allowed to move: the snapshot is only metadata (the partition log below
+//! its last log id *is* the data), and the purge point becomes the log's
+//! max collectible offset, below which retention, DeleteRecords and
+//! compaction may act and above which they may not.
 //!
 //! Both share one [`Shared`] (an `Rc`: one partition belongs to one shard,
 //! invariant 3, and openraft runs `single-threaded` here).
@@ -16,7 +22,7 @@ use std::io;
 use std::ops::{Bound, RangeBounds};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
@@ -27,10 +33,10 @@ use tidemark_storage::{FlushPolicy, Log, LogConfig};
 
 use crate::error::{Error, to_io};
 use crate::index::{IndexMap, Locate};
-use crate::meta::Meta;
+use crate::meta::{Meta, SideEntry};
 use crate::types::{
-    Appended, Entry, LogId, Payload, StoredMembership, Term, TypeConfig, Vote, control_batch,
-    decode_payload, log_id,
+    Appended, Entry, KafkaBatch, LogId, Payload, Snapshot, SnapshotMeta, StoredMembership, Term,
+    TypeConfig, Vote, log_id,
 };
 
 /// Bytes read from the log per read call when collecting entries.
@@ -54,12 +60,6 @@ pub(crate) struct Shared {
     /// Whether appends are fdatasynced before openraft hears they are
     /// flushed (the log's configured `SyncBeforeAck`).
     sync: bool,
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn epoch_of(term: Term) -> Result<i32, io::Error> {
@@ -93,17 +93,35 @@ impl Shared {
                 m
             }
         };
-        if meta.first.1 < log_start {
-            // Retention or DeleteRecords moved the log start: the raft
-            // index of the first batch is no longer known.
+        // Nothing but Raft moves the log start past the purge point (the
+        // log refuses to, see below); if it happened anyway (the log was
+        // changed by something else), the index of the first batch is
+        // unknown and guessing could corrupt the Raft log.
+        if log_start > meta.first.1 {
             return Err(Error::CorruptState(format!(
-                "log start offset {log_start} is past the first raft entry at offset {}",
+                "log start offset {log_start} is past the raft purge point at offset {} \
+                 (raft index {}): the log was cut by something other than its replica",
+                meta.first.1, meta.first.0
+            )));
+        }
+        // Purging flushes first, so the purge point is always on disk.
+        if leo < meta.first.1 {
+            return Err(Error::CorruptState(format!(
+                "log ends at offset {leo}, below the raft purge point at offset {}",
                 meta.first.1
             )));
         }
-        // Anchors past the log end point at batches lost in a crash
-        // (never synced); they are dropped.
-        meta.epochs.retain(|e| e.2 < leo);
+        // From here on retention, DeleteRecords and compaction leave the
+        // Raft log (everything from the purge point on) alone.
+        log.set_max_collectible_offset(meta.first.1);
+        // Entries appended after a tail that a crash lost (never synced)
+        // are gone with it: anchors past the log end, and non-data entries
+        // appended after data that is missing now.
+        let side_before = meta.side.len();
+        meta.side.retain(|_, e| e.offset <= leo);
+        let side = &meta.side;
+        meta.epochs
+            .retain(|e| e.2 < leo || (e.2 == leo && side.contains_key(&e.1)));
         let mut start = meta.first;
         if let Some(e) = meta.epochs.last() {
             start = start.max((e.1, e.2));
@@ -122,12 +140,18 @@ impl Shared {
         let mut map = IndexMap::resume(meta.first, epochs, start);
         let mut offset = start.1;
         let mut scanned = 0u64;
-        while offset < leo {
-            let r = log.read(offset, READ_CHUNK, None).await?;
-            if r.batches.is_empty() {
+        loop {
+            let r = if offset < leo {
+                log.read(offset, READ_CHUNK, None).await?.batches
+            } else {
+                Vec::new()
+            };
+            if r.is_empty() {
+                // The non-data entries appended at the log end.
+                push_side(&meta.side, &mut map, leo)?;
                 break;
             }
-            for b in r.batches {
+            for b in r {
                 let rb = RecordBatch::new(b).map_err(Error::Decode)?;
                 if rb.base_offset() != offset {
                     return Err(Error::CorruptState(format!(
@@ -135,6 +159,7 @@ impl Shared {
                         rb.base_offset()
                     )));
                 }
+                push_side(&meta.side, &mut map, offset)?;
                 let epoch = rb.partition_leader_epoch();
                 if epoch < 0 {
                     return Err(Error::CorruptState(format!(
@@ -146,11 +171,18 @@ impl Shared {
                 scanned += 1;
             }
         }
+        if let Some((i, e)) = meta.side.range(map.next_index()..).next() {
+            return Err(Error::CorruptState(format!(
+                "raft entry {i} at offset {} does not follow the log (which ends at raft index {})",
+                e.offset,
+                map.next_index()
+            )));
+        }
         // The apply and commit points cannot be past the recovered log: a
         // leader may apply an entry a quorum of others made durable before
         // its own copy was synced. Everything up to them was committed, so
         // any prefix of it is too.
-        let last = map.last_log_id();
+        let last = map.last_log_id().or(meta.purged);
         let last_index = last.as_ref().map(|l| l.index);
         if meta.committed.as_ref().map(|c| c.index) > last_index {
             meta.committed = last;
@@ -170,8 +202,18 @@ impl Shared {
                 }
             };
         }
+        // A snapshot is never past the apply point (openraft would try to
+        // install it); without one openraft asks for a new one.
+        if meta.snapshot.as_ref().map(|s| s.0.index) > meta.applied.as_ref().map(|a| a.0.index) {
+            meta.snapshot = None;
+        }
         let hw = meta.applied.as_ref().map_or(meta.first.1, |a| a.1);
         tracing::debug!(dir = %dir.display(), leo, scanned, last = ?last, hw, "raft log recovered");
+        // Dropped entries must not come back at the next open (a later
+        // batch could end where they claim to sit).
+        if meta.side.len() != side_before {
+            meta.store(dir)?;
+        }
         Ok(Rc::new(Shared {
             log,
             dir: dir.to_path_buf(),
@@ -196,55 +238,75 @@ impl Shared {
         Ok(())
     }
 
-    /// The Kafka offset where entry `index` starts (`next_index`: the log
-    /// end offset), counting batches from an anchor when needed.
+    /// The Kafka offset where entry `index` starts (for `next_index`:
+    /// the log end offset), walking from an anchor when needed.
     pub async fn offset_of(&self, index: u64) -> Result<i64, io::Error> {
         let loc = self.map.borrow().locate(index);
         match loc {
             Locate::Exact(o) => Ok(o),
             Locate::OutOfRange => Err(to_io(format!("raft index {index} is not in the log"))),
-            Locate::Scan {
-                index: mut i,
-                offset: mut off,
-            } => {
-                while i < index {
-                    let r = self.log.read(off, READ_CHUNK, None).await.map_err(to_io)?;
-                    if r.batches.is_empty() {
-                        return Err(to_io(format!("log ends before raft index {index}")));
-                    }
-                    for b in &r.batches {
-                        if i == index {
-                            break;
-                        }
-                        let rb = RecordBatch::new(b.clone()).map_err(to_io)?;
-                        off = rb.next_offset();
-                        i += 1;
-                    }
-                }
-                Ok(off)
-            }
+            Locate::Scan { index: i, offset } => Ok(self.walk(i, offset, index, None).await?.1),
         }
     }
 
-    /// Entries `[start, end)`, read from the log.
+    /// Entries `[start, end)`.
     async fn entries(&self, start: u64, end: u64) -> Result<Vec<Entry>, io::Error> {
         let mut out = Vec::with_capacity((end.saturating_sub(start)).min(4096) as usize);
         if start >= end {
             return Ok(out);
         }
         let loc = self.map.borrow().locate(start);
-        let (mut i, mut off) = match loc {
+        let (i, off) = match loc {
             Locate::Exact(o) => (start, o),
             Locate::Scan { index, offset } => (index, offset),
             Locate::OutOfRange => {
                 return Err(to_io(format!("raft index {start} is not in the log")));
             }
         };
+        self.walk(i, off, end, Some((start, &mut out))).await?;
+        Ok(out)
+    }
+
+    /// Walks the entries from index `i` (which starts at offset `off`) up
+    /// to `end`, collecting those from `collect.0` on into `collect.1`.
+    /// Returns the walk state at `end`.
+    async fn walk(
+        &self,
+        mut i: u64,
+        mut off: i64,
+        end: u64,
+        mut collect: Option<(u64, &mut Vec<Entry>)>,
+    ) -> Result<(u64, i64), io::Error> {
+        // Takes the non-data entries numbered `i`, `i + 1`, ... that sit at
+        // `off`.
+        let side_entries = |i: &mut u64, off: i64, collect: &mut Option<(u64, &mut Vec<Entry>)>| {
+            let meta = self.meta.borrow();
+            while *i < end {
+                let Some(e) = meta.side.get(i) else { break };
+                if e.offset != off {
+                    return Err(to_io(format!(
+                        "raft entry {i} is recorded at offset {}, the walk is at {off}",
+                        e.offset
+                    )));
+                }
+                if let Some((from, out)) = collect
+                    && *i >= *from
+                {
+                    out.push(Entry {
+                        log_id: e.log_id,
+                        payload: e.payload.clone(),
+                    });
+                }
+                *i += 1;
+            }
+            Ok(())
+        };
+        side_entries(&mut i, off, &mut collect)?;
         while i < end {
             let r = self.log.read(off, READ_CHUNK, None).await.map_err(to_io)?;
             if r.batches.is_empty() {
                 return Err(to_io(format!(
-                    "log ends at offset {off} before raft index {i} (wanted [{start}, {end}))"
+                    "log ends at offset {off} before raft index {i} (wanted up to {end})"
                 )));
             }
             for b in r.batches {
@@ -259,7 +321,9 @@ impl Shared {
                     )));
                 }
                 off = rb.next_offset();
-                if i >= start {
+                if let Some((from, out)) = &mut collect
+                    && i >= *from
+                {
                     let term = rb.partition_leader_epoch();
                     let known = self.map.borrow().term_at(i);
                     if term < 0 || known != Some(term as Term) {
@@ -268,17 +332,78 @@ impl Shared {
                             rb.base_offset()
                         )));
                     }
-                    let payload = decode_payload(&rb).map_err(to_io)?;
                     out.push(Entry {
                         log_id: log_id(term as Term, i),
-                        payload,
+                        payload: Payload::Normal(KafkaBatch::stored(rb.as_bytes().clone())),
                     });
                 }
                 i += 1;
+                side_entries(&mut i, off, &mut collect)?;
             }
         }
-        Ok(out)
+        Ok((i, off))
     }
+
+    /// What openraft calls a snapshot: the last applied log id and the
+    /// membership then; the data is the partition log itself.
+    fn snapshot_of(id: LogId, membership: StoredMembership) -> Snapshot {
+        Snapshot {
+            meta: SnapshotMeta {
+                last_log_id: Some(id),
+                last_membership: membership,
+            },
+            snapshot: (),
+        }
+    }
+
+    /// Records a snapshot of the apply point (all a snapshot is here).
+    pub fn snapshot_applied(&self) -> Option<Snapshot> {
+        let mut meta = self.meta.borrow_mut();
+        let (id, _) = meta.applied?;
+        let membership = meta.membership.clone();
+        meta.snapshot = Some((id, membership.clone()));
+        Some(Self::snapshot_of(id, membership))
+    }
+
+    /// Purges the entries up to `log_id` (see [`LogStore`]'s `purge`).
+    pub async fn purge(&self, log_id: LogId) -> Result<(), io::Error> {
+        let first = log_id.index + 1;
+        if first <= self.map.borrow().first.0 {
+            return Ok(());
+        }
+        let offset = self.offset_of(first).await?;
+        self.log.flush().await.map_err(to_io)?;
+        self.map.borrow_mut().purge((first, offset));
+        {
+            let mut meta = self.meta.borrow_mut();
+            meta.purged = Some(log_id);
+            meta.side = meta.side.split_off(&first);
+        }
+        self.persist().map_err(to_io)?;
+        self.log.set_max_collectible_offset(offset);
+        tracing::debug!(dir = %self.dir.display(), index = log_id.index, offset, "raft log purged");
+        Ok(())
+    }
+}
+
+/// Feeds the map the non-data entries recorded at `offset` that come next.
+fn push_side(
+    side: &std::collections::BTreeMap<u64, SideEntry>,
+    map: &mut IndexMap,
+    offset: i64,
+) -> Result<(), Error> {
+    while let Some(e) = side.get(&map.next_index()) {
+        if e.offset != offset {
+            return Err(Error::CorruptState(format!(
+                "raft entry {} is recorded at offset {}, but entry {} of the log starts at {offset}",
+                e.log_id.index,
+                e.offset,
+                map.next_index()
+            )));
+        }
+        map.push(e.log_id.leader_id.term, offset, offset);
+    }
+    Ok(())
 }
 
 /// openraft's log store and log reader: the partition log.
@@ -361,11 +486,12 @@ impl RaftLogStorage<TypeConfig> for LogStore {
         Ok(self.shared.meta.borrow().committed)
     }
 
-    /// Writes each entry once into the partition log: the leader's new
-    /// batches are stamped here (base offset = log end offset, leader
-    /// epoch = term), a follower's arrive stamped; blank and membership
-    /// entries become control batches. One fdatasync covers the whole
-    /// call, in the background; openraft hears of it through `callback`.
+    /// Writes each data entry once into the partition log: the leader's
+    /// new batches are stamped here (base offset = log end offset, leader
+    /// epoch = term), a follower's arrive stamped. Blank and membership
+    /// entries go to the state file, written (durably) before this
+    /// returns. One fdatasync of the log covers the whole call, in the
+    /// background; openraft hears of it through `callback`.
     async fn append<I>(
         &mut self,
         entries: I,
@@ -376,6 +502,7 @@ impl RaftLogStorage<TypeConfig> for LogStore {
         I::IntoIter: OptionalSend,
     {
         let sh = &self.shared;
+        let mut side_changed = false;
         for entry in entries {
             let term = entry.log_id.leader_id.term;
             let epoch = epoch_of(term)?;
@@ -386,26 +513,44 @@ impl RaftLogStorage<TypeConfig> for LogStore {
                     entry.log_id.index
                 )));
             }
-            let info = match entry.payload {
-                Payload::Normal(batch) => match batch.unstamped {
-                    Some(log_append_time) => {
-                        let buf = batch
-                            .bytes
-                            .try_into_mut()
-                            .unwrap_or_else(|b| BytesMut::from(&b[..]));
-                        sh.log.append(buf, epoch, log_append_time).await
-                    }
-                    None => sh.log.append_replicated(batch.bytes).await,
-                },
-                other => {
-                    let buf = control_batch(&other, now_ms()).map_err(to_io)?;
-                    sh.log.append(buf, epoch, None).await
+            let batch = match entry.payload {
+                Payload::Normal(batch) => batch,
+                payload => {
+                    let offset = sh.map.borrow().end_offset();
+                    sh.meta.borrow_mut().side.insert(
+                        expected,
+                        SideEntry {
+                            log_id: entry.log_id,
+                            offset,
+                            payload,
+                        },
+                    );
+                    sh.map.borrow_mut().push(term, offset, offset);
+                    side_changed = true;
+                    continue;
                 }
+            };
+            let info = match batch.unstamped {
+                Some(log_append_time) => {
+                    let buf = batch
+                        .bytes
+                        .try_into_mut()
+                        .unwrap_or_else(|b| BytesMut::from(&b[..]));
+                    sh.log.append(buf, epoch, log_append_time).await
+                }
+                None => sh.log.append_replicated(batch.bytes).await,
             }
             .map_err(to_io)?;
             sh.map
                 .borrow_mut()
                 .push(term, info.base_offset, info.last_offset + 1);
+        }
+        // Rare (one blank per election, one entry per voter change), so a
+        // state-file write each time is cheap. Data appended before them
+        // in this call may still be unsynced: if a crash loses it, the
+        // entries recorded past the recovered log end are dropped at open.
+        if side_changed {
+            sh.persist().map_err(to_io)?;
         }
         if sh.sync {
             let log = sh.log.clone();
@@ -432,18 +577,24 @@ impl RaftLogStorage<TypeConfig> for LogStore {
         let offset = sh.offset_of(keep).await?;
         tracing::info!(dir = %sh.dir.display(), from_index = keep, from_offset = offset, "truncating divergent raft log");
         sh.map.borrow_mut().truncate(keep, offset);
-        // The state file must not keep anchors into the part being
-        // replaced: write it before the log is cut.
+        sh.meta.borrow_mut().side.split_off(&keep);
+        // The state file must not keep anchors or entries in the part
+        // being replaced: write it before the log is cut.
         sh.persist().map_err(to_io)?;
-        sh.log.truncate(offset).await.map_err(to_io)?;
+        if offset < sh.log.log_end_offset() {
+            sh.log.truncate(offset).await.map_err(to_io)?;
+        }
         Ok(())
     }
 
-    /// Entries are never deleted for Raft's sake: the partition log is the
-    /// Kafka data and its retention decides. The purge point is recorded.
+    /// Nothing is deleted for Raft's sake: the partition log is the Kafka
+    /// data and retention, DeleteRecords and compaction decide what goes.
+    /// Purging hands the prefix over to them: the purge point becomes
+    /// the log's max collectible offset. Flushed and recorded first, so
+    /// that the state file never points into a lost tail and the log
+    /// never loses what the state file still counts as Raft's.
     async fn purge(&mut self, log_id: LogId) -> Result<(), io::Error> {
-        self.shared.meta.borrow_mut().purged = Some(log_id);
-        self.shared.persist().map_err(to_io)
+        self.shared.purge(log_id).await
     }
 }
 
@@ -455,7 +606,7 @@ pub struct StateMachine {
 
 impl RaftStateMachine<TypeConfig> for StateMachine {
     type SnapshotData = ();
-    type SnapshotBuilder = NoSnapshots;
+    type SnapshotBuilder = SnapshotBuilder;
 
     async fn applied_state(&mut self) -> Result<(Option<LogId>, StoredMembership), io::Error> {
         let meta = self.shared.meta.borrow();
@@ -503,42 +654,47 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
     }
 
     async fn get_snapshot_builder(&mut self) -> Self::SnapshotBuilder {
-        NoSnapshots
+        SnapshotBuilder {
+            shared: self.shared.clone(),
+        }
     }
 
+    /// A follower would need the leader's log from its log start on (a
+    /// log reset), which is not implemented; the transports refuse to
+    /// send snapshots, so this is not reached.
     async fn install_snapshot(
         &mut self,
-        _meta: &openraft::alias::SnapshotMetaOf<TypeConfig>,
+        _meta: &SnapshotMeta,
         _snapshot: (),
     ) -> Result<(), io::Error> {
-        Err(no_snapshots())
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "installing a snapshot (a log reset from the leader) is not implemented",
+        ))
     }
 
-    async fn get_current_snapshot(
-        &mut self,
-    ) -> Result<Option<openraft::alias::SnapshotOf<TypeConfig, ()>>, io::Error> {
-        Ok(None)
+    async fn get_current_snapshot(&mut self) -> Result<Option<Snapshot>, io::Error> {
+        let meta = self.shared.meta.borrow();
+        Ok(meta
+            .snapshot
+            .as_ref()
+            .map(|(id, m)| Shared::snapshot_of(*id, m.clone())))
     }
 }
 
-fn no_snapshots() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::Unsupported,
-        "snapshots are not supported yet: the partition log is the state, and a follower \
-         behind the leader's log start needs a log reset (see the raft crate docs)",
-    )
+/// Builds openraft's snapshot: a record of the apply point, which is
+/// enough because the data is the partition log (every entry up to the
+/// apply point is in it, and stays until purged and then collected).
+pub struct SnapshotBuilder {
+    shared: Rc<Shared>,
 }
 
-/// Snapshots are never built (the snapshot policy is `Never`); this
-/// builder refuses if asked.
-pub struct NoSnapshots;
-
-impl RaftSnapshotBuilder<TypeConfig> for NoSnapshots {
+impl RaftSnapshotBuilder<TypeConfig> for SnapshotBuilder {
     type SnapshotData = ();
 
-    async fn build_snapshot(
-        &mut self,
-    ) -> Result<openraft::alias::SnapshotOf<TypeConfig, ()>, io::Error> {
-        Err(no_snapshots())
+    async fn build_snapshot(&mut self) -> Result<Snapshot, io::Error> {
+        self.shared
+            .snapshot_applied()
+            .ok_or_else(|| to_io("no entry applied yet: nothing to snapshot"))
     }
 }

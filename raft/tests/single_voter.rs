@@ -9,10 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::*;
-use kafka_protocol::records::ControlRecordType;
-use tidemark_raft::{
-    CONTROL_TYPE_BLANK, CONTROL_TYPE_MEMBERSHIP, NoPeers, PartitionReplica, ReplicaConfig,
-};
+use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
 
 async fn open(dir: &Path) -> std::rc::Rc<PartitionReplica> {
     let r = PartitionReplica::open(
@@ -36,18 +33,6 @@ async fn wait_hw(r: &PartitionReplica, at_least: i64) {
     }
 }
 
-fn control_type(b: &kafka_protocol::records::RecordBatch) -> Option<i16> {
-    if !b.is_control() {
-        return None;
-    }
-    let rec = b.records().unwrap().next().unwrap().unwrap();
-    Some(
-        ControlRecordType::parse_key(rec.key().unwrap())
-            .unwrap()
-            .id(),
-    )
-}
-
 #[test]
 fn appends_commit_contiguously_and_survive_reopen() {
     let dir = test_dir("single");
@@ -57,14 +42,13 @@ fn appends_commit_contiguously_and_survive_reopen() {
         assert_eq!(r.leader_id(), Some(1));
         let epoch1 = r.leader_epoch();
         assert!(epoch1 >= 1, "elected in a term >= 1, got {epoch1}");
-        // Membership at 0, the leader's blank at 1: the first data batch
-        // starts at 2, and the high watermark covers both once the blank
-        // is committed.
-        wait_hw(&r, 2).await;
-        assert_eq!(r.high_watermark(), 2);
+        // openraft's membership and blank entries take no offset: the
+        // first data batch of a new partition is at offset 0.
+        assert_eq!(r.high_watermark(), 0);
+        assert_eq!(r.log().log_end_offset(), 0);
 
         let n = 200u64;
-        let mut next = 2;
+        let mut next = 0;
         for seed in 0..n {
             let info = r.append(batch_for(seed, 10, 100), None).await.unwrap();
             assert_eq!(info.base_offset, next, "offsets are contiguous");
@@ -79,10 +63,9 @@ fn appends_commit_contiguously_and_survive_reopen() {
         assert_eq!(r.log().log_end_offset(), next);
 
         let batches = read_all(r.log(), 0, next).await;
-        assert_eq!(batches.len() as u64, n + 2);
-        assert_eq!(control_type(&batches[0]), Some(CONTROL_TYPE_MEMBERSHIP));
-        assert_eq!(control_type(&batches[1]), Some(CONTROL_TYPE_BLANK));
-        for (seed, b) in batches[2..].iter().enumerate() {
+        assert_eq!(batches.len() as u64, n, "only data batches in the log");
+        for (seed, b) in batches.iter().enumerate() {
+            assert!(!b.is_control());
             assert_eq!(b.partition_leader_epoch(), epoch1, "epoch = term");
             b.verify_crc().unwrap();
             assert_eq!(first_value(b), first_value_of_seed(seed as u64));
@@ -110,15 +93,39 @@ fn appends_commit_contiguously_and_survive_reopen() {
         r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
         let epoch2 = r.leader_epoch();
         assert!(epoch2 > epoch1, "new term {epoch2} > {epoch1}");
-        // The new leader's blank takes one offset.
-        wait_hw(&r, next + 1).await;
-        assert_eq!(r.high_watermark(), next + 1);
+        // The new leader's blank takes no offset: dense across restarts.
+        assert_eq!(r.high_watermark(), next);
         let info = r.append(batch_for(n, 5, 100), None).await.unwrap();
-        assert_eq!(info.base_offset, next + 1);
+        assert_eq!(info.base_offset, next);
         let batches = read_all(r.log(), 0, info.last_offset + 1).await;
-        assert_eq!(batches.len() as u64, n + 4);
+        assert_eq!(batches.len() as u64, n + 1);
         assert_eq!(batches.last().unwrap().partition_leader_epoch(), epoch2);
-        assert_eq!(r.log().epochs().last().unwrap().0, epoch2);
+        assert_eq!(r.log().epochs(), vec![(epoch1, 0), (epoch2, next)]);
+        r.close().await.unwrap();
+        drop(r);
+
+        // Several restarts in a row (each a new term and a blank entry,
+        // none of them with data) still leave no hole.
+        let mut end = info.last_offset + 1;
+        for round in 0..3 {
+            let r = open(&dir).await;
+            assert_eq!(r.high_watermark(), end);
+            if round == 2 {
+                let i = r.append(batch_for(n + 1, 3, 10), None).await.unwrap();
+                assert_eq!(i.base_offset, end);
+                end = i.last_offset + 1;
+            }
+            r.close().await.unwrap();
+        }
+        let r = open(&dir).await;
+        assert_eq!(r.high_watermark(), end);
+        let batches = read_all(r.log(), 0, end).await;
+        assert_eq!(batches.len() as u64, n + 2);
+        let mut o = 0;
+        for b in &batches {
+            assert_eq!(b.base_offset(), o, "dense");
+            o = b.next_offset();
+        }
         r.close().await.unwrap();
     });
     std::fs::remove_dir_all(&dir).ok();
@@ -250,6 +257,172 @@ fn acknowledged_batches_survive_kill_9() {
         let info = r.append(batch_for(9999, 1, 10), None).await.unwrap();
         assert!(info.base_offset > last_acked);
         r.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An idle single-voter group stops its openraft instance and starts it
+/// again on the next write, in the same term (same Kafka leader epoch),
+/// with offsets going on densely; concurrent writes share one wake-up.
+#[test]
+fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
+    let dir = test_dir("hibernate");
+    run(async {
+        let r = open(&dir).await;
+        let epoch = r.leader_epoch();
+        let mut next = 0;
+        for seed in 0..10 {
+            next = r
+                .append(batch_for(seed, 3, 50), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        // Not idle long enough.
+        assert!(!r.hibernate_if_idle(Duration::from_secs(60)).await.unwrap());
+        assert!(!r.is_hibernating());
+        assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+        assert!(r.is_hibernating() && r.raft().is_none());
+        // Asleep it still answers as the leader, in its epoch.
+        assert!(r.is_leader());
+        assert_eq!(r.leader_id(), Some(1));
+        assert_eq!(r.leader_epoch(), epoch);
+        assert_eq!(r.high_watermark(), next);
+
+        // Concurrent writes wake it once and land densely, same epoch.
+        let mut hs = Vec::new();
+        for seed in 10..20 {
+            let r = r.clone();
+            hs.push(monoio::spawn(async move {
+                r.append(batch_for(seed, 3, 50), None).await.unwrap()
+            }));
+        }
+        let mut infos = Vec::new();
+        for h in hs {
+            infos.push(h.await);
+        }
+        infos.sort_by_key(|i| i.base_offset);
+        for i in &infos {
+            assert_eq!(i.base_offset, next);
+            next = i.last_offset + 1;
+        }
+        assert!(!r.is_hibernating());
+        assert_eq!(r.leader_epoch(), epoch, "woke in the same term");
+        let batches = read_all(r.log(), 0, next).await;
+        assert!(batches.iter().all(|b| b.partition_leader_epoch() == epoch));
+
+        // Retention while asleep purges without waking openraft.
+        assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+        r.release_prefix().await.unwrap();
+        assert!(r.is_hibernating());
+        assert_eq!(r.log().max_collectible_offset(), next);
+        assert_eq!(r.delete_records(next - 3).await.unwrap(), next - 3);
+        let i = r.append(batch_for(20, 1, 5), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        next += 1;
+        assert_eq!(r.leader_epoch(), epoch);
+
+        // Closed while asleep, reopened: a new term, nothing lost.
+        assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+        r.close().await.unwrap();
+        drop(r);
+        let r = open(&dir).await;
+        assert!(r.leader_epoch() > epoch);
+        assert_eq!(r.high_watermark(), next);
+        assert_eq!(r.log().log_start_offset(), next - 4);
+        let i = r.append(batch_for(21, 1, 5), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        r.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// openraft's non-data entries live in `raft-state`. One recorded past
+/// the recovered log end (its preceding data was never synced before a
+/// crash) is dropped at open, for good; one that contradicts the log is
+/// refused rather than guessed around.
+#[test]
+fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() {
+    let dir = test_dir("side");
+    run(async {
+        let r = open(&dir).await;
+        let mut next = 0;
+        for seed in 0..5 {
+            next = r
+                .append(batch_for(seed, 2, 10), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        r.close().await.unwrap();
+        drop(r);
+        let path = dir.join("raft-state");
+        let good = std::fs::read_to_string(&path).unwrap();
+        // "applied <term> <index> <next offset>"
+        let applied: Vec<u64> = good
+            .lines()
+            .find_map(|l| l.strip_prefix("applied "))
+            .unwrap()
+            .split(' ')
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let (term, index) = (applied[0], applied[1]);
+        let with = |line: String| good.replace("end\n", &format!("{line}\nend\n"));
+
+        std::fs::write(
+            &path,
+            with(format!("entry {term} {} {} blank", index + 1, next + 7)),
+        )
+        .unwrap();
+        let r = open(&dir).await;
+        assert!(
+            !std::fs::read_to_string(&path)
+                .unwrap()
+                .contains(&format!(" {} blank", next + 7))
+        );
+        let i = r.append(batch_for(9, 1, 10), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        next += 1;
+        r.close().await.unwrap();
+        drop(r);
+
+        let good = std::fs::read_to_string(&path).unwrap();
+        let bad = good.replace(
+            "end\n",
+            &format!("entry {term} {} {next} blank\nend\n", index + 1000),
+        );
+        std::fs::write(&path, bad).unwrap();
+        match PartitionReplica::open(
+            &dir,
+            config(),
+            1,
+            BTreeSet::from([1]),
+            NoPeers,
+            ReplicaConfig::default(),
+        )
+        .await
+        {
+            Err(tidemark_raft::Error::CorruptState(m)) => {
+                assert!(m.contains("does not follow"), "{m}")
+            }
+            Err(e) => panic!("unexpected error: {e}"),
+            Ok(_) => panic!("a contradicting state file was accepted"),
+        }
+        std::fs::write(&path, "tidemark-raft-state 2\nvote 1 1 x\nend\n").unwrap();
+        assert!(matches!(
+            PartitionReplica::open(
+                &dir,
+                config(),
+                1,
+                BTreeSet::from([1]),
+                NoPeers,
+                ReplicaConfig::default()
+            )
+            .await,
+            Err(tidemark_raft::Error::CorruptState(_))
+        ));
     });
     std::fs::remove_dir_all(&dir).ok();
 }

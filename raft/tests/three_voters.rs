@@ -46,7 +46,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             )
             .await
             .unwrap();
-            router.register(id, r.raft().clone());
+            router.register(id, r.raft().unwrap());
             nodes.push(r);
         }
         until("a leader", Duration::from_secs(10), || {
@@ -64,7 +64,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             .await;
         }
 
-        let mut acked = Vec::new();
+        let mut acked: Vec<tidemark_storage::AppendInfo> = Vec::new();
         for seed in 0..50 {
             let info = match leader.append(batch_for(seed, 8, 64), None).await {
                 Ok(i) => i,
@@ -92,6 +92,9 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
                 holders >= 2,
                 "batch {seed} on {holders} replicas when acknowledged"
             );
+            // Dense from offset 0: openraft's entries take no offsets.
+            let expect = acked.last().map_or(0, |a| a.last_offset + 1);
+            assert_eq!(info.base_offset, expect);
             acked.push(info);
         }
         let end = acked.last().unwrap().last_offset + 1;
@@ -123,10 +126,16 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             other => panic!("follower accepted a write: {other:?}"),
         }
 
+        // Groups with other voters never hibernate (they must heartbeat).
+        for n in &nodes {
+            assert!(!n.hibernate_if_idle(Duration::ZERO).await.unwrap());
+            assert!(!n.is_hibernating());
+        }
+
         // Kill the leader: cut it off and stop its Raft task.
         let dead = leader.node_id();
         router.remove(dead);
-        leader.raft().shutdown().await.unwrap();
+        leader.raft().unwrap().shutdown().await.unwrap();
         let survivors: Vec<_> = nodes
             .iter()
             .filter(|n| n.node_id() != dead)
@@ -140,7 +149,7 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
         let epoch2 = new_leader.leader_epoch();
         assert!(epoch2 > epoch1, "new leader epoch {epoch2} > {epoch1}");
         let info = new_leader.append(batch_for(50, 8, 64), None).await.unwrap();
-        assert!(info.base_offset > end, "after the new leader's blank");
+        assert_eq!(info.base_offset, end, "dense across a leader change");
         let last = read_all(new_leader.log(), info.base_offset, info.last_offset + 1).await;
         assert_eq!(last[0].partition_leader_epoch(), epoch2);
         // Every batch acknowledged under the old leader is still there.
@@ -151,24 +160,190 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
                     .any(|b| b.base_offset() == a.base_offset && b.last_offset() == a.last_offset)
             );
         }
-        // OffsetForLeaderEpoch: the old epoch ends where the new leader's
-        // blank begins, which is past everything acknowledged before.
-        let blank_at = new_leader
-            .log()
-            .epochs()
+        // OffsetForLeaderEpoch: the old epoch ends where the new one's
+        // first batch begins, right after everything acknowledged before.
+        assert_eq!(new_leader.log().epochs(), vec![(epoch1, 0), (epoch2, end)]);
+        assert_eq!(new_leader.log().end_offset_for_epoch(epoch1), (epoch1, end));
+        // The other survivor has the same log, dense too.
+        let other = survivors
             .iter()
-            .find(|e| e.0 == epoch2)
-            .unwrap()
-            .1;
-        assert!(blank_at >= end);
-        assert_eq!(
-            new_leader.log().end_offset_for_epoch(epoch1),
-            (epoch1, blank_at)
-        );
+            .find(|n| n.node_id() != new_leader.node_id())
+            .unwrap();
+        until(
+            "the other survivor to catch up",
+            Duration::from_secs(5),
+            || other.high_watermark() > info.last_offset,
+        )
+        .await;
+        let theirs = read_all(other.log(), 0, info.last_offset + 1).await;
+        let mut o = 0;
+        for b in &theirs {
+            assert_eq!(b.base_offset(), o);
+            o = b.next_offset();
+        }
+        assert_eq!(o, info.last_offset + 1);
         for n in &survivors {
             n.close().await.unwrap();
         }
         leader.log().close().await.unwrap();
+        let ids: Vec<u64> = survivors.iter().map(|n| n.node_id()).collect();
+        drop(survivors);
+        drop(nodes);
+        drop(new_leader);
+        drop(leader);
+
+        // Reopen the two survivors (the third stays dead): they elect a
+        // leader in a new term and offsets go on where they stopped.
+        let router = LocalRouter::new();
+        let mut nodes = Vec::new();
+        for id in ids {
+            let r = PartitionReplica::open(
+                &dirs[id as usize - 1],
+                config(),
+                id,
+                voters.clone(),
+                router.network(id),
+                fast(),
+            )
+            .await
+            .unwrap();
+            router.register(id, r.raft().unwrap());
+            nodes.push(r);
+        }
+        until("a leader after reopen", Duration::from_secs(10), || {
+            nodes.iter().any(|n| n.is_leader())
+        })
+        .await;
+        let l = nodes.iter().find(|n| n.is_leader()).unwrap();
+        assert!(l.leader_epoch() > epoch2);
+        let i = l.append(batch_for(51, 2, 8), None).await.unwrap();
+        assert_eq!(i.base_offset, info.last_offset + 1, "dense across reopen");
+        for n in &nodes {
+            n.close().await.unwrap();
+        }
+    });
+    for d in dirs {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
+
+/// A cut-off leader keeps appending what can never commit; the others
+/// elect a new leader and go on. When it is back, its divergent tail is
+/// truncated and replaced: it ends with the new leader's log, offsets
+/// dense, and its stuck write fails as retriable.
+#[test]
+fn divergent_tail_is_truncated_and_offsets_stay_dense() {
+    let dirs: Vec<_> = (1..=3).map(|i| test_dir(&format!("diverge-{i}"))).collect();
+    run(async {
+        let router = LocalRouter::new();
+        let voters = BTreeSet::from([1, 2, 3]);
+        let mut nodes: Vec<Rc<PartitionReplica>> = Vec::new();
+        for (i, dir) in dirs.iter().enumerate() {
+            let id = i as u64 + 1;
+            let r = PartitionReplica::open(
+                dir,
+                config(),
+                id,
+                voters.clone(),
+                router.network(id),
+                fast(),
+            )
+            .await
+            .unwrap();
+            router.register(id, r.raft().unwrap());
+            nodes.push(r);
+        }
+        until("a leader", Duration::from_secs(10), || {
+            nodes.iter().filter(|n| n.is_leader()).count() == 1
+        })
+        .await;
+        let old = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        let mut end = 0;
+        for seed in 0..10 {
+            end = old
+                .append(batch_for(seed, 4, 32), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        let others: Vec<_> = nodes
+            .iter()
+            .filter(|n| n.node_id() != old.node_id())
+            .cloned()
+            .collect();
+        for n in &others {
+            until("catch up", Duration::from_secs(5), || {
+                n.high_watermark() >= end
+            })
+            .await;
+        }
+
+        // Cut the leader off; it takes three more writes it cannot commit.
+        router.remove(old.node_id());
+        let mut stuck = Vec::new();
+        for seed in 100..103 {
+            let old = old.clone();
+            stuck.push(monoio::spawn(async move {
+                old.append(batch_for(seed, 4, 32), None).await
+            }));
+        }
+        until(
+            "the cut-off leader to write its tail",
+            Duration::from_secs(5),
+            || old.log().log_end_offset() >= end + 12,
+        )
+        .await;
+        until("a new leader", Duration::from_secs(10), || {
+            others.iter().any(|n| n.is_leader())
+        })
+        .await;
+        let new = others.iter().find(|n| n.is_leader()).unwrap().clone();
+        let mut next = end;
+        for seed in 200..205 {
+            let i = new.append(batch_for(seed, 2, 16), None).await.unwrap();
+            assert_eq!(i.base_offset, next, "dense on the new leader");
+            next = i.last_offset + 1;
+        }
+
+        // Back: the old leader's tail (12 offsets) is replaced by the new
+        // leader's (10 offsets).
+        router.register(old.node_id(), old.raft().unwrap());
+        until(
+            "the old leader to converge",
+            Duration::from_secs(10),
+            || old.high_watermark() >= next && old.log().log_end_offset() == next,
+        )
+        .await;
+        for h in stuck {
+            let e = h.await.unwrap_err();
+            assert!(e.is_retriable(), "stuck write ends retriable: {e}");
+        }
+        let reference = read_all(new.log(), 0, next).await;
+        let theirs = read_all(old.log(), 0, next).await;
+        assert_eq!(theirs.len(), reference.len());
+        for (a, b) in theirs.iter().zip(&reference) {
+            assert_eq!(a.as_bytes(), b.as_bytes());
+        }
+        // And it reopens cleanly after the truncation.
+        let old_id = old.node_id();
+        for n in &nodes {
+            n.close().await.unwrap();
+        }
+        drop((nodes, others, new, old));
+        let r = PartitionReplica::open(
+            &dirs[old_id as usize - 1],
+            config(),
+            old_id,
+            voters.clone(),
+            LocalRouter::new().network(old_id),
+            fast(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.log().log_end_offset(), next);
+        assert!(r.high_watermark() >= end);
+        r.close().await.unwrap();
     });
     for d in dirs {
         std::fs::remove_dir_all(d).ok();

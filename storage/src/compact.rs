@@ -42,7 +42,8 @@ impl Log {
     /// Runs one compaction pass if the policy includes `compact` and the
     /// dirty ratio (bytes written since the last pass over all sealed
     /// bytes) reaches `min.cleanable.dirty.ratio`. The active segment is
-    /// never touched. Tombstones are removed once their batch's max
+    /// never touched, nor are segments reaching past the max collectible
+    /// offset ([`Log::set_max_collectible_offset`]). Tombstones are removed once their batch's max
     /// timestamp is older than `now_ms - delete.retention.ms`.
     pub async fn compact(&self, now_ms: i64) -> Result<CompactionStats> {
         if !self.config.cleanup_policy.compacts() || self.cleaning.replace(true) {
@@ -56,9 +57,10 @@ impl Log {
         let sealed: Vec<(i64, u64, u64)> = {
             let st = self.st.borrow();
             let active = st.active_base();
+            let limit = self.max_collectible.get();
             st.segments
                 .values()
-                .filter(|s| s.base < active)
+                .filter(|s| s.base < active && s.next <= limit)
                 .map(|s| (s.base, s.disk_size, s.generation))
                 .collect()
         };

@@ -40,6 +40,10 @@ pub enum StorageError {
         log_start: i64,
         log_end: i64,
     },
+    /// DeleteRecords past the max collectible offset (the Raft purge
+    /// point): the records there are still part of the replicated log.
+    #[error("offset {offset} is past the max collectible offset {limit}")]
+    NotCollectible { offset: i64, limit: i64 },
     #[error("replicated batch starts at offset {got}, the log ends at {expected}")]
     NonContiguous { expected: i64, got: i64 },
     #[error("corrupt log data in {} at byte {position} (offset {offset}): {reason}", path.display())]

@@ -126,6 +126,9 @@ pub struct Log {
     pub(crate) st: RefCell<State>,
     io_busy: Cell<bool>,
     pub(crate) cleaning: Cell<bool>,
+    /// Retention, DeleteRecords and compaction leave offsets at and past
+    /// this alone (see [`Log::set_max_collectible_offset`]).
+    pub(crate) max_collectible: Cell<i64>,
     syncs: Cell<u64>,
     changed: Notify,
     direct: bool,
@@ -399,6 +402,7 @@ impl Log {
             }),
             io_busy: Cell::new(false),
             cleaning: Cell::new(false),
+            max_collectible: Cell::new(i64::MAX),
             syncs: Cell::new(0),
             changed: Notify::default(),
             direct,
@@ -467,6 +471,25 @@ impl Log {
     /// The corruption found in a sealed segment, if any.
     pub fn corruption(&self) -> Option<Corruption> {
         self.st.borrow().corruption.clone()
+    }
+
+    /// Bounds what retention, DeleteRecords and compaction may touch:
+    /// only segments that end at or below `offset` are deleted or
+    /// compacted, and the log start never moves past it. Unbounded
+    /// (`i64::MAX`) unless set.
+    ///
+    /// Why: the Raft replica reads its log entries from this log. Below
+    /// its purge point the batches are only Kafka data and may go; above
+    /// it, deleting a segment or dropping a batch from it would remove
+    /// Raft entries that a follower may still need, and would break the
+    /// counting of entries (one batch, one entry). Redpanda has the same
+    /// bound under the same name.
+    pub fn set_max_collectible_offset(&self, offset: i64) {
+        self.max_collectible.set(offset);
+    }
+
+    pub fn max_collectible_offset(&self) -> i64 {
+        self.max_collectible.get()
     }
 
     /// The leader-epoch cache: (epoch, first offset) pairs.
@@ -1320,8 +1343,9 @@ impl Log {
             let mut remaining = total;
             let mut doomed = Vec::new();
             let n = st.segments.len();
+            let limit = self.max_collectible.get();
             for (i, s) in st.segments.values().enumerate() {
-                if i + 1 == n {
+                if i + 1 == n || s.next > limit {
                     break;
                 }
                 let expired = deletes
@@ -1385,6 +1409,10 @@ impl Log {
                     log_start: st.log_start,
                     log_end: st.leo,
                 });
+            }
+            let limit = self.max_collectible.get();
+            if offset > limit {
+                return Err(StorageError::NotCollectible { offset, limit });
             }
             if offset > st.log_start {
                 st.log_start = offset;

@@ -484,3 +484,67 @@ fn leader_append_refuses_a_corrupt_batch_and_stamps_append_time() {
         );
     });
 }
+
+/// `set_max_collectible_offset` bounds retention, DeleteRecords and
+/// compaction (the Raft replica's purge point); moving it up releases
+/// what is below.
+#[test]
+fn max_collectible_offset_bounds_retention_delete_records_and_compaction() {
+    let dir = test_dir("collectible");
+    run(async {
+        let cfg = LogConfig {
+            retention_bytes: 0,
+            cleanup_policy: CleanupPolicy::CompactDelete,
+            min_cleanable_dirty_ratio: 0.0,
+            ..small_config()
+        };
+        let log = Log::open(&dir, cfg).await.unwrap();
+        // The same 13 keys over and over: compaction has plenty to drop.
+        for i in 0..600u64 {
+            log.append(BytesMut::from(&batch_for(i, 2, 100)[..]), 0, None)
+                .await
+                .unwrap();
+        }
+        let segs = log.segment_count();
+        assert!(segs > 8, "{segs} segments");
+        let limit = 500;
+        log.set_max_collectible_offset(limit);
+        assert_eq!(log.max_collectible_offset(), limit);
+
+        let before = read_all(&log, 0).await;
+        let stats = log.compact(i64::MAX / 2).await.unwrap();
+        assert!(stats.ran && stats.records_removed > 0, "{stats:?}");
+        let after = read_all(&log, 0).await;
+        // Nothing at or past the limit changed, batch for batch.
+        let tail = |v: &[kafka_protocol::records::RecordBatch]| {
+            v.iter()
+                .filter(|b| b.last_offset() >= limit)
+                .map(|b| b.as_bytes().clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(tail(&before), tail(&after));
+        assert!(after.len() < before.len());
+
+        // retention.bytes=0 wants everything sealed gone; only segments
+        // ending at or below the limit go.
+        let deleted = log.apply_retention(i64::MAX / 2).await.unwrap();
+        assert!(deleted > 0 && deleted < segs - 1, "{deleted} of {segs}");
+        let start = log.log_start_offset();
+        assert!(start <= limit && start > 0, "log start {start}");
+        assert_eq!(tail(&read_all(&log, start).await), tail(&before));
+
+        assert!(matches!(
+            log.delete_records(limit + 1).await,
+            Err(StorageError::NotCollectible {
+                offset: 501,
+                limit: 500
+            })
+        ));
+        assert_eq!(log.delete_records(limit).await.unwrap(), limit);
+
+        // Released: retention now deletes every sealed segment.
+        log.set_max_collectible_offset(i64::MAX);
+        log.apply_retention(i64::MAX / 2).await.unwrap();
+        assert_eq!(log.segment_count(), 1);
+    });
+}

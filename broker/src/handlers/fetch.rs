@@ -58,8 +58,8 @@ async fn read_partition(
                 log_start: p.log.log_start_offset(),
                 batches: Vec::new(),
             };
-            if leader_epoch >= 0 && leader_epoch != p.leader_epoch {
-                out.error = Some(if leader_epoch > p.leader_epoch {
+            if leader_epoch >= 0 && leader_epoch != p.leader_epoch() {
+                out.error = Some(if leader_epoch > p.leader_epoch() {
                     ErrorCode::UnknownLeaderEpoch
                 } else {
                     ErrorCode::FencedLeaderEpoch

@@ -80,8 +80,8 @@ async fn lookup(
                 out.error_code = ErrorCode::NotLeaderOrFollower.code();
                 return out;
             };
-            if leader_epoch >= 0 && leader_epoch != p.leader_epoch {
-                out.error_code = if leader_epoch > p.leader_epoch {
+            if leader_epoch >= 0 && leader_epoch != p.leader_epoch() {
+                out.error_code = if leader_epoch > p.leader_epoch() {
                     ErrorCode::UnknownLeaderEpoch.code()
                 } else {
                     ErrorCode::FencedLeaderEpoch.code()
@@ -106,7 +106,7 @@ async fn lookup(
                 Ok(Some((ts, offset))) => {
                     out.timestamp = ts;
                     out.offset = offset;
-                    out.leader_epoch = p.leader_epoch;
+                    out.leader_epoch = p.leader_epoch();
                 }
                 Ok(None) => {}
                 Err(code) => out.error_code = code.code(),

@@ -26,7 +26,7 @@ pub fn topic_response(shard: &Shard, t: &TopicMeta) -> MetadataResponseTopic {
             .map(|p| MetadataResponsePartition {
                 partition_index: p,
                 leader_id: node,
-                leader_epoch: 0,
+                leader_epoch: shard.leader_epoch(&(t.id, p)),
                 replica_nodes: super::replicas(shard),
                 isr_nodes: super::replicas(shard),
                 ..Default::default()

@@ -142,6 +142,37 @@ fn unsafe_zeroed_statvfs() -> libc::statvfs {
     unsafe { std::mem::zeroed() }
 }
 
+/// Kafka's `LeaderEpochFileCache.endOffsetFor`, over the epochs the log
+/// records plus the current one. A new leader's epoch only reaches the
+/// log with its first batch (Raft's own entries are not Kafka batches),
+/// where Kafka records it at election; a consumer that validates its
+/// position after a leader change asks for the epoch it knew, which may
+/// be one without data.
+fn end_offset_for_epoch(part: &crate::partition::Partition, wanted: i32) -> (i32, i64) {
+    let current = part.leader_epoch();
+    let leo = part.log.log_end_offset();
+    if wanted < 0 {
+        return (-1, -1);
+    }
+    if wanted == current {
+        return (current, leo);
+    }
+    let from_log = part.log.end_offset_for_epoch(wanted);
+    if from_log != (-1, -1) || wanted > current {
+        return from_log;
+    }
+    // `wanted` is older than the current epoch and no later epoch has
+    // data: the current epoch (the next higher entry) starts at the end.
+    let floor = part
+        .log
+        .epochs()
+        .iter()
+        .rev()
+        .find(|e| e.0 <= wanted)
+        .map_or(wanted, |e| e.0);
+    (floor, leo)
+}
+
 pub async fn offset_for_leader_epoch(
     shard: &Rc<Shard>,
     req: OffsetForLeaderEpochRequest,
@@ -166,14 +197,14 @@ pub async fn offset_for_leader_epoch(
                     let res = shard
                         .submit_to(owner, move |s| async move {
                             let part = s.partition(&key).ok_or(ErrorCode::NotLeaderOrFollower)?;
-                            if current >= 0 && current != part.leader_epoch {
-                                return Err(if current > part.leader_epoch {
+                            if current >= 0 && current != part.leader_epoch() {
+                                return Err(if current > part.leader_epoch() {
                                     ErrorCode::UnknownLeaderEpoch
                                 } else {
                                     ErrorCode::FencedLeaderEpoch
                                 });
                             }
-                            let (epoch, end) = part.log.end_offset_for_epoch(wanted);
+                            let (epoch, end) = end_offset_for_epoch(&part, wanted);
                             // Never past what is committed.
                             Ok((
                                 epoch,
@@ -232,10 +263,9 @@ pub async fn delete_records(shard: &Rc<Shard>, req: DeleteRecordsRequest) -> Del
                             if target < 0 || target > hw {
                                 return Err(ErrorCode::OffsetOutOfRange);
                             }
-                            part.log
-                                .delete_records(target)
+                            part.delete_records(target)
                                 .await
-                                .map_err(|e| crate::partition::storage_error_code(&e))
+                                .map_err(|e| crate::partition::raft_error_code(&e))
                         })
                         .await
                         .unwrap_or(Err(ErrorCode::NotLeaderOrFollower));
@@ -325,7 +355,7 @@ pub fn describe_topic_partitions(
                 .push(DescribeTopicPartitionsResponsePartition {
                     partition_index: p,
                     leader_id: node,
-                    leader_epoch: 0,
+                    leader_epoch: shard.leader_epoch(&(t.id, p)),
                     replica_nodes: vec![node],
                     isr_nodes: vec![node],
                     eligible_leader_replicas: Some(Vec::new()),

@@ -106,11 +106,22 @@ pub async fn open_partition(shard: &Rc<Shard>, t: &TopicMeta, p: i32) -> Result<
     let config =
         log_config(&meta.settings, &t.configs).map_err(|(_, m)| StorageError::Failed(m))?;
     let lat = uses_log_append_time(&meta.settings, &t.configs);
-    let part = Partition::open(&shard.ctx.config.data_dir, &t.name, t.id, p, config, lat).await?;
+    let part = Partition::open(
+        &shard.ctx.config.data_dir,
+        shard.ctx.config.node_id,
+        &t.name,
+        t.id,
+        p,
+        config,
+        lat,
+    )
+    .await?;
+    let epoch = part.leader_epoch();
     shard
         .partitions
         .borrow_mut()
         .insert((t.id, p), Rc::new(part));
+    shard.announce_leader_epoch((t.id, p), Some(epoch));
     Ok(())
 }
 
@@ -394,7 +405,8 @@ pub async fn delete_topic(shard: &Rc<Shard>, name: String) -> Result<TopicMeta, 
                     .submit_to(owner, move |s| async move {
                         let part = s.partitions.borrow_mut().remove(&(id, p));
                         if let Some(part) = part {
-                            let _ = part.log.close().await;
+                            let _ = part.close().await;
+                            s.announce_leader_epoch((id, p), None);
                             part.new_data.notify_all();
                         }
                         let dir = log_dir(&s.ctx.config.data_dir, &tname, id, p);
@@ -580,7 +592,7 @@ pub async fn reconfigure_topic(s0: &Rc<Shard>, t: &TopicMeta) {
                 // retriable NOT_LEADER_OR_FOLLOWER).
                 let old = s.partitions.borrow_mut().remove(&(tt.id, p));
                 if let Some(old) = old {
-                    if let Err(e) = old.log.close().await {
+                    if let Err(e) = old.close().await {
                         tracing::error!(topic = %tt.name, partition = p, error = %e, "closing for reconfiguration failed");
                     }
                     if let Err(e) = open_partition(&s, &tt, p).await {
