@@ -44,6 +44,7 @@ mod meta;
 mod network;
 mod replica;
 mod store;
+pub mod transport;
 mod types;
 
 pub use error::Error;
