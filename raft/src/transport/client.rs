@@ -195,6 +195,17 @@ impl Transport {
         }
     }
 
+    /// Bytes queued for `node` and not yet written (including a write in
+    /// flight): bounded by `max_queued_bytes` plus one frame.
+    pub fn queued_bytes(&self, node: NodeId) -> usize {
+        self.0
+            .links
+            .borrow()
+            .get(&node)
+            .and_then(|l| l.conn.as_ref())
+            .map_or(0, |c| c.queue.used())
+    }
+
     /// Sends `req` for `group` to node `target` and waits for the answer,
     /// at most `ttl`. Waiting for queue space (backpressure) counts
     /// against the same deadline.

@@ -211,4 +211,8 @@ impl OutQueue {
         }
         self.space.wake_all();
     }
+
+    pub(crate) fn used(&self) -> usize {
+        self.used.get()
+    }
 }
