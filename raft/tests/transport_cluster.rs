@@ -28,6 +28,10 @@ use tidemark_raft::transport::{
 };
 use tidemark_raft::{NodeId, PartitionReplica, ReplicaConfig};
 
+/// In [`CutRouter::cut`]: every link is cut (while the nodes stop, so
+/// that a stopped replica's peers do not log its absence).
+const EVERYONE: NodeId = NodeId::MAX;
+
 /// Drops traffic from and to the node whose id is in `cut` (0: none),
 /// as a network partition would: the sender hears "refused" and openraft
 /// treats the peer as unreachable.
@@ -40,7 +44,7 @@ struct CutRouter {
 impl Router for CutRouter {
     async fn deliver(&self, from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
         let cut = self.cut.load(Ordering::SeqCst);
-        if cut == self.me || cut == from {
+        if cut == self.me || cut == from || cut == EVERYONE {
             return RaftResponse::Error(RemoteFailure {
                 code: FailureCode::Refused,
                 message: "link cut".into(),
@@ -493,6 +497,7 @@ impl Cluster {
     }
 
     fn stop(mut self) {
+        self.cut.store(EVERYONE, Ordering::SeqCst);
         for n in &mut self.nodes {
             n.stop();
         }
@@ -536,6 +541,17 @@ fn states(ctx: &Ctx) -> BTreeMap<GroupId, GroupState> {
             )
         })
         .collect()
+}
+
+/// User + system CPU time of this process so far (Linux).
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    // Fields after the command name (which is in parentheses).
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap();
+    // USER_HZ is 100 on Linux.
+    Duration::from_millis(ticks * 10)
 }
 
 fn group_ids(n: i32) -> Vec<GroupId> {
@@ -672,9 +688,11 @@ fn idle_heartbeat_traffic_with_and_without_the_ticker() {
             .collect();
         std::thread::sleep(Duration::from_secs(3));
         let before = cluster.stats();
+        let cpu0 = process_cpu();
         let secs = 10;
         std::thread::sleep(Duration::from_secs(secs));
         let after = cluster.stats();
+        let cpu = process_cpu() - cpu0;
         println!(
             "{n} groups x 3 nodes, heartbeats by {} (opened in {opened:?}, leaders per node {per_node:?}):",
             if ticker {
@@ -682,6 +700,10 @@ fn idle_heartbeat_traffic_with_and_without_the_ticker() {
             } else {
                 "each group's timer"
             }
+        );
+        println!(
+            "  process CPU (3 nodes, both sides): {:.0}% of one core",
+            cpu.as_secs_f64() * 100.0 / secs as f64
         );
         for (i, (a, b)) in after.iter().zip(&before).enumerate() {
             let d = *a - *b;

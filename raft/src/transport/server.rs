@@ -155,7 +155,13 @@ async fn serve_conn<R: Router + 'static>(
     let reader = async {
         let mut frames = FrameReader::new(config.max_frame_bytes);
         let bad = |e: String| io::Error::new(io::ErrorKind::InvalidData, e);
-        let from = match frames.next(&mut r).await? {
+        // A connection that does not say who it is within the connect
+        // timeout (times a margin) is not a peer: drop it rather than
+        // hold its task and buffer forever.
+        let hello = monoio::time::timeout(config.connect_timeout * 10, frames.next(&mut r))
+            .await
+            .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "no hello"))?;
+        let from = match hello? {
             None => return Ok(()),
             Some(f) => match decode_frame(f) {
                 Ok(Frame::Hello { node }) => node,
