@@ -574,6 +574,8 @@ fn fast() -> ReplicaConfig {
 
 #[test]
 fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
+    let t0 = Instant::now();
+    let phase = |what: &str| eprintln!("{:>8.2?} {what}", t0.elapsed());
     let cluster = Cluster::start("transport3", fast(), true);
     let groups = group_ids(20);
     cluster.open_groups(&groups);
@@ -588,8 +590,27 @@ fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
             .collect::<Vec<_>>()
     );
 
+    // Quiet for twice the longest election timeout: the ticker's
+    // heartbeats (the groups' own are off) keep every leader in place,
+    // and it triggers exactly the groups each node leads.
+    let epochs: Vec<i32> = cluster.states()[0].1.values().map(|s| s.epoch).collect();
+    std::thread::sleep(fast().election_timeout_max * 2);
+    assert_eq!(cluster.wait_leaders(&all, Duration::from_secs(1)), leaders);
+    let epochs_after: Vec<i32> = cluster.states()[0].1.values().map(|s| s.epoch).collect();
+    assert_eq!(epochs, epochs_after, "no election while idle");
+    for id in all {
+        let beats = cluster.node(id).exec(|ctx| async move {
+            let t = ctx.ticker.clone().unwrap();
+            assert_eq!(t.len(), 20);
+            t.beat().await
+        });
+        assert_eq!(beats, leaders.values().filter(|l| **l == id).count());
+    }
+
     let mut acked = cluster.append_everywhere(&all, 0..5);
+    phase("let mut acked = append_everywhere(&all, 0..5)");
     cluster.check_identical(&all, Duration::from_secs(10));
+    phase("check_identical(&all, Duration::from_secs(10))");
 
     // Cut node 3 off (both directions), as the leader of some groups if
     // it leads any; its listener closes too.
@@ -624,7 +645,9 @@ fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
     }
     // Appends continue on every group.
     acked.extend(cluster.append_everywhere(&survivors, 5..10));
+    phase("acked.extend(append_everywhere(&survivors, 5..10))");
     cluster.check_identical(&survivors, Duration::from_secs(10));
+    phase("check_identical(&survivors, Duration::from_secs(10))");
 
     // Bring node 3 back on a new port: the others learn the address.
     let addr = cluster.node(3).exec(|ctx| async move {
@@ -642,11 +665,13 @@ fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
     }
     let back_at = Instant::now();
     cluster.check_identical(&all, Duration::from_secs(20));
+    phase("check_identical(&all, Duration::from_secs(20))");
     eprintln!(
         "node 3 caught up {:?} after it came back",
         back_at.elapsed()
     );
     acked.extend(cluster.append_everywhere(&all, 10..12));
+    phase("acked.extend(append_everywhere(&all, 10..12))");
     cluster.check_identical(&all, Duration::from_secs(10));
     for id in all {
         cluster.check_acked(id, &acked);
