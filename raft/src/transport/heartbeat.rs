@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::codec::GroupId;
 use super::sync::Signal;
@@ -81,14 +81,23 @@ impl HeartbeatTicker {
         n
     }
 
-    /// Beats every interval until `stop` is set.
+    /// Beats every interval until `stop` is set. The schedule is fixed
+    /// (a slow pass does not push the next one back), but a stalled shard
+    /// does not fire a burst of missed beats when it resumes.
     pub async fn run(self: Rc<Self>, stop: Signal) {
+        let mut next = Instant::now() + self.interval;
         loop {
+            let wait = next.saturating_duration_since(Instant::now());
             monoio::select! {
-                _ = monoio::time::sleep(self.interval) => {}
+                _ = monoio::time::sleep(wait) => {}
                 _ = stop.wait() => return,
             }
             self.beat().await;
+            next += self.interval;
+            let now = Instant::now();
+            if next < now {
+                next = now + self.interval;
+            }
         }
     }
 }
