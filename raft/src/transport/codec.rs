@@ -164,6 +164,9 @@ const VOTE_LEN: usize = 8 + 8 + 1;
 const LOG_ID_LEN: usize = 16;
 /// The smallest encoded entry (a blank): what a count is checked against.
 const MIN_ENTRY_LEN: usize = LOG_ID_LEN + 1;
+/// Most entries in one AppendEntries. openraft sends at most
+/// `ReplicaConfig::max_payload_entries` (256 by default), far below.
+pub const MAX_ENTRIES: usize = 1 << 16;
 
 /// Reads a size prefix; `Err` if the frame is larger than `max` (the
 /// connection is then closed: its stream can no longer be trusted) or
@@ -513,14 +516,22 @@ pub fn decode_frame(frame: Bytes) -> Result<Frame, CodecError> {
             let prev_log_id = r.opt_log_id()?;
             let leader_commit = r.opt_log_id()?;
             let n = r.u32("entry count")? as usize;
-            // Invariant 5: a count never reserves more than the frame holds.
-            if n > r.b.remaining() / MIN_ENTRY_LEN {
+            // Invariant 5: a count never reserves more than the frame holds;
+            // and as a decoded entry is larger than a blank on the wire, the
+            // count is capped too, so a frame of blanks cannot make the
+            // decoder allocate many times the frame limit.
+            if n > MAX_ENTRIES || n > r.b.remaining() / MIN_ENTRY_LEN {
                 return Err(CodecError::Invalid(format!(
                     "{n} entries in {} bytes",
                     r.b.remaining()
                 )));
             }
-            let mut entries = Vec::with_capacity(n);
+            // The count is plausible for the bytes, but an `Entry` in
+            // memory is larger than a blank on the wire: reserve no more
+            // than the frame's own size up front and let the vector grow
+            // with entries actually decoded.
+            let fit = r.b.remaining() / std::mem::size_of::<Entry>().max(1);
+            let mut entries = Vec::with_capacity(n.min(fit.max(1)));
             for _ in 0..n {
                 entries.push(r.entry()?);
             }
