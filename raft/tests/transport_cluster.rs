@@ -607,6 +607,32 @@ fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
         assert_eq!(beats, leaders.values().filter(|l| **l == id).count());
     }
 
+    // Votes and pre-votes reach real groups through the transport: a
+    // stale candidate (term 1, no log) is refused either way.
+    let g0 = groups[0];
+    let answers = cluster.node(1).exec(move |ctx| async move {
+        let mut out = Vec::new();
+        for pre in [false, true] {
+            let v = openraft::raft::VoteRequest::new(tidemark_raft::Vote::new(1, 1), None);
+            let req = if pre {
+                RaftRequest::PreVote(v)
+            } else {
+                RaftRequest::Vote(v)
+            };
+            out.push(ctx.transport.call(2, g0, req, Duration::from_secs(5)).await);
+        }
+        out
+    });
+    for a in answers {
+        match a {
+            Ok(RaftResponse::Vote(v)) => {
+                assert!(!v.vote_granted, "{v:?}");
+                assert!(v.vote.leader_id.term > 1);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     let mut acked = cluster.append_everywhere(&all, 0..5);
     phase("let mut acked = append_everywhere(&all, 0..5)");
     cluster.check_identical(&all, Duration::from_secs(10));

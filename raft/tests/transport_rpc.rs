@@ -46,7 +46,7 @@ impl Router for Echo {
         }
         monoio::time::sleep(Duration::from_millis(((7 * group.index) % 50) as u64)).await;
         match req {
-            RaftRequest::Vote(v) => {
+            RaftRequest::Vote(v) | RaftRequest::PreVote(v) => {
                 RaftResponse::Vote(VoteResponse::new(v.vote, None, group.index % 2 == 0))
             }
             RaftRequest::Append(_) => RaftResponse::Append(AppendEntriesResponse::Success),

@@ -494,6 +494,29 @@ impl RaftNetworkV2<TypeConfig> for GroupClient {
         }
     }
 
+    /// Carried over the wire (not openraft's default, which grants every
+    /// pre-vote without asking), so that `Config::enable_pre_vote` works.
+    async fn pre_vote(
+        &mut self,
+        rpc: VoteRequest<TypeConfig>,
+        option: RPCOption,
+    ) -> Result<VoteResponse<TypeConfig>, RPCError<TypeConfig>> {
+        let r = self
+            .transport
+            .call(
+                self.target,
+                self.group,
+                RaftRequest::PreVote(rpc),
+                option.hard_ttl(),
+            )
+            .await;
+        match r {
+            Ok(RaftResponse::Vote(v)) => Ok(v),
+            Ok(_) => Err(CallError::WrongResponse { node: self.target }.to_rpc()),
+            Err(e) => Err(e.to_rpc()),
+        }
+    }
+
     /// The partition log is the state machine and is never purged on
     /// Raft's behalf, so a lagging follower always catches up from the
     /// log; snapshots are not supported yet.

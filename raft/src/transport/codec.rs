@@ -16,7 +16,7 @@
 //!
 //! * vote = `[term u64][voted_for u64][committed u8]`, log id =
 //!   `[term u64][index u64]`
-//! * Vote request: `vote, opt log id, [leadership_transfer u8]`
+//! * Vote and pre-vote requests: `vote, opt log id, [leadership_transfer u8]`
 //! * Vote response: `vote, [granted u8], opt log id`
 //! * Append request: `vote, opt prev log id, opt leader commit,
 //!   [count u32]{log id, [payload kind u8], payload}*` where a blank has no
@@ -60,6 +60,9 @@ impl std::fmt::Display for GroupId {
 #[derive(Debug, Clone)]
 pub enum RaftRequest {
     Vote(VoteRequest<TypeConfig>),
+    /// A pre-vote (openraft's `Config::enable_pre_vote`): answered like a
+    /// vote, but changes nothing on the receiver.
+    PreVote(VoteRequest<TypeConfig>),
     Append(AppendEntriesRequest<TypeConfig>),
 }
 
@@ -148,6 +151,7 @@ pub enum CodecError {
 const KIND_HELLO: u8 = 0;
 const KIND_VOTE_REQ: u8 = 1;
 const KIND_APPEND_REQ: u8 = 2;
+const KIND_PRE_VOTE_REQ: u8 = 3;
 const KIND_VOTE_RESP: u8 = 0x81;
 const KIND_APPEND_RESP: u8 = 0x82;
 const KIND_ERROR_RESP: u8 = 0xff;
@@ -204,7 +208,9 @@ pub fn request_len(req: &RaftRequest) -> usize {
     SIZE_PREFIX
         + HEADER_LEN
         + match req {
-            RaftRequest::Vote(v) => VOTE_LEN + opt_log_id_len(&v.last_log_id) + 1,
+            RaftRequest::Vote(v) | RaftRequest::PreVote(v) => {
+                VOTE_LEN + opt_log_id_len(&v.last_log_id) + 1
+            }
             RaftRequest::Append(a) => {
                 VOTE_LEN
                     + opt_log_id_len(&a.prev_log_id)
@@ -306,8 +312,13 @@ pub fn encode_request(
     buf.reserve(size);
     let start = buf.len();
     match req {
-        RaftRequest::Vote(v) => {
-            put_header(buf, size, KIND_VOTE_REQ, corr, group);
+        RaftRequest::Vote(v) | RaftRequest::PreVote(v) => {
+            let kind = if matches!(req, RaftRequest::Vote(_)) {
+                KIND_VOTE_REQ
+            } else {
+                KIND_PRE_VOTE_REQ
+            };
+            put_header(buf, size, kind, corr, group);
             put_vote(buf, &v.vote);
             put_opt_log_id(buf, &v.last_log_id);
             buf.put_u8(v.leadership_transfer as u8);
@@ -497,18 +508,23 @@ pub fn decode_frame(frame: Bytes) -> Result<Frame, CodecError> {
                 node: r.u64("node")?,
             }
         }
-        KIND_VOTE_REQ => {
+        KIND_VOTE_REQ | KIND_PRE_VOTE_REQ => {
             let vote = r.vote()?;
             let last_log_id = r.opt_log_id()?;
             let leadership_transfer = r.bool("leadership transfer")?;
+            let v = VoteRequest {
+                vote,
+                last_log_id,
+                leadership_transfer,
+            };
             Frame::Request {
                 corr,
                 group,
-                req: RaftRequest::Vote(VoteRequest {
-                    vote,
-                    last_log_id,
-                    leadership_transfer,
-                }),
+                req: if kind == KIND_VOTE_REQ {
+                    RaftRequest::Vote(v)
+                } else {
+                    RaftRequest::PreVote(v)
+                },
             }
         }
         KIND_APPEND_REQ => {
@@ -657,6 +673,11 @@ mod tests {
                 last_log_id: Some(log_id(2, 99)),
                 leadership_transfer: true,
             }),
+            RaftRequest::PreVote(VoteRequest {
+                vote: vote(5, 3, false),
+                last_log_id: Some(log_id(4, 7)),
+                leadership_transfer: false,
+            }),
             RaftRequest::Append(AppendEntriesRequest {
                 vote: vote(1, 1, true),
                 prev_log_id: None,
@@ -698,6 +719,7 @@ mod tests {
     fn same_request(a: &RaftRequest, b: &RaftRequest) -> bool {
         match (a, b) {
             (RaftRequest::Vote(a), RaftRequest::Vote(b)) => a == b,
+            (RaftRequest::PreVote(a), RaftRequest::PreVote(b)) => a == b,
             (RaftRequest::Append(a), RaftRequest::Append(b)) => {
                 a.vote == b.vote
                     && a.prev_log_id == b.prev_log_id
@@ -898,7 +920,7 @@ mod tests {
                 let n = (rng.next() % 200) as usize;
                 let mut b: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
                 if let Some(k) = b.first_mut() {
-                    *k = [0, 1, 2, 0x81, 0x82, 0xff][(rng.next() % 6) as usize];
+                    *k = [0, 1, 2, 3, 0x81, 0x82, 0xff][(rng.next() % 7) as usize];
                 }
                 Bytes::from(b)
             } else {

@@ -84,6 +84,10 @@ impl Router for Groups {
         };
         match req {
             RaftRequest::Vote(v) => raft.vote(v).await.map_or_else(stopped, RaftResponse::Vote),
+            RaftRequest::PreVote(v) => raft
+                .pre_vote(v)
+                .await
+                .map_or_else(stopped, RaftResponse::Vote),
             RaftRequest::Append(a) => raft
                 .append_entries(a)
                 .await
