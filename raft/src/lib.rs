@@ -58,6 +58,12 @@
 //! * **Durability.** One fdatasync per openraft append call (which covers
 //!   every client write that arrived meanwhile: group commit); openraft
 //!   counts this node's copy only after it.
+//!
+//! # Between nodes
+//!
+//! [`transport`] carries every group's Raft messages between brokers: one
+//! TCP connection per (shard, peer node), frames coalesced into few
+//! writes, heartbeats of all leader groups sent together, bounded queues.
 
 mod error;
 mod index;
@@ -65,6 +71,7 @@ mod meta;
 mod network;
 mod replica;
 mod store;
+pub mod transport;
 mod types;
 
 pub use error::Error;

@@ -1,0 +1,938 @@
+//! The wire format of the node-to-node transport.
+//!
+//! Hand-written and big-endian, like Kafka's: every frame is
+//!
+//! ```text
+//! [size u32]  bytes after this field
+//! [kind u8][correlation id u64][group key u128][group index i32]
+//! [body]
+//! ```
+//!
+//! A connection starts with one `Hello` frame from the client (who it is);
+//! after that the client sends requests and the server answers each with
+//! a response of the same correlation id and group, in any order.
+//!
+//! Bodies (`opt` = `[0u8]` or `[1u8][value]`):
+//!
+//! * vote = `[term u64][voted_for u64][committed u8]`, log id =
+//!   `[term u64][index u64]`
+//! * Vote and pre-vote requests: `vote, opt log id, [leadership_transfer u8]`
+//! * Vote response: `vote, [granted u8], opt log id`
+//! * Append request: `vote, opt prev log id, opt leader commit,
+//!   [count u32]{log id, [payload kind u8], payload}*` where a blank has no
+//!   payload and normal (a stamped Kafka batch) and membership (the
+//!   control-record encoding of `types.rs`) are `[len u32][bytes]`
+//! * Append response: `[tag u8]` 0 success, 1 partial success `opt log id`,
+//!   2 conflict, 3 higher vote `vote`
+//! * Error response: `[code u16][len u16][utf-8 message]`
+//!
+//! Decoding takes a frame's bytes (already limited to the configured
+//! maximum by the reader) and never panics: every count is checked against
+//! the bytes left before anything is reserved, so a frame can never make
+//! the decoder allocate more than its own size. Batch payloads are slices
+//! of the frame (no copy).
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use openraft::raft::{AppendEntriesRequest, AppendEntriesResponse, VoteRequest, VoteResponse};
+use openraft::vote::leader_id_std;
+
+use crate::types::{
+    Entry, KafkaBatch, LogId, NodeId, Payload, TypeConfig, Vote, decode_membership,
+    encode_membership, log_id,
+};
+
+/// Which Raft group a message is for: opaque to the transport. For a
+/// partition, the topic id and the partition index; the controller group
+/// picks its own value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GroupId {
+    pub key: u128,
+    pub index: i32,
+}
+
+impl std::fmt::Display for GroupId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:032x}-{}", self.key, self.index)
+    }
+}
+
+/// A Raft RPC sent to one group on another node.
+#[derive(Debug, Clone)]
+pub enum RaftRequest {
+    Vote(VoteRequest<TypeConfig>),
+    /// A pre-vote (openraft's `Config::enable_pre_vote`): answered like a
+    /// vote, but changes nothing on the receiver.
+    PreVote(VoteRequest<TypeConfig>),
+    Append(AppendEntriesRequest<TypeConfig>),
+}
+
+/// The answer to a [`RaftRequest`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RaftResponse {
+    Vote(VoteResponse<TypeConfig>),
+    Append(AppendEntriesResponse<TypeConfig>),
+    /// The request could not be delivered to the group.
+    Error(RemoteFailure),
+}
+
+/// Why a node could not deliver a request to a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteFailure {
+    pub code: FailureCode,
+    pub message: String,
+}
+
+/// The kind of a [`RemoteFailure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureCode {
+    /// No replica of this group on the receiving node (not created yet,
+    /// or moved away).
+    GroupNotHere,
+    /// The replica exists but its Raft group has stopped.
+    GroupStopped,
+    /// The receiving node refuses the request (shutting down, fenced).
+    Refused,
+    /// A code this build does not know (a newer peer).
+    Other(u16),
+}
+
+impl FailureCode {
+    fn to_u16(self) -> u16 {
+        match self {
+            FailureCode::GroupNotHere => 1,
+            FailureCode::GroupStopped => 2,
+            FailureCode::Refused => 3,
+            FailureCode::Other(c) => c,
+        }
+    }
+
+    fn from_u16(c: u16) -> Self {
+        match c {
+            1 => FailureCode::GroupNotHere,
+            2 => FailureCode::GroupStopped,
+            3 => FailureCode::Refused,
+            c => FailureCode::Other(c),
+        }
+    }
+}
+
+/// One decoded frame.
+#[derive(Debug, Clone)]
+pub enum Frame {
+    /// The first frame a client sends: who is calling.
+    Hello { node: NodeId },
+    Request {
+        corr: u64,
+        group: GroupId,
+        req: RaftRequest,
+    },
+    Response {
+        corr: u64,
+        group: GroupId,
+        resp: RaftResponse,
+    },
+}
+
+/// Why a frame could not be encoded or decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodecError {
+    #[error("frame truncated: {0}")]
+    Truncated(&'static str),
+    #[error("invalid frame: {0}")]
+    Invalid(String),
+    #[error("frame of {size} bytes exceeds the limit of {max}")]
+    TooLarge { size: usize, max: usize },
+    /// A leader's batch must be stamped (offsets, epoch) before it is
+    /// replicated: followers store the bytes as they arrive.
+    #[error("refusing to send an unstamped batch")]
+    Unstamped,
+}
+
+const KIND_HELLO: u8 = 0;
+const KIND_VOTE_REQ: u8 = 1;
+const KIND_APPEND_REQ: u8 = 2;
+const KIND_PRE_VOTE_REQ: u8 = 3;
+const KIND_VOTE_RESP: u8 = 0x81;
+const KIND_APPEND_RESP: u8 = 0x82;
+const KIND_ERROR_RESP: u8 = 0xff;
+
+const HELLO_MAGIC: u32 = 0x544d_5254; // "TMRT"
+const VERSION: u16 = 0;
+
+/// Size of the `[size u32]` prefix.
+pub const SIZE_PREFIX: usize = 4;
+/// Bytes of every frame's header after the size prefix.
+pub const HEADER_LEN: usize = 1 + 8 + 16 + 4;
+
+const VOTE_LEN: usize = 8 + 8 + 1;
+const LOG_ID_LEN: usize = 16;
+/// The smallest encoded entry (a blank): what a count is checked against.
+const MIN_ENTRY_LEN: usize = LOG_ID_LEN + 1;
+/// Most entries in one AppendEntries. openraft sends at most
+/// `ReplicaConfig::max_payload_entries` (256 by default), far below.
+pub const MAX_ENTRIES: usize = 1 << 16;
+
+/// Reads a size prefix; `Err` if the frame is larger than `max` (the
+/// connection is then closed: its stream can no longer be trusted) or
+/// too small to hold a header.
+pub fn frame_size(prefix: [u8; 4], max: usize) -> Result<usize, CodecError> {
+    let size = u32::from_be_bytes(prefix) as usize;
+    if size > max {
+        return Err(CodecError::TooLarge { size, max });
+    }
+    if size < HEADER_LEN {
+        return Err(CodecError::Truncated("header"));
+    }
+    Ok(size)
+}
+
+fn opt_log_id_len(l: &Option<LogId>) -> usize {
+    1 + if l.is_some() { LOG_ID_LEN } else { 0 }
+}
+
+fn entry_len(e: &Entry) -> usize {
+    LOG_ID_LEN
+        + 1
+        + match &e.payload {
+            Payload::Blank => 0,
+            Payload::Normal(b) => 4 + b.bytes().len(),
+            // Membership entries are rare (group changes): computing their
+            // encoding twice costs nothing that matters.
+            Payload::Membership(m) => 4 + encode_membership(m).len(),
+        }
+}
+
+/// Encoded size of a request frame, size prefix included (so that a
+/// sender can reserve queue space before encoding into the queue).
+pub fn request_len(req: &RaftRequest) -> usize {
+    SIZE_PREFIX
+        + HEADER_LEN
+        + match req {
+            RaftRequest::Vote(v) | RaftRequest::PreVote(v) => {
+                VOTE_LEN + opt_log_id_len(&v.last_log_id) + 1
+            }
+            RaftRequest::Append(a) => {
+                VOTE_LEN
+                    + opt_log_id_len(&a.prev_log_id)
+                    + opt_log_id_len(&a.leader_commit)
+                    + 4
+                    + a.entries.iter().map(entry_len).sum::<usize>()
+            }
+        }
+}
+
+/// Encoded size of a response frame, size prefix included.
+pub fn response_len(resp: &RaftResponse) -> usize {
+    SIZE_PREFIX
+        + HEADER_LEN
+        + match resp {
+            RaftResponse::Vote(v) => VOTE_LEN + 1 + opt_log_id_len(&v.last_log_id),
+            RaftResponse::Append(a) => {
+                1 + match a {
+                    AppendEntriesResponse::Success | AppendEntriesResponse::Conflict => 0,
+                    AppendEntriesResponse::PartialSuccess(l) => opt_log_id_len(l),
+                    AppendEntriesResponse::HigherVote(_) => VOTE_LEN,
+                }
+            }
+            RaftResponse::Error(e) => 2 + 2 + message_bytes(&e.message).len(),
+        }
+}
+
+/// The message of an error response, cut to what a u16 length holds (at
+/// a character boundary).
+fn message_bytes(m: &str) -> &[u8] {
+    let mut end = m.len().min(1024);
+    while !m.is_char_boundary(end) {
+        end -= 1;
+    }
+    &m.as_bytes()[..end]
+}
+
+fn put_header(buf: &mut BytesMut, size: usize, kind: u8, corr: u64, group: GroupId) {
+    buf.put_u32((size - SIZE_PREFIX) as u32);
+    buf.put_u8(kind);
+    buf.put_u64(corr);
+    buf.put_u128(group.key);
+    buf.put_i32(group.index);
+}
+
+fn put_vote(buf: &mut BytesMut, v: &Vote) {
+    buf.put_u64(v.leader_id.term);
+    buf.put_u64(v.leader_id.voted_for);
+    buf.put_u8(v.committed as u8);
+}
+
+fn put_log_id(buf: &mut BytesMut, l: &LogId) {
+    buf.put_u64(l.leader_id.term);
+    buf.put_u64(l.index);
+}
+
+fn put_opt_log_id(buf: &mut BytesMut, l: &Option<LogId>) {
+    match l {
+        None => buf.put_u8(0),
+        Some(l) => {
+            buf.put_u8(1);
+            put_log_id(buf, l);
+        }
+    }
+}
+
+/// Appends the hello frame of node `node`.
+pub fn encode_hello(buf: &mut BytesMut, node: NodeId) {
+    let size = SIZE_PREFIX + HEADER_LEN + 4 + 2 + 8;
+    put_header(buf, size, KIND_HELLO, 0, GroupId { key: 0, index: 0 });
+    buf.put_u32(HELLO_MAGIC);
+    buf.put_u16(VERSION);
+    buf.put_u64(node);
+}
+
+/// Appends a request frame to `buf`. On error nothing is appended.
+pub fn encode_request(
+    buf: &mut BytesMut,
+    corr: u64,
+    group: GroupId,
+    req: &RaftRequest,
+) -> Result<(), CodecError> {
+    let size = request_len(req);
+    if size - SIZE_PREFIX > u32::MAX as usize {
+        return Err(CodecError::TooLarge {
+            size,
+            max: u32::MAX as usize,
+        });
+    }
+    if let RaftRequest::Append(a) = req {
+        for e in &a.entries {
+            if let Payload::Normal(b) = &e.payload
+                && !b.is_stamped()
+            {
+                return Err(CodecError::Unstamped);
+            }
+        }
+    }
+    buf.reserve(size);
+    let start = buf.len();
+    match req {
+        RaftRequest::Vote(v) | RaftRequest::PreVote(v) => {
+            let kind = if matches!(req, RaftRequest::Vote(_)) {
+                KIND_VOTE_REQ
+            } else {
+                KIND_PRE_VOTE_REQ
+            };
+            put_header(buf, size, kind, corr, group);
+            put_vote(buf, &v.vote);
+            put_opt_log_id(buf, &v.last_log_id);
+            buf.put_u8(v.leadership_transfer as u8);
+        }
+        RaftRequest::Append(a) => {
+            put_header(buf, size, KIND_APPEND_REQ, corr, group);
+            put_vote(buf, &a.vote);
+            put_opt_log_id(buf, &a.prev_log_id);
+            put_opt_log_id(buf, &a.leader_commit);
+            buf.put_u32(a.entries.len() as u32);
+            for e in &a.entries {
+                put_log_id(buf, &e.log_id);
+                match &e.payload {
+                    Payload::Blank => buf.put_u8(0),
+                    Payload::Normal(b) => {
+                        buf.put_u8(1);
+                        buf.put_u32(b.bytes().len() as u32);
+                        buf.put_slice(b.bytes());
+                    }
+                    Payload::Membership(m) => {
+                        let m = encode_membership(m);
+                        buf.put_u8(2);
+                        buf.put_u32(m.len() as u32);
+                        buf.put_slice(&m);
+                    }
+                }
+            }
+        }
+    }
+    debug_assert_eq!(buf.len() - start, size);
+    Ok(())
+}
+
+/// Appends a response frame to `buf`.
+pub fn encode_response(buf: &mut BytesMut, corr: u64, group: GroupId, resp: &RaftResponse) {
+    let size = response_len(resp);
+    buf.reserve(size);
+    let start = buf.len();
+    match resp {
+        RaftResponse::Vote(v) => {
+            put_header(buf, size, KIND_VOTE_RESP, corr, group);
+            put_vote(buf, &v.vote);
+            buf.put_u8(v.vote_granted as u8);
+            put_opt_log_id(buf, &v.last_log_id);
+        }
+        RaftResponse::Append(a) => {
+            put_header(buf, size, KIND_APPEND_RESP, corr, group);
+            match a {
+                AppendEntriesResponse::Success => buf.put_u8(0),
+                AppendEntriesResponse::PartialSuccess(l) => {
+                    buf.put_u8(1);
+                    put_opt_log_id(buf, l);
+                }
+                AppendEntriesResponse::Conflict => buf.put_u8(2),
+                AppendEntriesResponse::HigherVote(v) => {
+                    buf.put_u8(3);
+                    put_vote(buf, v);
+                }
+            }
+        }
+        RaftResponse::Error(e) => {
+            put_header(buf, size, KIND_ERROR_RESP, corr, group);
+            let m = message_bytes(&e.message);
+            buf.put_u16(e.code.to_u16());
+            buf.put_u16(m.len() as u16);
+            buf.put_slice(m);
+        }
+    }
+    debug_assert_eq!(buf.len() - start, size);
+}
+
+/// A cursor over a frame's bytes whose reads fail instead of panicking.
+struct Reader {
+    b: Bytes,
+}
+
+impl Reader {
+    fn need(&self, n: usize, what: &'static str) -> Result<(), CodecError> {
+        if self.b.remaining() < n {
+            Err(CodecError::Truncated(what))
+        } else {
+            Ok(())
+        }
+    }
+    fn u8(&mut self, what: &'static str) -> Result<u8, CodecError> {
+        self.need(1, what)?;
+        Ok(self.b.get_u8())
+    }
+    fn bool(&mut self, what: &'static str) -> Result<bool, CodecError> {
+        match self.u8(what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            x => Err(CodecError::Invalid(format!("{what}: boolean {x}"))),
+        }
+    }
+    fn u16(&mut self, what: &'static str) -> Result<u16, CodecError> {
+        self.need(2, what)?;
+        Ok(self.b.get_u16())
+    }
+    fn u32(&mut self, what: &'static str) -> Result<u32, CodecError> {
+        self.need(4, what)?;
+        Ok(self.b.get_u32())
+    }
+    fn u64(&mut self, what: &'static str) -> Result<u64, CodecError> {
+        self.need(8, what)?;
+        Ok(self.b.get_u64())
+    }
+    fn bytes(&mut self, what: &'static str) -> Result<Bytes, CodecError> {
+        let n = self.u32(what)? as usize;
+        self.need(n, what)?;
+        Ok(self.b.split_to(n))
+    }
+    fn vote(&mut self) -> Result<Vote, CodecError> {
+        let term = self.u64("vote term")?;
+        let node = self.u64("vote node")?;
+        let committed = self.bool("vote committed")?;
+        Ok(Vote {
+            leader_id: leader_id_std::LeaderId {
+                term,
+                voted_for: node,
+            },
+            committed,
+        })
+    }
+    fn log_id(&mut self) -> Result<LogId, CodecError> {
+        let term = self.u64("log id term")?;
+        let index = self.u64("log id index")?;
+        Ok(log_id(term, index))
+    }
+    fn opt_log_id(&mut self) -> Result<Option<LogId>, CodecError> {
+        if self.bool("log id presence")? {
+            Ok(Some(self.log_id()?))
+        } else {
+            Ok(None)
+        }
+    }
+    fn entry(&mut self) -> Result<Entry, CodecError> {
+        let log_id = self.log_id()?;
+        let payload = match self.u8("payload kind")? {
+            0 => Payload::Blank,
+            // Received batches were stamped by the leader; the follower
+            // stores them as they are.
+            1 => Payload::Normal(KafkaBatch::stored(self.bytes("batch")?)),
+            2 => {
+                let m = self.bytes("membership")?;
+                Payload::Membership(
+                    decode_membership(&m).map_err(|e| CodecError::Invalid(e.to_string()))?,
+                )
+            }
+            k => return Err(CodecError::Invalid(format!("payload kind {k}"))),
+        };
+        Ok(Entry { log_id, payload })
+    }
+    fn end(&self) -> Result<(), CodecError> {
+        if self.b.has_remaining() {
+            Err(CodecError::Invalid(format!(
+                "{} bytes after the body",
+                self.b.remaining()
+            )))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Decodes one frame from its bytes after the size prefix.
+pub fn decode_frame(frame: Bytes) -> Result<Frame, CodecError> {
+    let mut r = Reader { b: frame };
+    r.need(HEADER_LEN, "header")?;
+    let kind = r.u8("kind")?;
+    let corr = r.u64("correlation id")?;
+    r.need(20, "group")?;
+    let group = GroupId {
+        key: r.b.get_u128(),
+        index: r.b.get_i32(),
+    };
+    let frame = match kind {
+        KIND_HELLO => {
+            let magic = r.u32("magic")?;
+            let version = r.u16("version")?;
+            if magic != HELLO_MAGIC || version != VERSION {
+                return Err(CodecError::Invalid(format!(
+                    "hello magic {magic:#x} version {version}"
+                )));
+            }
+            Frame::Hello {
+                node: r.u64("node")?,
+            }
+        }
+        KIND_VOTE_REQ | KIND_PRE_VOTE_REQ => {
+            let vote = r.vote()?;
+            let last_log_id = r.opt_log_id()?;
+            let leadership_transfer = r.bool("leadership transfer")?;
+            let v = VoteRequest {
+                vote,
+                last_log_id,
+                leadership_transfer,
+            };
+            Frame::Request {
+                corr,
+                group,
+                req: if kind == KIND_VOTE_REQ {
+                    RaftRequest::Vote(v)
+                } else {
+                    RaftRequest::PreVote(v)
+                },
+            }
+        }
+        KIND_APPEND_REQ => {
+            let vote = r.vote()?;
+            let prev_log_id = r.opt_log_id()?;
+            let leader_commit = r.opt_log_id()?;
+            let n = r.u32("entry count")? as usize;
+            // Invariant 5: a count never reserves more than the frame holds;
+            // and as a decoded entry is larger than a blank on the wire, the
+            // count is capped too, so a frame of blanks cannot make the
+            // decoder allocate many times the frame limit.
+            if n > MAX_ENTRIES || n > r.b.remaining() / MIN_ENTRY_LEN {
+                return Err(CodecError::Invalid(format!(
+                    "{n} entries in {} bytes",
+                    r.b.remaining()
+                )));
+            }
+            // The count is plausible for the bytes, but an `Entry` in
+            // memory is larger than a blank on the wire: reserve no more
+            // than the frame's own size up front and let the vector grow
+            // with entries actually decoded.
+            let fit = r.b.remaining() / std::mem::size_of::<Entry>().max(1);
+            let mut entries = Vec::with_capacity(n.min(fit.max(1)));
+            for _ in 0..n {
+                entries.push(r.entry()?);
+            }
+            Frame::Request {
+                corr,
+                group,
+                req: RaftRequest::Append(AppendEntriesRequest {
+                    vote,
+                    prev_log_id,
+                    leader_commit,
+                    entries,
+                }),
+            }
+        }
+        KIND_VOTE_RESP => {
+            let vote = r.vote()?;
+            let vote_granted = r.bool("granted")?;
+            let last_log_id = r.opt_log_id()?;
+            Frame::Response {
+                corr,
+                group,
+                resp: RaftResponse::Vote(VoteResponse {
+                    vote,
+                    vote_granted,
+                    last_log_id,
+                }),
+            }
+        }
+        KIND_APPEND_RESP => {
+            let resp = match r.u8("append response tag")? {
+                0 => AppendEntriesResponse::Success,
+                1 => AppendEntriesResponse::PartialSuccess(r.opt_log_id()?),
+                2 => AppendEntriesResponse::Conflict,
+                3 => AppendEntriesResponse::HigherVote(r.vote()?),
+                t => return Err(CodecError::Invalid(format!("append response tag {t}"))),
+            };
+            Frame::Response {
+                corr,
+                group,
+                resp: RaftResponse::Append(resp),
+            }
+        }
+        KIND_ERROR_RESP => {
+            let code = FailureCode::from_u16(r.u16("error code")?);
+            let n = r.u16("error message")? as usize;
+            r.need(n, "error message")?;
+            let message = String::from_utf8_lossy(&r.b.split_to(n)).into_owned();
+            Frame::Response {
+                corr,
+                group,
+                resp: RaftResponse::Error(RemoteFailure { code, message }),
+            }
+        }
+        k => return Err(CodecError::Invalid(format!("frame kind {k:#x}"))),
+    };
+    r.end()?;
+    Ok(frame)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::types::GroupMembership;
+
+    const G: GroupId = GroupId {
+        key: 0x0123_4567_89ab_cdef_0011_2233_4455_6677,
+        index: -7,
+    };
+
+    fn vote(term: u64, node: u64, committed: bool) -> Vote {
+        let mut v = Vote::new(term, node);
+        v.committed = committed;
+        v
+    }
+
+    fn membership() -> GroupMembership {
+        GroupMembership::new(
+            vec![BTreeSet::from([1, 2, 3]), BTreeSet::from([2, 3, 4])],
+            BTreeSet::from([1, 2, 3, 4, 9]),
+        )
+        .unwrap()
+    }
+
+    fn append_with_everything() -> AppendEntriesRequest<TypeConfig> {
+        AppendEntriesRequest {
+            vote: vote(7, 2, true),
+            prev_log_id: Some(log_id(6, 41)),
+            leader_commit: Some(log_id(6, 40)),
+            entries: vec![
+                Entry {
+                    log_id: log_id(7, 42),
+                    payload: Payload::Blank,
+                },
+                Entry {
+                    log_id: log_id(7, 43),
+                    payload: Payload::Normal(KafkaBatch::stored(Bytes::from_static(
+                        b"a stamped kafka batch, opaque to the codec",
+                    ))),
+                },
+                Entry {
+                    log_id: log_id(7, 44),
+                    payload: Payload::Membership(membership()),
+                },
+                Entry {
+                    log_id: log_id(7, 45),
+                    payload: Payload::Normal(KafkaBatch::stored(Bytes::new())),
+                },
+            ],
+        }
+    }
+
+    fn requests() -> Vec<RaftRequest> {
+        vec![
+            RaftRequest::Vote(VoteRequest {
+                vote: vote(3, 1, false),
+                last_log_id: None,
+                leadership_transfer: false,
+            }),
+            RaftRequest::Vote(VoteRequest {
+                vote: vote(u64::MAX, u64::MAX, true),
+                last_log_id: Some(log_id(2, 99)),
+                leadership_transfer: true,
+            }),
+            RaftRequest::PreVote(VoteRequest {
+                vote: vote(5, 3, false),
+                last_log_id: Some(log_id(4, 7)),
+                leadership_transfer: false,
+            }),
+            RaftRequest::Append(AppendEntriesRequest {
+                vote: vote(1, 1, true),
+                prev_log_id: None,
+                leader_commit: None,
+                entries: vec![],
+            }),
+            RaftRequest::Append(append_with_everything()),
+        ]
+    }
+
+    fn responses() -> Vec<RaftResponse> {
+        vec![
+            RaftResponse::Vote(VoteResponse {
+                vote: vote(4, 2, false),
+                vote_granted: true,
+                last_log_id: Some(log_id(3, 10)),
+            }),
+            RaftResponse::Vote(VoteResponse {
+                vote: vote(4, 3, true),
+                vote_granted: false,
+                last_log_id: None,
+            }),
+            RaftResponse::Append(AppendEntriesResponse::Success),
+            RaftResponse::Append(AppendEntriesResponse::PartialSuccess(None)),
+            RaftResponse::Append(AppendEntriesResponse::PartialSuccess(Some(log_id(5, 6)))),
+            RaftResponse::Append(AppendEntriesResponse::Conflict),
+            RaftResponse::Append(AppendEntriesResponse::HigherVote(vote(9, 3, true))),
+            RaftResponse::Error(RemoteFailure {
+                code: FailureCode::GroupNotHere,
+                message: "group x is not on this node".into(),
+            }),
+            RaftResponse::Error(RemoteFailure {
+                code: FailureCode::Other(77),
+                message: String::new(),
+            }),
+        ]
+    }
+
+    fn same_request(a: &RaftRequest, b: &RaftRequest) -> bool {
+        match (a, b) {
+            (RaftRequest::Vote(a), RaftRequest::Vote(b)) => a == b,
+            (RaftRequest::PreVote(a), RaftRequest::PreVote(b)) => a == b,
+            (RaftRequest::Append(a), RaftRequest::Append(b)) => {
+                a.vote == b.vote
+                    && a.prev_log_id == b.prev_log_id
+                    && a.leader_commit == b.leader_commit
+                    && a.entries.len() == b.entries.len()
+                    && a.entries.iter().zip(&b.entries).all(|(x, y)| {
+                        x.log_id == y.log_id
+                            && match (&x.payload, &y.payload) {
+                                (Payload::Blank, Payload::Blank) => true,
+                                (Payload::Normal(x), Payload::Normal(y)) => {
+                                    x.bytes() == y.bytes() && y.is_stamped()
+                                }
+                                (Payload::Membership(x), Payload::Membership(y)) => x == y,
+                                _ => false,
+                            }
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// Encoded request frames: (whole frame with prefix).
+    fn encoded_requests() -> Vec<Bytes> {
+        requests()
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut b = BytesMut::new();
+                encode_request(&mut b, i as u64 + 100, G, r).unwrap();
+                assert_eq!(b.len(), request_len(r));
+                b.freeze()
+            })
+            .collect()
+    }
+
+    fn body(frame: &Bytes) -> Bytes {
+        let size = frame_size(frame[..4].try_into().unwrap(), usize::MAX).unwrap();
+        assert_eq!(size + SIZE_PREFIX, frame.len());
+        frame.slice(SIZE_PREFIX..)
+    }
+
+    #[test]
+    fn every_request_round_trips() {
+        for (i, (r, frame)) in requests().iter().zip(encoded_requests()).enumerate() {
+            match decode_frame(body(&frame)).unwrap() {
+                Frame::Request { corr, group, req } => {
+                    assert_eq!(corr, i as u64 + 100);
+                    assert_eq!(group, G);
+                    assert!(same_request(r, &req), "{r:?} != {req:?}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn received_batches_are_slices_of_the_frame() {
+        let frame = encoded_requests().pop().unwrap();
+        let body = body(&frame);
+        let range = body.as_ptr() as usize..body.as_ptr() as usize + body.len();
+        let Frame::Request {
+            req: RaftRequest::Append(a),
+            ..
+        } = decode_frame(body.clone()).unwrap()
+        else {
+            panic!()
+        };
+        let Payload::Normal(b) = &a.entries[1].payload else {
+            panic!()
+        };
+        assert!(range.contains(&(b.bytes().as_ptr() as usize)));
+    }
+
+    #[test]
+    fn every_response_round_trips() {
+        for (i, r) in responses().iter().enumerate() {
+            let mut b = BytesMut::new();
+            encode_response(&mut b, i as u64, G, r);
+            assert_eq!(b.len(), response_len(r));
+            match decode_frame(body(&b.freeze())).unwrap() {
+                Frame::Response { corr, group, resp } => {
+                    assert_eq!((corr, group), (i as u64, G));
+                    assert_eq!(&resp, r);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn hello_round_trips() {
+        let mut b = BytesMut::new();
+        encode_hello(&mut b, 42);
+        assert!(matches!(
+            decode_frame(body(&b.freeze())),
+            Ok(Frame::Hello { node: 42 })
+        ));
+    }
+
+    #[test]
+    fn long_error_messages_are_cut_at_a_char_boundary() {
+        let r = RaftResponse::Error(RemoteFailure {
+            code: FailureCode::Refused,
+            message: "é".repeat(5000),
+        });
+        let mut b = BytesMut::new();
+        encode_response(&mut b, 1, G, &r);
+        let Frame::Response {
+            resp: RaftResponse::Error(e),
+            ..
+        } = decode_frame(body(&b.freeze())).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(e.message, "é".repeat(512));
+    }
+
+    #[test]
+    fn unstamped_batches_are_not_sent() {
+        let mut a = append_with_everything();
+        a.entries[1].payload = Payload::Normal(KafkaBatch::new(Bytes::from_static(b"x"), None));
+        let mut b = BytesMut::new();
+        assert_eq!(
+            encode_request(&mut b, 1, G, &RaftRequest::Append(a)),
+            Err(CodecError::Unstamped)
+        );
+        assert!(b.is_empty());
+    }
+
+    #[test]
+    fn every_truncation_fails_cleanly() {
+        let mut frames: Vec<Bytes> = encoded_requests().iter().map(body).collect();
+        for (i, r) in responses().iter().enumerate() {
+            let mut b = BytesMut::new();
+            encode_response(&mut b, i as u64, G, r);
+            frames.push(body(&b.freeze()));
+        }
+        for f in frames {
+            for cut in 0..f.len() {
+                assert!(decode_frame(f.slice(..cut)).is_err(), "cut at {cut}");
+            }
+            // And trailing bytes are refused, not ignored.
+            let mut longer = BytesMut::from(&f[..]);
+            longer.put_u8(0);
+            assert!(decode_frame(longer.freeze()).is_err());
+        }
+    }
+
+    #[test]
+    fn sizes_over_the_limit_and_under_a_header_are_refused() {
+        assert!(matches!(
+            frame_size(1001u32.to_be_bytes(), 1000),
+            Err(CodecError::TooLarge {
+                size: 1001,
+                max: 1000
+            })
+        ));
+        assert!(frame_size((HEADER_LEN as u32 - 1).to_be_bytes(), 1000).is_err());
+        assert_eq!(frame_size(1000u32.to_be_bytes(), 1000), Ok(1000));
+    }
+
+    #[test]
+    fn a_huge_entry_count_allocates_nothing() {
+        let mut b = BytesMut::new();
+        b.put_u8(KIND_APPEND_REQ);
+        b.put_u64(1);
+        b.put_u128(0);
+        b.put_i32(0);
+        put_vote(&mut b, &vote(1, 1, true));
+        b.put_u8(0);
+        b.put_u8(0);
+        b.put_u32(u32::MAX);
+        b.put_slice(&[0; 64]);
+        match decode_frame(b.freeze()) {
+            Err(CodecError::Invalid(m)) => assert!(m.contains("entries"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A deterministic generator (no dependency): xorshift.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let valid: Vec<Bytes> = encoded_requests().iter().map(body).collect();
+        for i in 0..20_000 {
+            let f = if i % 2 == 0 {
+                // Random bytes behind a valid kind byte.
+                let n = (rng.next() % 200) as usize;
+                let mut b: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+                if let Some(k) = b.first_mut() {
+                    *k = [0, 1, 2, 3, 0x81, 0x82, 0xff][(rng.next() % 7) as usize];
+                }
+                Bytes::from(b)
+            } else {
+                // A valid frame with a few bytes flipped.
+                let mut b = valid[(rng.next() % valid.len() as u64) as usize].to_vec();
+                for _ in 0..=(rng.next() % 4) {
+                    let at = (rng.next() % b.len() as u64) as usize;
+                    b[at] = rng.next() as u8;
+                }
+                Bytes::from(b)
+            };
+            let _ = decode_frame(f);
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! The server side: accept connections from peer nodes, hand each request
+//! to the broker's [`Router`], write the answers as they complete.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::future::{Future, poll_fn};
+use std::io;
+use std::rc::Rc;
+use std::task::Poll;
+
+use monoio::io::Splitable;
+use monoio::net::{TcpListener, TcpStream};
+
+use super::TransportConfig;
+use super::codec::{
+    FailureCode, Frame, GroupId, RaftRequest, RaftResponse, RemoteFailure, decode_frame,
+    encode_response, response_len,
+};
+use super::io::{FrameReader, TransportStats, write_loop};
+use super::sync::{OutQueue, Signal, Wakers};
+use crate::replica::RaftHandle;
+use crate::types::NodeId;
+
+/// Where the server side delivers requests. The broker implements it per
+/// shard: it finds the shard that owns `group` and forwards the request
+/// there itself (hence no `Send` bound here). [`Groups`] is the
+/// implementation for groups that all live on the calling shard.
+pub trait Router {
+    /// Delivers `req`, sent by node `from`, to `group`'s replica on this
+    /// node and returns its answer (or a [`RaftResponse::Error`]).
+    fn deliver(
+        &self,
+        from: NodeId,
+        group: GroupId,
+        req: RaftRequest,
+    ) -> impl Future<Output = RaftResponse>;
+}
+
+/// The Raft groups of one shard, by group id: a [`Router`] that calls
+/// their Raft handles directly.
+#[derive(Clone, Default)]
+pub struct Groups(Rc<RefCell<HashMap<GroupId, RaftHandle>>>);
+
+impl Groups {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn insert(&self, group: GroupId, raft: RaftHandle) {
+        self.0.borrow_mut().insert(group, raft);
+    }
+
+    pub fn remove(&self, group: GroupId) -> Option<RaftHandle> {
+        self.0.borrow_mut().remove(&group)
+    }
+
+    pub fn get(&self, group: GroupId) -> Option<RaftHandle> {
+        self.0.borrow().get(&group).cloned()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.borrow().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.borrow().is_empty()
+    }
+}
+
+fn failure(code: FailureCode, message: String) -> RaftResponse {
+    RaftResponse::Error(RemoteFailure { code, message })
+}
+
+impl Router for Groups {
+    async fn deliver(&self, _from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
+        let Some(raft) = self.get(group) else {
+            return failure(
+                FailureCode::GroupNotHere,
+                format!("group {group} is not on this node"),
+            );
+        };
+        let stopped = |e: openraft::error::RaftError<_>| {
+            failure(FailureCode::GroupStopped, format!("group {group}: {e}"))
+        };
+        match req {
+            RaftRequest::Vote(v) => raft.vote(v).await.map_or_else(stopped, RaftResponse::Vote),
+            RaftRequest::PreVote(v) => raft
+                .pre_vote(v)
+                .await
+                .map_or_else(stopped, RaftResponse::Vote),
+            RaftRequest::Append(a) => raft
+                .append_entries(a)
+                .await
+                .map_or_else(stopped, RaftResponse::Append),
+        }
+    }
+}
+
+/// Accepts peer connections on `listener` until `stop` is set, serving
+/// each on its own task; every connection closes when `stop` is set.
+/// `stats` counts frames and writes (pass the shard's transport's to see
+/// both directions together).
+pub async fn serve<R: Router + 'static>(
+    listener: TcpListener,
+    router: Rc<R>,
+    config: TransportConfig,
+    stop: Signal,
+    stats: Rc<TransportStats>,
+) -> io::Result<()> {
+    loop {
+        let accepted = monoio::select! {
+            a = listener.accept() => a,
+            _ = stop.wait() => return Ok(()),
+        };
+        match accepted {
+            Ok((stream, peer)) => {
+                let _ = stream.set_nodelay(true);
+                let router = router.clone();
+                let config = config.clone();
+                let stop = stop.clone();
+                let stats = stats.clone();
+                monoio::spawn(async move {
+                    if let Err(e) = serve_conn(stream, router, config, stop, stats).await {
+                        tracing::debug!(%peer, error = %e, "raft transport connection closed");
+                    }
+                });
+            }
+            // Out of file descriptors and the like: keep serving the
+            // connections there are, try again shortly.
+            Err(e) => {
+                tracing::warn!(error = %e, "raft transport accept failed");
+                monoio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
+
+/// What a connection's request tasks share with its reader and writer.
+struct ConnShared {
+    queue: OutQueue,
+    in_flight: Cell<usize>,
+    done: Wakers,
+}
+
+async fn serve_conn<R: Router + 'static>(
+    stream: TcpStream,
+    router: Rc<R>,
+    config: TransportConfig,
+    stop: Signal,
+    stats: Rc<TransportStats>,
+) -> io::Result<()> {
+    let (mut r, mut w) = stream.into_split();
+    let shared = Rc::new(ConnShared {
+        queue: OutQueue::new(config.max_queued_bytes),
+        in_flight: Cell::new(0),
+        done: Wakers::default(),
+    });
+    let max_in_flight = config.max_in_flight.max(1);
+    let reader = async {
+        let mut frames = FrameReader::new(config.max_frame_bytes);
+        let bad = |e: String| io::Error::new(io::ErrorKind::InvalidData, e);
+        // A connection that does not say who it is within the connect
+        // timeout (times a margin) is not a peer: drop it rather than
+        // hold its task and buffer forever.
+        let hello = monoio::time::timeout(config.connect_timeout * 10, frames.next(&mut r))
+            .await
+            .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "no hello"))?;
+        let from = match hello? {
+            None => return Ok(()),
+            Some(f) => match decode_frame(f) {
+                Ok(Frame::Hello { node }) => node,
+                Ok(_) => return Err(bad("the first frame is not a hello".into())),
+                Err(e) => return Err(bad(e.to_string())),
+            },
+        };
+        loop {
+            // Bounded concurrency per connection: past the bound, stop
+            // reading, and TCP pushes back on the sender.
+            poll_fn(|cx| {
+                if shared.in_flight.get() < max_in_flight {
+                    Poll::Ready(())
+                } else {
+                    shared.done.register(cx.waker());
+                    Poll::Pending
+                }
+            })
+            .await;
+            let Some(frame) = frames.next(&mut r).await? else {
+                return Ok(());
+            };
+            TransportStats::add(&stats.frames_received, 1);
+            let (corr, group, req) = match decode_frame(frame) {
+                Ok(Frame::Request { corr, group, req }) => (corr, group, req),
+                Ok(_) => return Err(bad(format!("node {from} sent a non-request"))),
+                Err(e) => return Err(bad(format!("node {from}: {e}"))),
+            };
+            shared.in_flight.set(shared.in_flight.get() + 1);
+            let shared = shared.clone();
+            let router = router.clone();
+            let stats = stats.clone();
+            monoio::spawn(async move {
+                let resp = router.deliver(from, group, req).await;
+                let n = response_len(&resp);
+                if shared.queue.reserve(n).await.is_ok() {
+                    shared
+                        .queue
+                        .push(|b| encode_response(b, corr, group, &resp));
+                    TransportStats::add(&stats.frames_sent, 1);
+                }
+                shared.in_flight.set(shared.in_flight.get() - 1);
+                shared.done.wake_all();
+            });
+        }
+    };
+    let writer = write_loop(&mut w, &shared.queue, &stats);
+    let res = monoio::select! {
+        res = reader => res,
+        res = writer => res,
+        _ = stop.wait() => Ok(()),
+    };
+    shared.queue.close();
+    res
+}

@@ -1,0 +1,218 @@
+//! Single-threaded synchronization for the transport's tasks: everything
+//! here lives on one shard's runtime, so `Rc<RefCell<..>>` and wakers do,
+//! with no atomics (invariant 3).
+
+use std::cell::{Cell, RefCell};
+use std::future::{Future, poll_fn};
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+
+use bytes::BytesMut;
+
+/// Wakes every registered waker (waiters re-check their condition).
+#[derive(Default)]
+pub(crate) struct Wakers(RefCell<Vec<Waker>>);
+
+impl Wakers {
+    pub(crate) fn register(&self, w: &Waker) {
+        let mut v = self.0.borrow_mut();
+        if !v.iter().any(|x| x.will_wake(w)) {
+            v.push(w.clone());
+        }
+    }
+
+    pub(crate) fn wake_all(&self) {
+        let v = std::mem::take(&mut *self.0.borrow_mut());
+        for w in v {
+            w.wake();
+        }
+    }
+}
+
+/// A flag that is set once (stop, closed) and can be awaited.
+#[derive(Clone, Default)]
+pub struct Signal(Rc<SignalInner>);
+
+#[derive(Default)]
+struct SignalInner {
+    set: Cell<bool>,
+    wakers: Wakers,
+}
+
+impl Signal {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the flag and wakes every waiter.
+    pub fn set(&self) {
+        self.0.set.set(true);
+        self.0.wakers.wake_all();
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.0.set.get()
+    }
+
+    /// Resolves once the flag is set.
+    pub fn wait(&self) -> impl Future<Output = ()> + '_ {
+        poll_fn(move |cx| {
+            if self.0.set.get() {
+                Poll::Ready(())
+            } else {
+                self.0.wakers.register(cx.waker());
+                Poll::Pending
+            }
+        })
+    }
+}
+
+/// A one-shot result slot: a request's response, filled by the reader
+/// task (or with an error when the connection fails).
+pub(crate) struct Slot<T> {
+    value: RefCell<Option<T>>,
+    waker: RefCell<Option<Waker>>,
+}
+
+impl<T> Slot<T> {
+    pub(crate) fn new() -> Rc<Self> {
+        Rc::new(Slot {
+            value: RefCell::new(None),
+            waker: RefCell::new(None),
+        })
+    }
+
+    /// Fills the slot (the first value wins) and wakes the waiter.
+    pub(crate) fn fill(&self, v: T) {
+        {
+            let mut value = self.value.borrow_mut();
+            if value.is_some() {
+                return;
+            }
+            *value = Some(v);
+        }
+        if let Some(w) = self.waker.borrow_mut().take() {
+            w.wake();
+        }
+    }
+
+    pub(crate) fn wait(&self) -> impl Future<Output = T> + '_ {
+        poll_fn(move |cx| {
+            if let Some(v) = self.value.borrow_mut().take() {
+                return Poll::Ready(v);
+            }
+            *self.waker.borrow_mut() = Some(cx.waker().clone());
+            Poll::Pending
+        })
+    }
+}
+
+/// The bytes waiting to be written on one connection, bounded.
+///
+/// Senders encode whole frames straight into `buf`; the writer task takes
+/// everything queued at once and writes it with one call, so frames that
+/// pile up while a write is in flight (say a thousand groups' heartbeats)
+/// leave together. `used` counts queued bytes plus the bytes of the write
+/// in flight; past `limit`, senders wait (backpressure on whoever produces
+/// faster than the peer reads) instead of growing memory.
+pub(crate) struct OutQueue {
+    pub(crate) buf: RefCell<BytesMut>,
+    used: Cell<usize>,
+    limit: usize,
+    closed: Cell<bool>,
+    writer: RefCell<Option<Waker>>,
+    space: Wakers,
+}
+
+/// The queue was closed (connection gone) while waiting.
+#[derive(Debug)]
+pub(crate) struct Closed;
+
+impl OutQueue {
+    pub(crate) fn new(limit: usize) -> Self {
+        OutQueue {
+            buf: RefCell::new(BytesMut::new()),
+            used: Cell::new(0),
+            limit,
+            closed: Cell::new(false),
+            writer: RefCell::new(None),
+            space: Wakers::default(),
+        }
+    }
+
+    /// Waits until `n` more bytes fit (a frame larger than the limit gets
+    /// through alone when the queue is empty, so it cannot wait forever).
+    pub(crate) async fn reserve(&self, n: usize) -> Result<(), Closed> {
+        poll_fn(|cx| {
+            if self.closed.get() {
+                return Poll::Ready(Err(Closed));
+            }
+            let used = self.used.get();
+            if used == 0 || used + n <= self.limit {
+                Poll::Ready(Ok(()))
+            } else {
+                self.space.register(cx.waker());
+                Poll::Pending
+            }
+        })
+        .await
+    }
+
+    /// Appends with `f` (which writes whole frames) and wakes the writer.
+    /// Call right after [`OutQueue::reserve`], with no await in between.
+    pub(crate) fn push<R>(&self, f: impl FnOnce(&mut BytesMut) -> R) -> R {
+        let mut buf = self.buf.borrow_mut();
+        let before = buf.len();
+        let r = f(&mut buf);
+        self.used.set(self.used.get() + (buf.len() - before));
+        drop(buf);
+        if let Some(w) = self.writer.borrow_mut().take() {
+            w.wake();
+        }
+        r
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.get()
+    }
+
+    /// For the writer: everything queued, once there is something (or
+    /// `None` once closed). The bytes count as used until
+    /// [`OutQueue::written`].
+    pub(crate) async fn take(&self) -> Option<BytesMut> {
+        poll_fn(|cx| {
+            if self.closed.get() {
+                return Poll::Ready(None);
+            }
+            let mut buf = self.buf.borrow_mut();
+            if buf.is_empty() {
+                *self.writer.borrow_mut() = Some(cx.waker().clone());
+                Poll::Pending
+            } else {
+                Poll::Ready(Some(buf.split()))
+            }
+        })
+        .await
+    }
+
+    /// For the writer: `n` bytes taken have been written.
+    pub(crate) fn written(&self, n: usize) {
+        self.used.set(self.used.get().saturating_sub(n));
+        self.space.wake_all();
+    }
+
+    /// Closes the queue: drops what is queued, fails waiting senders.
+    pub(crate) fn close(&self) {
+        self.closed.set(true);
+        self.buf.borrow_mut().clear();
+        self.used.set(0);
+        if let Some(w) = self.writer.borrow_mut().take() {
+            w.wake();
+        }
+        self.space.wake_all();
+    }
+
+    pub(crate) fn used(&self) -> usize {
+        self.used.get()
+    }
+}

@@ -1,0 +1,773 @@
+//! Three nodes over real TCP on 127.0.0.1, each on its own thread with its
+//! own monoio runtime (as shards are), each hosting a replica of every
+//! group through the transport: election, replication, a node cut off and
+//! brought back; and (ignored by default) the idle heartbeat traffic of
+//! 1,000 groups with and without the heartbeat ticker.
+
+mod common;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use common::{batch_for, config, first_value, read_all, run, test_dir};
+use kafka_protocol::records::RecordBatch;
+use tidemark_raft::transport::{
+    FailureCode, GroupId, Groups, HeartbeatTicker, Peers, RaftRequest, RaftResponse, RemoteFailure,
+    Router, Signal, StatsSnapshot, Transport, TransportConfig, TransportStats, serve,
+};
+use tidemark_raft::{NodeId, PartitionReplica, ReplicaConfig};
+
+/// In [`CutRouter::cut`]: every link is cut (while the nodes stop, so
+/// that a stopped replica's peers do not log its absence).
+const EVERYONE: NodeId = NodeId::MAX;
+
+/// Drops traffic from and to the node whose id is in `cut` (0: none),
+/// as a network partition would: the sender hears "refused" and openraft
+/// treats the peer as unreachable.
+struct CutRouter {
+    me: NodeId,
+    cut: Arc<AtomicU64>,
+    groups: Groups,
+}
+
+impl Router for CutRouter {
+    async fn deliver(&self, from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
+        let cut = self.cut.load(Ordering::SeqCst);
+        if cut == self.me || cut == from || cut == EVERYONE {
+            return RaftResponse::Error(RemoteFailure {
+                code: FailureCode::Refused,
+                message: "link cut".into(),
+            });
+        }
+        self.groups.deliver(from, group, req).await
+    }
+}
+
+/// One node's state, on its thread.
+struct Ctx {
+    id: NodeId,
+    dir: PathBuf,
+    transport: Transport,
+    groups: Groups,
+    ticker: Option<Rc<HeartbeatTicker>>,
+    replicas: RefCell<BTreeMap<GroupId, Rc<PartitionReplica>>>,
+    server_stop: RefCell<Signal>,
+    stop: Signal,
+    stats: Rc<TransportStats>,
+    cut: Arc<AtomicU64>,
+    replica_config: ReplicaConfig,
+}
+
+impl Ctx {
+    fn start_server(self: &Rc<Self>, listener: std::net::TcpListener) {
+        let stop = Signal::new();
+        *self.server_stop.borrow_mut() = stop.clone();
+        let router = Rc::new(CutRouter {
+            me: self.id,
+            cut: self.cut.clone(),
+            groups: self.groups.clone(),
+        });
+        let l = monoio::net::TcpListener::from_std(listener).unwrap();
+        monoio::spawn(serve(
+            l,
+            router,
+            TransportConfig::default(),
+            stop,
+            self.stats.clone(),
+        ));
+    }
+}
+
+type Job = Box<dyn FnOnce(Rc<Ctx>) -> Pin<Box<dyn Future<Output = ()>>> + Send>;
+
+struct Node {
+    id: NodeId,
+    jobs: Option<mpsc::Sender<Job>>,
+    done: mpsc::Receiver<()>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Node {
+    /// Runs `f` on the node's runtime and waits (at most 120 s) for its
+    /// result.
+    fn exec<T, F, Fut>(&self, f: F) -> T
+    where
+        T: Send + 'static,
+        F: FnOnce(Rc<Ctx>) -> Fut + Send + 'static,
+        Fut: Future<Output = T> + 'static,
+    {
+        let (tx, rx) = mpsc::channel();
+        let job: Job = Box::new(move |ctx| {
+            Box::pin(async move {
+                let _ = tx.send(f(ctx).await);
+            })
+        });
+        self.jobs.as_ref().unwrap().send(job).unwrap();
+        rx.recv_timeout(Duration::from_secs(120))
+            .unwrap_or_else(|e| panic!("node {}: job did not finish: {e}", self.id))
+    }
+
+    /// Closes every replica, stops the node's tasks and joins its thread.
+    fn stop(&mut self) {
+        drop(self.jobs.take());
+        self.done
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|e| panic!("node {} did not stop: {e}", self.id));
+        self.thread.take().unwrap().join().unwrap();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if self.thread.is_some() && !std::thread::panicking() {
+            self.stop();
+        }
+    }
+}
+
+struct Cluster {
+    nodes: Vec<Node>,
+    cut: Arc<AtomicU64>,
+    dirs: Vec<PathBuf>,
+}
+
+impl Cluster {
+    /// Three nodes (ids 1, 2, 3) that know each other's addresses.
+    /// `ticker`: heartbeats by a per-node [`HeartbeatTicker`] rather than
+    /// by each group's own timer.
+    fn start(name: &str, replica_config: ReplicaConfig, ticker: bool) -> Cluster {
+        let cut = Arc::new(AtomicU64::new(0));
+        let listeners: Vec<std::net::TcpListener> = (0..3)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+            .collect();
+        let addrs: Vec<SocketAddr> = listeners.iter().map(|l| l.local_addr().unwrap()).collect();
+        let mut nodes = Vec::new();
+        let mut dirs = Vec::new();
+        for (i, listener) in listeners.into_iter().enumerate() {
+            let id = i as NodeId + 1;
+            let dir = test_dir(&format!("{name}-{id}"));
+            dirs.push(dir.clone());
+            let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
+            let (done_tx, done_rx) = mpsc::channel();
+            let addrs = addrs.clone();
+            let cut = cut.clone();
+            let rc = replica_config.clone();
+            let thread = std::thread::Builder::new()
+                .name(format!("node-{id}"))
+                .spawn(move || {
+                    run(async move {
+                        let peers = Peers::new();
+                        for (j, a) in addrs.iter().enumerate() {
+                            if j != i {
+                                peers.set(j as NodeId + 1, *a);
+                            }
+                        }
+                        let stats = Rc::new(TransportStats::default());
+                        let ctx = Rc::new(Ctx {
+                            id,
+                            dir,
+                            transport: Transport::with_stats(
+                                id,
+                                peers,
+                                TransportConfig::default(),
+                                stats.clone(),
+                            ),
+                            groups: Groups::new(),
+                            ticker: ticker.then(|| HeartbeatTicker::new(rc.heartbeat_interval)),
+                            replicas: RefCell::default(),
+                            server_stop: RefCell::default(),
+                            stop: Signal::new(),
+                            stats,
+                            cut,
+                            replica_config: rc,
+                        });
+                        ctx.start_server(listener);
+                        if let Some(t) = &ctx.ticker {
+                            monoio::spawn(t.clone().run(ctx.stop.clone()));
+                        }
+                        // Jobs from the test thread; polled, as a std
+                        // channel cannot wake a monoio runtime.
+                        loop {
+                            match jobs_rx.try_recv() {
+                                Ok(job) => {
+                                    monoio::spawn(job(ctx.clone()));
+                                }
+                                Err(mpsc::TryRecvError::Empty) => {
+                                    monoio::time::sleep(Duration::from_millis(2)).await
+                                }
+                                Err(mpsc::TryRecvError::Disconnected) => break,
+                            }
+                        }
+                        let replicas: Vec<_> =
+                            ctx.replicas.borrow_mut().values().cloned().collect();
+                        for r in replicas {
+                            let _ = r.close().await;
+                        }
+                        ctx.stop.set();
+                        ctx.server_stop.borrow().set();
+                        ctx.transport.shutdown();
+                        // Let the stopped tasks see their signals.
+                        monoio::time::sleep(Duration::from_millis(20)).await;
+                    });
+                    let _ = done_tx.send(());
+                })
+                .unwrap();
+            nodes.push(Node {
+                id,
+                jobs: Some(jobs_tx),
+                done: done_rx,
+                thread: Some(thread),
+            });
+        }
+        Cluster { nodes, cut, dirs }
+    }
+
+    fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize - 1]
+    }
+
+    /// Opens a replica of each of `groups` on every node (in parallel).
+    fn open_groups(&self, groups: &[GroupId]) {
+        let (tx, rx) = mpsc::channel();
+        for n in &self.nodes {
+            let groups = groups.to_vec();
+            let tx = tx.clone();
+            let job: Job = Box::new(move |ctx: Rc<Ctx>| {
+                Box::pin(async move {
+                    for g in groups {
+                        let dir = ctx.dir.join(format!("{}", g.index));
+                        let r = PartitionReplica::open(
+                            &dir,
+                            config(),
+                            ctx.id,
+                            BTreeSet::from([1, 2, 3]),
+                            ctx.transport.network(g),
+                            ctx.replica_config.clone(),
+                        )
+                        .await
+                        .unwrap();
+                        ctx.groups.insert(g, r.raft().clone());
+                        if let Some(t) = &ctx.ticker {
+                            t.register(g, r.raft());
+                        }
+                        ctx.replicas.borrow_mut().insert(g, r);
+                    }
+                    tx.send(()).unwrap();
+                })
+            });
+            n.jobs.as_ref().unwrap().send(job).unwrap();
+        }
+        for _ in &self.nodes {
+            rx.recv_timeout(Duration::from_secs(600))
+                .expect("groups opened");
+        }
+    }
+
+    fn states(&self) -> Vec<(NodeId, BTreeMap<GroupId, GroupState>)> {
+        self.nodes
+            .iter()
+            .map(|n| (n.id, n.exec(|ctx| async move { states(&ctx) })))
+            .collect()
+    }
+
+    /// Each group's leader among `alive`, once every one of `alive` agrees
+    /// on it and it accepts writes; `None` while some group has none.
+    fn leaders(&self, alive: &[NodeId]) -> Option<BTreeMap<GroupId, NodeId>> {
+        let states = self.states();
+        let mut out = BTreeMap::new();
+        let groups: Vec<GroupId> = states[0].1.keys().copied().collect();
+        for g in groups {
+            let mut leader = None;
+            for (id, s) in &states {
+                if !alive.contains(id) {
+                    continue;
+                }
+                let st = s[&g];
+                if st.is_leader {
+                    leader = Some(*id);
+                }
+            }
+            let l = leader?;
+            for (id, s) in &states {
+                if alive.contains(id) && s[&g].leader != Some(l) {
+                    return None;
+                }
+            }
+            out.insert(g, l);
+        }
+        Some(out)
+    }
+
+    fn wait_leaders(&self, alive: &[NodeId], timeout: Duration) -> BTreeMap<GroupId, NodeId> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(l) = self.leaders(alive) {
+                return l;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no stable leaders on {alive:?} within {timeout:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Appends `seeds` to every group through its leader (retrying after
+    /// a leadership change, bounded), and checks that each acknowledged
+    /// batch is durable on a majority when acknowledged.
+    fn append_everywhere(&self, alive: &[NodeId], seeds: std::ops::Range<u64>) -> Vec<Acked> {
+        let mut todo: BTreeMap<GroupId, Vec<u64>> = BTreeMap::new();
+        let groups: Vec<GroupId> = self.states()[0].1.keys().copied().collect();
+        for g in groups {
+            todo.insert(g, seeds.clone().collect());
+        }
+        let mut acked = Vec::new();
+        for _round in 0..10 {
+            if todo.values().all(|s| s.is_empty()) {
+                break;
+            }
+            let leaders = self.wait_leaders(alive, Duration::from_secs(20));
+            for &id in alive {
+                let mine: Vec<(GroupId, Vec<u64>)> = todo
+                    .iter()
+                    .filter(|(g, s)| leaders[g] == id && !s.is_empty())
+                    .map(|(g, s)| (*g, s.clone()))
+                    .collect();
+                let results = self.node(id).exec(move |ctx| async move {
+                    let work = mine.into_iter().map(|(g, seeds)| {
+                        let r = ctx.replicas.borrow()[&g].clone();
+                        async move {
+                            let mut out = Vec::new();
+                            for seed in seeds {
+                                match r.append(batch_for(seed, 4, 100), None).await {
+                                    Ok(info) => {
+                                        out.push(Ok((seed, info.base_offset, info.last_offset)))
+                                    }
+                                    Err(e) => {
+                                        out.push(Err(format!("{e}")));
+                                        break;
+                                    }
+                                }
+                            }
+                            (g, out)
+                        }
+                    });
+                    futures_util::future::join_all(work).await
+                });
+                for (g, out) in results {
+                    for r in out {
+                        match r {
+                            Ok((seed, base, last)) => {
+                                todo.get_mut(&g).unwrap().retain(|s| *s != seed);
+                                acked.push(Acked {
+                                    group: g,
+                                    seed,
+                                    base,
+                                    last,
+                                });
+                            }
+                            Err(e) => eprintln!("append to {g} on node {id}: {e} (retrying)"),
+                        }
+                    }
+                }
+            }
+            // Acknowledged = fsynced on a majority (2 of 3) already.
+            let states = self.states();
+            for a in acked.iter().filter(|a| seeds.contains(&a.seed)) {
+                let holders = states
+                    .iter()
+                    .filter(|(_, s)| s[&a.group].durable > a.last)
+                    .count();
+                assert!(holders >= 2, "{a:?} durable on {holders} nodes when acked");
+            }
+        }
+        assert!(
+            todo.values().all(|s| s.is_empty()),
+            "appends not acknowledged after 10 rounds: {todo:?}"
+        );
+        acked
+    }
+
+    /// Waits until every node in `nodes` has every group's log up to the
+    /// leader's high watermark, then checks the logs are identical: same
+    /// batches at the same offsets and epochs, byte for byte (control
+    /// batches are written by each replica itself, so only their place
+    /// and epoch are compared).
+    fn check_identical(&self, nodes: &[NodeId], timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        let states = loop {
+            let states = self.states();
+            let caught_up = states[0].1.keys().all(|g| {
+                let hws: BTreeSet<i64> = states
+                    .iter()
+                    .filter(|(id, _)| nodes.contains(id))
+                    .map(|(_, s)| s[g].hw)
+                    .collect();
+                hws.len() == 1
+            });
+            if caught_up {
+                break states;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "nodes {nodes:?} not caught up within {timeout:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let groups: Vec<GroupId> = states[0].1.keys().copied().collect();
+        for g in groups {
+            let end = states[0].1[&g].hw;
+            let logs: Vec<Vec<(i64, i32, bool, Bytes)>> = nodes
+                .iter()
+                .map(|&id| {
+                    self.node(id).exec(move |ctx| async move {
+                        let r = ctx.replicas.borrow()[&g].clone();
+                        read_all(r.log(), 0, end)
+                            .await
+                            .into_iter()
+                            .map(|b| {
+                                let bytes = if b.is_control() {
+                                    Bytes::new()
+                                } else {
+                                    b.as_bytes().clone()
+                                };
+                                (
+                                    b.base_offset(),
+                                    b.partition_leader_epoch(),
+                                    b.is_control(),
+                                    bytes,
+                                )
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            assert!(logs[0].last().is_some_and(|b| b.0 < end));
+            for (i, l) in logs.iter().enumerate().skip(1) {
+                assert_eq!(
+                    l, &logs[0],
+                    "group {g}: node {} differs from node {}",
+                    nodes[i], nodes[0]
+                );
+            }
+        }
+    }
+
+    /// Every acknowledged batch is in `node`'s log where it was
+    /// acknowledged, with its content.
+    fn check_acked(&self, node: NodeId, acked: &[Acked]) {
+        let acked = acked.to_vec();
+        let missing: Vec<String> = self.node(node).exec(move |ctx| async move {
+            let mut missing = Vec::new();
+            for a in acked {
+                let r = ctx.replicas.borrow()[&a.group].clone();
+                let got = read_all(r.log(), a.base, a.last + 1).await;
+                let want =
+                    first_value(&RecordBatch::new(batch_for(a.seed, 4, 100).freeze()).unwrap());
+                if got.first().is_none_or(|b| {
+                    b.base_offset() != a.base || b.last_offset() != a.last || first_value(b) != want
+                }) {
+                    missing.push(format!("{a:?}"));
+                }
+            }
+            missing
+        });
+        assert!(
+            missing.is_empty(),
+            "node {node} lacks acknowledged {missing:?}"
+        );
+    }
+
+    fn stats(&self) -> Vec<StatsSnapshot> {
+        self.nodes
+            .iter()
+            .map(|n| n.exec(|ctx| async move { ctx.stats.snapshot() }))
+            .collect()
+    }
+
+    fn stop(mut self) {
+        self.cut.store(EVERYONE, Ordering::SeqCst);
+        for n in &mut self.nodes {
+            n.stop();
+        }
+        for d in &self.dirs {
+            std::fs::remove_dir_all(d).ok();
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct GroupState {
+    is_leader: bool,
+    leader: Option<NodeId>,
+    epoch: i32,
+    hw: i64,
+    durable: i64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Acked {
+    group: GroupId,
+    seed: u64,
+    base: i64,
+    last: i64,
+}
+
+fn states(ctx: &Ctx) -> BTreeMap<GroupId, GroupState> {
+    ctx.replicas
+        .borrow()
+        .iter()
+        .map(|(g, r)| {
+            (
+                *g,
+                GroupState {
+                    is_leader: r.is_leader(),
+                    leader: r.leader_id(),
+                    epoch: r.leader_epoch(),
+                    hw: r.high_watermark(),
+                    durable: r.log().durable_offset(),
+                },
+            )
+        })
+        .collect()
+}
+
+/// User + system CPU time of this process so far (Linux).
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    // Fields after the command name (which is in parentheses).
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap();
+    // USER_HZ is 100 on Linux.
+    Duration::from_millis(ticks * 10)
+}
+
+fn group_ids(n: i32) -> Vec<GroupId> {
+    (0..n)
+        .map(|i| GroupId {
+            key: 0x7e57_0000_0000_0000_0000_0000_0000_0001,
+            index: i,
+        })
+        .collect()
+}
+
+fn fast() -> ReplicaConfig {
+    ReplicaConfig {
+        heartbeat_interval: Duration::from_millis(50),
+        election_timeout_min: Duration::from_millis(500),
+        election_timeout_max: Duration::from_millis(1000),
+        max_payload_entries: 64,
+    }
+}
+
+#[test]
+fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
+    let t0 = Instant::now();
+    let phase = |what: &str| eprintln!("{:>8.2?} {what}", t0.elapsed());
+    let cluster = Cluster::start("transport3", fast(), true);
+    let groups = group_ids(20);
+    cluster.open_groups(&groups);
+    let all = [1, 2, 3];
+    let start = Instant::now();
+    let leaders = cluster.wait_leaders(&all, Duration::from_secs(20));
+    eprintln!(
+        "20 groups elected leaders in {:?}; per node: {:?}",
+        start.elapsed(),
+        (1..=3)
+            .map(|id| leaders.values().filter(|l| **l == id).count())
+            .collect::<Vec<_>>()
+    );
+
+    // Quiet for twice the longest election timeout: the ticker's
+    // heartbeats (the groups' own are off) keep every leader in place,
+    // and it triggers exactly the groups each node leads.
+    let epochs: Vec<i32> = cluster.states()[0].1.values().map(|s| s.epoch).collect();
+    std::thread::sleep(fast().election_timeout_max * 2);
+    assert_eq!(cluster.wait_leaders(&all, Duration::from_secs(1)), leaders);
+    let epochs_after: Vec<i32> = cluster.states()[0].1.values().map(|s| s.epoch).collect();
+    assert_eq!(epochs, epochs_after, "no election while idle");
+    for id in all {
+        let beats = cluster.node(id).exec(|ctx| async move {
+            let t = ctx.ticker.clone().unwrap();
+            assert_eq!(t.len(), 20);
+            t.beat().await
+        });
+        assert_eq!(beats, leaders.values().filter(|l| **l == id).count());
+    }
+
+    // Votes and pre-votes reach real groups through the transport: a
+    // stale candidate (term 1, no log) is refused either way.
+    let g0 = groups[0];
+    let answers = cluster.node(1).exec(move |ctx| async move {
+        let mut out = Vec::new();
+        for pre in [false, true] {
+            let v = openraft::raft::VoteRequest::new(tidemark_raft::Vote::new(1, 1), None);
+            let req = if pre {
+                RaftRequest::PreVote(v)
+            } else {
+                RaftRequest::Vote(v)
+            };
+            out.push(ctx.transport.call(2, g0, req, Duration::from_secs(5)).await);
+        }
+        out
+    });
+    for a in answers {
+        match a {
+            Ok(RaftResponse::Vote(v)) => {
+                assert!(!v.vote_granted, "{v:?}");
+                assert!(v.vote.leader_id.term > 1);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    let mut acked = cluster.append_everywhere(&all, 0..5);
+    phase("let mut acked = append_everywhere(&all, 0..5)");
+    cluster.check_identical(&all, Duration::from_secs(10));
+    phase("check_identical(&all, Duration::from_secs(10))");
+
+    // Cut node 3 off (both directions), as the leader of some groups if
+    // it leads any; its listener closes too.
+    let leaders = cluster.wait_leaders(&all, Duration::from_secs(20));
+    let led_by_3 = leaders.values().filter(|l| **l == 3).count();
+    let epochs_before: BTreeMap<GroupId, i32> = cluster.states()[0]
+        .1
+        .iter()
+        .map(|(g, s)| (*g, s.epoch))
+        .collect();
+    cluster.cut.store(3, Ordering::SeqCst);
+    cluster.node(3).exec(|ctx| async move {
+        ctx.server_stop.borrow().set();
+        ctx.transport.reset(1);
+        ctx.transport.reset(2);
+    });
+    let cut_at = Instant::now();
+    let survivors = [1, 2];
+    let new_leaders = cluster.wait_leaders(&survivors, Duration::from_secs(15));
+    let failover = cut_at.elapsed();
+    eprintln!(
+        "node 3 (leader of {led_by_3} groups) cut; every group led by 1 or 2 after {failover:?}"
+    );
+    assert!(new_leaders.values().all(|l| *l != 3));
+    // A group that node 3 led has a new leader, so a new epoch.
+    let states = cluster.states();
+    for (g, l) in &leaders {
+        if *l == 3 {
+            let now = states[new_leaders[g] as usize - 1].1[g].epoch;
+            assert!(now > epochs_before[g], "group {g}: epoch {now}");
+        }
+    }
+    // Appends continue on every group.
+    acked.extend(cluster.append_everywhere(&survivors, 5..10));
+    phase("acked.extend(append_everywhere(&survivors, 5..10))");
+    cluster.check_identical(&survivors, Duration::from_secs(10));
+    phase("check_identical(&survivors, Duration::from_secs(10))");
+
+    // Bring node 3 back on a new port: the others learn the address.
+    let addr = cluster.node(3).exec(|ctx| async move {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let a = l.local_addr().unwrap();
+        ctx.start_server(l);
+        a
+    });
+    cluster.cut.store(0, Ordering::SeqCst);
+    for id in survivors {
+        cluster.node(id).exec(move |ctx| async move {
+            ctx.transport.peers().set(3, addr);
+            ctx.transport.reset(3);
+        });
+    }
+    let back_at = Instant::now();
+    cluster.check_identical(&all, Duration::from_secs(20));
+    phase("check_identical(&all, Duration::from_secs(20))");
+    eprintln!(
+        "node 3 caught up {:?} after it came back",
+        back_at.elapsed()
+    );
+    acked.extend(cluster.append_everywhere(&all, 10..12));
+    phase("acked.extend(append_everywhere(&all, 10..12))");
+    cluster.check_identical(&all, Duration::from_secs(10));
+    for id in all {
+        cluster.check_acked(id, &acked);
+    }
+    assert_eq!(acked.len(), 20 * 12);
+
+    let stats = cluster.stats();
+    eprintln!("transport stats per node: {stats:#?}");
+    // Node 1 reached node 3 over a second connection after the cut, and
+    // failed to reach it meanwhile.
+    assert!(stats[0].connects >= 3, "{:?}", stats[0]);
+    assert!(stats[0].connection_failures >= 1, "{:?}", stats[0]);
+    for s in &stats {
+        assert!(s.frames_sent > s.writes, "frames share writes: {s:?}");
+    }
+    cluster.stop();
+}
+
+/// Idle traffic of `TRANSPORT_IDLE_GROUPS` (default 1,000) groups x 3
+/// nodes at the default heartbeat interval (200 ms): frames and write
+/// calls per second, with each group's own heartbeat timer and with the
+/// per-node heartbeat ticker. Run with
+/// `cargo test --release -p tidemark-raft --test transport_cluster -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn idle_heartbeat_traffic_with_and_without_the_ticker() {
+    let n: i32 = std::env::var("TRANSPORT_IDLE_GROUPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    for ticker in [false, true] {
+        let cluster = Cluster::start(&format!("idle-{ticker}"), ReplicaConfig::default(), ticker);
+        let t0 = Instant::now();
+        cluster.open_groups(&group_ids(n));
+        let opened = t0.elapsed();
+        let leaders = cluster.wait_leaders(&[1, 2, 3], Duration::from_secs(120));
+        let per_node: Vec<usize> = (1..=3)
+            .map(|id| leaders.values().filter(|l| **l == id).count())
+            .collect();
+        std::thread::sleep(Duration::from_secs(3));
+        let before = cluster.stats();
+        let cpu0 = process_cpu();
+        let secs = 10;
+        std::thread::sleep(Duration::from_secs(secs));
+        let after = cluster.stats();
+        let cpu = process_cpu() - cpu0;
+        println!(
+            "{n} groups x 3 nodes, heartbeats by {} (opened in {opened:?}, leaders per node {per_node:?}):",
+            if ticker {
+                "the per-node ticker"
+            } else {
+                "each group's timer"
+            }
+        );
+        println!(
+            "  process CPU (3 nodes, both sides): {:.0}% of one core",
+            cpu.as_secs_f64() * 100.0 / secs as f64
+        );
+        for (i, (a, b)) in after.iter().zip(&before).enumerate() {
+            let d = *a - *b;
+            println!(
+                "  node {}: {:.0} frames/s sent, {:.0} writes/s, {:.1} frames/write, {:.0} KB/s, {:.0} frames/s received",
+                i + 1,
+                d.frames_sent as f64 / secs as f64,
+                d.writes as f64 / secs as f64,
+                d.frames_sent as f64 / d.writes.max(1) as f64,
+                d.bytes_written as f64 / secs as f64 / 1000.0,
+                d.frames_received as f64 / secs as f64,
+            );
+        }
+        cluster.stop();
+    }
+}
