@@ -257,9 +257,12 @@ impl Cluster {
                         )
                         .await
                         .unwrap();
-                        ctx.groups.insert(g, r.raft().clone());
+                        // Groups with three voters never hibernate, so the
+                        // openraft handle is always there.
+                        let raft = r.raft().expect("a multi-voter group is awake");
+                        ctx.groups.insert(g, raft.clone());
                         if let Some(t) = &ctx.ticker {
-                            t.register(g, r.raft());
+                            t.register(g, &raft);
                         }
                         ctx.replicas.borrow_mut().insert(g, r);
                     }

@@ -36,10 +36,8 @@ use bytes::{Buf, BufMut, Bytes, BytesMut};
 use openraft::raft::{AppendEntriesRequest, AppendEntriesResponse, VoteRequest, VoteResponse};
 use openraft::vote::leader_id_std;
 
-use crate::types::{
-    Entry, KafkaBatch, LogId, NodeId, Payload, TypeConfig, Vote, decode_membership,
-    encode_membership, log_id,
-};
+use super::membership::{decode_membership, encode_membership};
+use crate::types::{Entry, KafkaBatch, LogId, NodeId, Payload, TypeConfig, Vote, log_id};
 
 /// Which Raft group a message is for: opaque to the transport. For a
 /// partition, the topic id and the partition index; the controller group

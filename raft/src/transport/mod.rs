@@ -22,6 +22,7 @@ mod client;
 pub mod codec;
 mod heartbeat;
 mod io;
+mod membership;
 mod server;
 mod sync;
 
