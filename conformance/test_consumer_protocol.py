@@ -8,10 +8,17 @@ ConsumerGroupDescribe), driven by confluent-kafka with
   timeout; the survivors resume from its committed offsets, nothing skipped.
 - A consumer joining later is given partitions incrementally: the others
   keep what they do not give up.
+- The group's state is durable: after a broker kill -9 or SIGTERM the
+  members go on with the same ids, epochs and partitions, no callback, no
+  message skipped; an empty group is deleted once its offsets expire.
 - Raw protocol: both APIs at every advertised version; fencing
   (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID), INVALID_REGULAR_EXPRESSION,
-  UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH on OffsetCommit, and a group id
-  being used by one protocol at a time.
+  UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH on OffsetCommit and OffsetFetch
+  v9+ (UNKNOWN_MEMBER_ID for a stranger), a group id being used by one
+  protocol at a time; ListGroups v5 type/state filters, DescribeGroups
+  (GROUP_ID_NOT_FOUND for a consumer group, as Kafka 4), DeleteGroups
+  (NON_EMPTY_GROUP, then deleted); confluent AdminClient lists and
+  describes a consumer group.
 """
 
 import json
@@ -36,9 +43,11 @@ BROKER_SETTINGS = {
     "group.initial.rebalance.delay.ms": "100",
 }
 
-API_OFFSET_COMMIT, API_JOIN_GROUP = 8, 11
+API_OFFSET_COMMIT, API_OFFSET_FETCH, API_JOIN_GROUP = 8, 9, 11
+API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_DELETE_GROUPS = 15, 16, 42
 API_CG_HEARTBEAT, API_CG_DESCRIBE = 68, 69
 NONE, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 0, 25, 23
+NON_EMPTY_GROUP = 68
 INVALID_REQUEST, GROUP_ID_NOT_FOUND = 42, 69
 FENCED_MEMBER_EPOCH, UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH = 110, 112, 113
 INVALID_REGULAR_EXPRESSION = 128
@@ -349,8 +358,57 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
                 return c.request(API_OFFSET_COMMIT, min(ocv, 9), body)["Topics"][0]["Partitions"][0]["ErrorCode"]
 
             assert commit(epoch) == NONE
+            # Kafka 4: any other epoch is STALE_MEMBER_EPOCH.
             assert commit(epoch - 1) == STALE_MEMBER_EPOCH
-            assert commit(epoch + 1) == FENCED_MEMBER_EPOCH
+            assert commit(epoch + 1) == STALE_MEMBER_EPOCH
+            # OffsetFetch v9+ names the member and its epoch.
+            ofv = min(c.pick(API_OFFSET_FETCH), 9)
+            assert ofv >= 9
+
+            def fetch(mid, e):
+                body = {"Groups": [{"GroupId": group, "MemberId": mid, "MemberEpoch": e,
+                                    "Topics": [{"Name": topic, "PartitionIndexes": [0]}]}],
+                        "RequireStable": False}
+                g = c.request(API_OFFSET_FETCH, ofv, body)["Groups"][0]
+                if g["ErrorCode"] != NONE:
+                    return g["ErrorCode"], None
+                return NONE, g["Topics"][0]["Partitions"][0]["CommittedOffset"]
+
+            assert fetch(member, epoch) == (NONE, 5)
+            assert fetch(None, -1) == (NONE, 5), "admin fetch (no member) is accepted"
+            assert fetch(member, epoch - 1) == (STALE_MEMBER_EPOCH, None)
+            assert fetch(member, epoch + 1) == (STALE_MEMBER_EPOCH, None)
+            assert fetch("nobody", epoch) == (UNKNOWN_MEMBER_ID, None)
+            # ListGroups sees a consumer group (v5 filters by type and state).
+            lv = c.pick(API_LIST_GROUPS)
+            assert lv >= 5
+
+            def listed(types=(), states=()):
+                r = c.request(API_LIST_GROUPS, lv, {"StatesFilter": list(states),
+                                                    "TypesFilter": list(types)})
+                assert r["ErrorCode"] == NONE
+                return {g["GroupId"]: g for g in r["Groups"]}
+
+            g = listed()[group]
+            assert (g["ProtocolType"], g["GroupState"], g["GroupType"]) == (
+                "consumer", "Stable", "consumer"), g
+            assert group in listed(types=["consumer"])
+            assert group in listed(types=["Consumer"]), "type filter is case-insensitive"
+            assert group not in listed(types=["classic"])
+            assert group in listed(states=["stable"])
+            assert group not in listed(states=["empty"])
+            # DescribeGroups is the classic API: Kafka 4 answers a consumer
+            # group with GROUP_ID_NOT_FOUND (v6+) / Dead.
+            for dv in range(c.api_versions()[API_DESCRIBE_GROUPS][1] + 1):
+                d = c.request(API_DESCRIBE_GROUPS, dv, {"Groups": [group],
+                                                        "IncludeAuthorizedOperations": False})
+                dg = d["Groups"][0]
+                assert dg["GroupState"] == "Dead", (dv, dg)
+                assert dg["ErrorCode"] == (GROUP_ID_NOT_FOUND if dv >= 6 else NONE), (dv, dg)
+                assert dg["Members"] == []
+            # DeleteGroups refuses while a member is in the group.
+            dr = c.request(API_DELETE_GROUPS, c.pick(API_DELETE_GROUPS), {"GroupsNames": [group]})
+            assert dr["Results"][0]["ErrorCode"] == NON_EMPTY_GROUP, dr
             # The group id is now a consumer group: a classic join is refused.
             jr = c.request(API_JOIN_GROUP, 5, {
                 "GroupId": group, "SessionTimeoutMs": 10000, "RebalanceTimeoutMs": 10000,
@@ -376,6 +434,19 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
             r = _hb(c, v, group, member, -1)
             assert (r["ErrorCode"], r["MemberEpoch"]) == (NONE, -1), r
             assert _hb(c, v, group, member, epoch)["ErrorCode"] == UNKNOWN_MEMBER_ID
+            assert fetch(member, epoch) == (UNKNOWN_MEMBER_ID, None)
+            g = listed(types=["consumer"])[group]
+            assert g["GroupState"] == "Empty", g
+            # Now it can be deleted, offsets and all.
+            dr = c.request(API_DELETE_GROUPS, c.pick(API_DELETE_GROUPS), {"GroupsNames": [group]})
+            assert dr["Results"][0]["ErrorCode"] == NONE, dr
+            assert group not in listed()
+            d = c.request(API_CG_DESCRIBE, 0, {"GroupIds": [group],
+                                                "IncludeAuthorizedOperations": False})
+            assert d["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND
+            assert fetch(None, -1) == (NONE, -1)
+            dr = c.request(API_DELETE_GROUPS, c.pick(API_DELETE_GROUPS), {"GroupsNames": [group]})
+            assert dr["Results"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND, dr
         # v0: the coordinator makes the member id.
         r = _hb(c, 0, harness.unique_topic("g-raw0"), "", 0, rebalance=30000, topics=[topic])
         assert r["ErrorCode"] == NONE and r["MemberId"], r
@@ -394,42 +465,167 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
         assert len(tps) == 1 and sorted(tps[0]["Partitions"]) == [0, 1, 2], tps
 
 
-def test_member_rejoins_after_broker_kill9(fresh_broker):
-    """Consumer-group state is in memory: after a restart the live member's
-    heartbeat gets UNKNOWN_MEMBER_ID, it rejoins with epoch 0 and resumes
-    from its committed offsets (which are durable)."""
+def _describe(bootstrap, group):
+    with KafkaConn(bootstrap) as conn:
+        r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
+                         {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+    g = r["Groups"][0]
+    assert g["ErrorCode"] == NONE, g
+    return {m["MemberId"]: (m["MemberEpoch"],
+                            sorted(p for tp in m["Assignment"]["TopicPartitions"]
+                                   for p in tp["Partitions"]))
+            for m in g["Members"]}
+
+
+@pytest.mark.parametrize("how", ["kill9", "term"])
+def test_members_keep_assignment_across_broker_restart(fresh_broker, how):
+    """The group's state is durable (Kafka 4's records in
+    __consumer_offsets): after a kill -9 (or SIGTERM) and restart, two
+    members heartbeating with their ids and epochs go on without
+    rejoining: no assignment or revocation callback, the same member ids,
+    epochs and partitions (ConsumerGroupDescribe), and every message,
+    before and after the restart, is read exactly once."""
     b = fresh_broker
     topic = harness.unique_topic("cp-restart")
-    clients.confluent_create_topic(b.bootstrap, topic, partitions=2)
-    first = clients.make_messages("cp-restart-1", 40, key_count=8, value_size=10, headers=False)
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=4)
+    first = clients.make_messages("cp-restart-1", 80, key_count=16, value_size=10, headers=False)
     acked1 = clients.confluent_produce(b.bootstrap, topic, first)
     group = harness.unique_topic("g-cp-restart")
+    events = []
+    consumers = []
+    for i in range(2):
+        c = _consumer(b.bootstrap, group, **{"client.id": "restart-%d" % i})
+        c.subscribe([topic],
+                    on_assign=lambda c_, ps, i=i: events.append(("assign", i, time.monotonic(),
+                                                                 sorted(p.partition for p in ps))),
+                    on_revoke=lambda c_, ps, i=i: events.append(("revoke", i, time.monotonic(),
+                                                                 sorted(p.partition for p in ps))),
+                    on_lost=lambda c_, ps, i=i: events.append(("lost", i, time.monotonic(),
+                                                               sorted(p.partition for p in ps))))
+        consumers.append(c)
+    seen = []
+
+    def consume_until(cond, what, timeout):
+        deadline = time.monotonic() + timeout
+        for _ in range(100000):
+            if cond():
+                return
+            assert time.monotonic() < deadline, "%s: read %d, %s" % (
+                what, len(seen), [_parts(c) for c in consumers])
+            for c in consumers:
+                for m in c.consume(num_messages=1000, timeout=0.05):
+                    if not m.error():
+                        seen.append((m.partition(), m.offset()))
+
+    try:
+        consume_until(lambda: len(seen) >= len(acked1)
+                      and sorted(_parts(consumers[0]) + _parts(consumers[1])) == [0, 1, 2, 3]
+                      and len(_parts(consumers[0])) == 2,
+                      "first batch, 2/2 split", 40)
+        for c in consumers:
+            c.commit(asynchronous=False)
+        before = _describe(b.bootstrap, group)
+        assert len(before) == 2, before
+        parts_before = [_parts(c) for c in consumers]
+        n_events = len(events)
+        b.restart(how=how)
+        restarted = time.monotonic()
+        second = clients.make_messages("cp-restart-2", 80, key_count=16, value_size=10,
+                                       headers=False)
+        acked2 = clients.confluent_produce(b.bootstrap, topic, second)
+        consume_until(lambda: set(acked2) <= set(seen), "after restart", 45)
+        # Several heartbeat intervals after the restart: still the same.
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            consume_until(lambda: False or time.monotonic() > deadline, "settle", 10)
+        after = _describe(b.bootstrap, group)
+        assert after == before, "members changed across the restart: %s -> %s" % (before, after)
+        assert [_parts(c) for c in consumers] == parts_before
+        late = [e for e in events[n_events:]]
+        assert not late, "callbacks after the restart (at +%s s): %s" % (
+            [round(e[2] - restarted, 2) for e in late], late)
+        assert sorted(seen) == sorted(set(acked1) | set(acked2)), "a message was skipped or repeated"
+    finally:
+        for c in consumers:
+            c.close()
+
+
+def test_empty_consumer_group_is_deleted_after_offsets_expire(broker_factory):
+    """Kafka's cleanup: an empty KIP-848 group whose offsets have expired
+    is deleted (its tombstones written); it stays deleted after a restart."""
+    b = broker_factory(settings={"offsets.retention.minutes": "1",
+                                 "offsets.retention.check.interval.ms": "500",
+                                 "group.consumer.heartbeat.interval.ms": "500"})
+    topic = harness.unique_topic("cp-expire")
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=1)
+    clients.confluent_produce(b.bootstrap, topic,
+                              clients.make_messages("cp-expire", 5, key_count=1, value_size=5,
+                                                    headers=False))
+    group = harness.unique_topic("g-cp-expire")
     c = _consumer(b.bootstrap, group)
     try:
         c.subscribe([topic])
-        seen = []
+        got = 0
         deadline = time.monotonic() + 30
-        for _ in range(100000):
-            if len(seen) >= len(acked1):
-                break
-            assert time.monotonic() < deadline, "read %d of %d" % (len(seen), len(acked1))
-            for m in c.consume(num_messages=1000, timeout=0.1):
-                if not m.error():
-                    seen.append((m.partition(), m.offset()))
+        while got < 5:
+            assert time.monotonic() < deadline
+            got += len([m for m in c.consume(num_messages=100, timeout=0.1) if not m.error()])
         c.commit(asynchronous=False)
-        b.restart(how="kill9")
-        second = clients.make_messages("cp-restart-2", 40, key_count=8, value_size=10,
-                                       headers=False)
-        acked2 = clients.confluent_produce(b.bootstrap, topic, second)
-        deadline = time.monotonic() + 45
-        for _ in range(100000):
-            if set(acked2) <= set(seen) and len(_parts(c)) == 2:
-                break
-            assert time.monotonic() < deadline, "no resume after restart: %d of %d, %s" % (
-                len(set(acked2) & set(seen)), len(acked2), _parts(c))
-            for m in c.consume(num_messages=1000, timeout=0.1):
-                if not m.error():
-                    seen.append((m.partition(), m.offset()))
-        assert sorted(seen) == sorted(set(acked1) | set(acked2)), "a message was skipped or repeated"
     finally:
         c.close()
+    with KafkaConn(b.bootstrap) as conn:
+        r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
+                         {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+        assert r["Groups"][0]["ErrorCode"] == NONE
+        assert r["Groups"][0]["GroupState"] == "Empty"
+    # Offsets expire a minute after the commit; the group goes with them.
+    deadline = time.monotonic() + 90
+    for _ in range(1000):
+        with KafkaConn(b.bootstrap) as conn:
+            r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
+                             {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+        if r["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND:
+            break
+        assert time.monotonic() < deadline, "empty group not deleted: %s" % r["Groups"][0]
+        time.sleep(1)
+    b.restart(how="kill9")
+    with KafkaConn(b.bootstrap) as conn:
+        r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
+                         {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+        assert r["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND, r["Groups"][0]
+
+
+def test_admin_client_lists_and_describes_consumer_group(broker):
+    """confluent-kafka's AdminClient sees a group.protocol=consumer group:
+    list_consumer_groups (type and state filters) and
+    describe_consumer_groups with its members and their partitions."""
+    from confluent_kafka import ConsumerGroupState, ConsumerGroupType
+    from confluent_kafka.admin import AdminClient
+    topic = harness.unique_topic("cp-admin")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=4)
+    group = harness.unique_topic("g-cp-admin")
+    consumers = [_consumer(broker.bootstrap, group) for _ in range(2)]
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    try:
+        for c in consumers:
+            c.subscribe([topic])
+        _poll_until(consumers, lambda: [len(_parts(c)) for c in consumers] == [2, 2], "no 2/2 split")
+        listed = admin.list_consumer_groups(
+            types={ConsumerGroupType.CONSUMER}, request_timeout=10).result(timeout=20)
+        mine = [g for g in listed.valid if g.group_id == group]
+        assert len(mine) == 1, [g.group_id for g in listed.valid]
+        assert mine[0].type == ConsumerGroupType.CONSUMER
+        assert mine[0].state == ConsumerGroupState.STABLE
+        classic = admin.list_consumer_groups(
+            types={ConsumerGroupType.CLASSIC}, request_timeout=10).result(timeout=20)
+        assert group not in [g.group_id for g in classic.valid]
+        d = admin.describe_consumer_groups([group], request_timeout=10)[group].result(timeout=20)
+        assert d.group_id == group
+        assert d.type == ConsumerGroupType.CONSUMER
+        assert d.state == ConsumerGroupState.STABLE
+        assert len(d.members) == 2
+        owned = sorted(tp.partition for m in d.members for tp in m.assignment.topic_partitions)
+        assert owned == [0, 1, 2, 3]
+    finally:
+        for c in consumers:
+            c.close()

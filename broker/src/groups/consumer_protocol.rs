@@ -20,16 +20,30 @@
 //! Everything here is pure state (no I/O, time passed in) so the assignors
 //! and the reconciliation are unit-tested directly. The state lives in the
 //! coordinator of the shard owning the group's `__consumer_offsets`
-//! partition, like the classic groups; it is not persisted yet: after a
-//! restart members get UNKNOWN_MEMBER_ID and rejoin with epoch 0, and
-//! committed offsets are durable through OffsetCommit.
+//! partition, like the classic groups.
+//!
+//! Durability: the state is written as Kafka 4's coordinator records
+//! ([`super::records::ConsumerKey`]). [`ConsumerGroup::drain_records`]
+//! compares what the state would write now with what was last handed to
+//! the log (`persisted`) and returns only the differences (new values and
+//! tombstones), so every change, whoever made it (a heartbeat, a session
+//! timeout), is written by the next drain; callers answer only once that
+//! write is durable. A write that fails marks its keys unknown, so the
+//! next drain writes them again. At start-up [`ConsumerGroup::replay`]
+//! rebuilds the state from those records: members keep their ids, epochs
+//! and partitions across a restart.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use kafka_protocol::ErrorCode;
 use regex::Regex;
 use uuid::Uuid;
+
+use super::records::{
+    ConsumerKey, ConsumerMemberValue, ConsumerValue, CurrentAssignmentValue, consumer_value,
+};
 
 /// Topic id -> partitions.
 pub type Assignment = BTreeMap<Uuid, BTreeSet<i32>>;
@@ -106,6 +120,28 @@ pub struct ConsumerMember {
 }
 
 impl ConsumerMember {
+    /// A member known only by id (replay fills in the rest).
+    fn blank(id: String, now: Instant) -> ConsumerMember {
+        ConsumerMember {
+            id,
+            instance_id: None,
+            rack_id: None,
+            client_id: String::new(),
+            client_host: String::new(),
+            epoch: 0,
+            previous_epoch: 0,
+            state: MemberState::Stable,
+            rebalance_timeout_ms: DEFAULT_REBALANCE_TIMEOUT_MS,
+            topic_names: Vec::new(),
+            regex: None,
+            server_assignor: None,
+            assigned: Assignment::new(),
+            revoking: Assignment::new(),
+            last_heartbeat: now,
+            revoke_started: None,
+        }
+    }
+
     fn subscribes(&self, t: &TopicInfo) -> bool {
         self.topic_names.iter().any(|n| n == &t.name)
             || self
@@ -178,6 +214,47 @@ pub struct ConsumerGroup {
     /// The subscribed topics the target was computed for: a change (a new
     /// topic matching a regex, added partitions) bumps the group epoch.
     topics_seen: Vec<TopicInfo>,
+    /// The record values last handed to the log, by key (empty bytes: a
+    /// write of that key failed, its value on disk is unknown).
+    persisted: BTreeMap<ConsumerKey, Bytes>,
+    /// Writes started and finished (a finished write also covers every
+    /// earlier one: the log is durable in order).
+    pub writes_started: u64,
+    pub writes_done: u64,
+}
+
+impl MemberState {
+    /// Kafka's `MemberState` byte.
+    pub fn to_byte(self) -> i8 {
+        match self {
+            MemberState::Stable => 0,
+            MemberState::UnrevokedPartitions => 1,
+            MemberState::UnreleasedPartitions => 2,
+        }
+    }
+    pub fn from_byte(b: i8) -> MemberState {
+        match b {
+            1 => MemberState::UnrevokedPartitions,
+            2 => MemberState::UnreleasedPartitions,
+            _ => MemberState::Stable,
+        }
+    }
+}
+
+/// Where a record goes in a batch: Kafka's order (member tombstones
+/// first, then member metadata, group epoch, target, current assignment).
+fn write_rank(k: &ConsumerKey, tombstone: bool) -> u8 {
+    match (tombstone, k) {
+        (true, ConsumerKey::CurrentAssignment(_)) => 0,
+        (true, ConsumerKey::TargetMember(_)) => 1,
+        (true, ConsumerKey::Member(_)) => 2,
+        (_, ConsumerKey::Member(_)) => 3,
+        (_, ConsumerKey::Metadata) => 4,
+        (_, ConsumerKey::PartitionMetadata) => 5,
+        (_, ConsumerKey::TargetMember(_)) => 6,
+        (_, ConsumerKey::TargetMetadata) => 7,
+        (_, ConsumerKey::CurrentAssignment(_)) => 8,
+    }
 }
 
 impl ConsumerGroup {
@@ -190,7 +267,217 @@ impl ConsumerGroup {
             members: BTreeMap::new(),
             target: BTreeMap::new(),
             topics_seen: Vec::new(),
+            persisted: BTreeMap::new(),
+            writes_started: 0,
+            writes_done: 0,
         }
+    }
+
+    /// What the state writes now, by key.
+    fn records_now(&self) -> BTreeMap<ConsumerKey, ConsumerValue> {
+        let mut out = BTreeMap::new();
+        out.insert(
+            ConsumerKey::Metadata,
+            ConsumerValue::Metadata {
+                epoch: self.group_epoch,
+            },
+        );
+        out.insert(
+            ConsumerKey::PartitionMetadata,
+            ConsumerValue::PartitionMetadata,
+        );
+        out.insert(
+            ConsumerKey::TargetMetadata,
+            ConsumerValue::TargetMetadata {
+                assignment_epoch: self.assignment_epoch,
+            },
+        );
+        for m in self.members.values() {
+            out.insert(
+                ConsumerKey::Member(m.id.clone()),
+                ConsumerValue::Member(ConsumerMemberValue {
+                    instance_id: m.instance_id.clone(),
+                    rack_id: m.rack_id.clone(),
+                    client_id: m.client_id.clone(),
+                    client_host: m.client_host.clone(),
+                    subscribed_topic_names: m.topic_names.clone(),
+                    subscribed_topic_regex: m.regex.as_ref().map(|(r, _)| r.clone()),
+                    rebalance_timeout_ms: m.rebalance_timeout_ms,
+                    server_assignor: m.server_assignor.clone(),
+                }),
+            );
+            out.insert(
+                ConsumerKey::CurrentAssignment(m.id.clone()),
+                ConsumerValue::CurrentAssignment(CurrentAssignmentValue {
+                    member_epoch: m.epoch,
+                    previous_member_epoch: m.previous_epoch,
+                    state: m.state.to_byte(),
+                    assigned: m.assigned.clone(),
+                    pending_revocation: m.revoking.clone(),
+                }),
+            );
+        }
+        for (id, a) in &self.target {
+            if self.members.contains_key(id) {
+                out.insert(
+                    ConsumerKey::TargetMember(id.clone()),
+                    ConsumerValue::TargetMember(a.clone()),
+                );
+            }
+        }
+        out
+    }
+
+    /// The records that bring the log up to the state (new values, and
+    /// tombstones for members that are gone), in Kafka's order; they count
+    /// as written from now on (see [`ConsumerGroup::mark_unwritten`]).
+    pub fn drain_records(&mut self) -> Vec<(ConsumerKey, Option<Bytes>)> {
+        let now: BTreeMap<ConsumerKey, Bytes> = self
+            .records_now()
+            .into_iter()
+            .map(|(k, v)| (k, consumer_value(&v)))
+            .collect();
+        let mut out: Vec<(ConsumerKey, Option<Bytes>)> = Vec::new();
+        self.persisted.retain(|k, _| {
+            let keep = now.contains_key(k);
+            if !keep {
+                out.push((k.clone(), None));
+            }
+            keep
+        });
+        for (k, v) in now {
+            if self.persisted.get(&k) != Some(&v) {
+                self.persisted.insert(k.clone(), v.clone());
+                out.push((k, Some(v)));
+            }
+        }
+        out.sort_by_key(|(k, v)| write_rank(k, v.is_none()));
+        out
+    }
+
+    /// Whether the group's epoch record is in the log (a group replayed
+    /// without one is a deletion's leftover).
+    pub fn is_persisted(&self) -> bool {
+        self.persisted.contains_key(&ConsumerKey::Metadata)
+    }
+
+    /// A write of these keys failed: their values on disk are unknown, so
+    /// the next drain writes them again (or their tombstones).
+    pub fn mark_unwritten(&mut self, keys: &[ConsumerKey]) {
+        for k in keys {
+            self.persisted.insert(k.clone(), Bytes::new());
+        }
+    }
+
+    /// The tombstones that delete the group (Kafka's
+    /// `createGroupTombstoneRecords` order: per member current assignment,
+    /// target, metadata; then target metadata, partition metadata, epoch).
+    pub fn tombstones(&self) -> Vec<ConsumerKey> {
+        let mut out: Vec<ConsumerKey> = self
+            .persisted
+            .keys()
+            .filter(|k| k.member().is_some())
+            .cloned()
+            .collect();
+        out.sort_by_key(|k| write_rank(k, true));
+        for k in [
+            ConsumerKey::TargetMetadata,
+            ConsumerKey::PartitionMetadata,
+            ConsumerKey::Metadata,
+        ] {
+            if self.persisted.contains_key(&k) {
+                out.push(k);
+            }
+        }
+        out
+    }
+
+    /// Applies one record read back from the log (start-up). A tombstone
+    /// of the group epoch record deletes the group: the caller drops it.
+    pub fn replay(&mut self, key: ConsumerKey, value: Option<ConsumerValue>, now: Instant) {
+        match &value {
+            Some(v) => {
+                self.persisted.insert(key.clone(), consumer_value(v));
+            }
+            None => {
+                self.persisted.remove(&key);
+            }
+        }
+        match (key, value) {
+            (ConsumerKey::Metadata, Some(ConsumerValue::Metadata { epoch })) => {
+                self.group_epoch = epoch;
+            }
+            (
+                ConsumerKey::TargetMetadata,
+                Some(ConsumerValue::TargetMetadata { assignment_epoch }),
+            ) => self.assignment_epoch = assignment_epoch,
+            (ConsumerKey::Member(id), Some(ConsumerValue::Member(v))) => {
+                let m = self
+                    .members
+                    .entry(id.clone())
+                    .or_insert_with(|| ConsumerMember::blank(id, now));
+                m.instance_id = v.instance_id;
+                m.rack_id = v.rack_id;
+                m.client_id = v.client_id;
+                m.client_host = v.client_host;
+                m.topic_names = v.subscribed_topic_names;
+                // A regex that no longer compiles matches nothing (the
+                // member's next heartbeat with a new one replaces it).
+                m.regex = v
+                    .subscribed_topic_regex
+                    .and_then(|r| compile_regex(&r).ok().map(|c| (r, c)));
+                m.rebalance_timeout_ms = v.rebalance_timeout_ms;
+                m.server_assignor = v.server_assignor;
+            }
+            (ConsumerKey::Member(id), None) => {
+                self.members.remove(&id);
+            }
+            (ConsumerKey::TargetMember(id), Some(ConsumerValue::TargetMember(a))) => {
+                self.target.insert(id, a);
+            }
+            (ConsumerKey::TargetMember(id), None) => {
+                self.target.remove(&id);
+            }
+            (ConsumerKey::CurrentAssignment(id), Some(ConsumerValue::CurrentAssignment(c))) => {
+                let m = self
+                    .members
+                    .entry(id.clone())
+                    .or_insert_with(|| ConsumerMember::blank(id, now));
+                m.epoch = c.member_epoch;
+                m.previous_epoch = c.previous_member_epoch;
+                m.state = MemberState::from_byte(c.state);
+                m.assigned = c.assigned;
+                m.revoking = c.pending_revocation;
+                m.revoke_started = (m.state == MemberState::UnrevokedPartitions).then_some(now);
+            }
+            (ConsumerKey::CurrentAssignment(id), None) => {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.assigned.clear();
+                    m.revoking.clear();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// After replay: drops members whose metadata record is missing,
+    /// starts every session afresh and takes the subscribed topics as they
+    /// are now, so that a restart alone causes no rebalance.
+    pub fn finish_load(&mut self, topics: &[TopicInfo], now: Instant) {
+        let known: BTreeSet<String> = self
+            .persisted
+            .keys()
+            .filter_map(|k| match k {
+                ConsumerKey::Member(id) => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        self.members.retain(|id, _| known.contains(id));
+        for m in self.members.values_mut() {
+            m.last_heartbeat = now;
+        }
+        self.topics_seen = self.subscribed(topics);
+        self.assignor = self.choose_assignor();
     }
 
     /// Kafka's state names for ListGroups / ConsumerGroupDescribe.
@@ -616,9 +903,32 @@ impl ConsumerGroup {
         if version < 9 {
             return Err(ErrorCode::UnsupportedVersion);
         }
-        if member_epoch > m.epoch {
-            Err(ErrorCode::FencedMemberEpoch)
-        } else if member_epoch < m.epoch {
+        // Kafka 4: any mismatch is STALE_MEMBER_EPOCH (the client
+        // refreshes its epoch by heartbeating and retries).
+        if member_epoch != m.epoch {
+            Err(ErrorCode::StaleMemberEpoch)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// OffsetFetch checks (Kafka's `ConsumerGroup.validateOffsetFetch`):
+    /// without a member id and with a negative epoch (admin clients), any
+    /// fetch is accepted; otherwise the member must exist and the epoch
+    /// match.
+    pub fn validate_fetch(
+        &self,
+        member_id: Option<&str>,
+        member_epoch: i32,
+    ) -> Result<(), ErrorCode> {
+        if member_id.is_none() && member_epoch < 0 {
+            return Ok(());
+        }
+        let m = self
+            .members
+            .get(member_id.unwrap_or_default())
+            .ok_or(ErrorCode::UnknownMemberId)?;
+        if member_epoch != m.epoch {
             Err(ErrorCode::StaleMemberEpoch)
         } else {
             Ok(())
@@ -958,6 +1268,20 @@ mod tests {
             g.validate_commit("a", a.epoch - 1, 9),
             Err(ErrorCode::StaleMemberEpoch)
         );
+        assert_eq!(
+            g.validate_commit("a", a.epoch + 1, 9),
+            Err(ErrorCode::StaleMemberEpoch)
+        );
+        assert_eq!(g.validate_fetch(None, -1), Ok(()));
+        assert_eq!(g.validate_fetch(Some("a"), a.epoch), Ok(()));
+        assert_eq!(
+            g.validate_fetch(Some("a"), a.epoch + 1),
+            Err(ErrorCode::StaleMemberEpoch)
+        );
+        assert_eq!(
+            g.validate_fetch(Some("x"), 1),
+            Err(ErrorCode::UnknownMemberId)
+        );
         assert_eq!(g.validate_commit("a", a.epoch, 9), Ok(()));
         assert_eq!(
             g.validate_commit("a", a.epoch, 8),
@@ -1022,6 +1346,128 @@ mod tests {
         assert_eq!(g.group_epoch, epoch);
         beat(&mut g, "a2", LEAVE_EPOCH, None, &topics, now).unwrap();
         assert!(g.members.is_empty());
+    }
+
+    /// Drains the group's records and replays them into a fresh group, as
+    /// a restart does (through the bytes, like the log).
+    fn restart(
+        g: &mut ConsumerGroup,
+        log: &mut Vec<(Bytes, Option<Bytes>)>,
+        topics: &[TopicInfo],
+    ) -> ConsumerGroup {
+        for (k, v) in g.drain_records() {
+            log.push((super::super::records::consumer_key(&g.id, &k), v));
+        }
+        let now = Instant::now();
+        let mut back = ConsumerGroup::new(g.id.clone());
+        for (k, v) in log.iter() {
+            match super::super::records::decode(Some(k), v.as_deref()).unwrap() {
+                super::super::records::OffsetsRecord::Consumer { key, value, .. } => {
+                    back.replay(key, value, now)
+                }
+                r => panic!("unexpected {r:?}"),
+            }
+        }
+        back.finish_load(topics, now);
+        back
+    }
+
+    #[test]
+    fn state_survives_replay_and_drains_only_changes() {
+        let topics = vec![topic("t", 6)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let mut log = Vec::new();
+        let a = join(&mut g, "a", &topics, now);
+        let b = join(&mut g, "b", &topics, now);
+        let a2 = beat(&mut g, "a", a.epoch, None, &topics, now).unwrap();
+        // a is mid-revocation: that state must survive too.
+        let back = restart(&mut g, &mut log, &topics);
+        assert!(
+            g.drain_records().is_empty(),
+            "nothing changed since the drain"
+        );
+        for id in ["a", "b"] {
+            let (m, r) = (&g.members[id], &back.members[id]);
+            assert_eq!(
+                (
+                    m.epoch,
+                    m.previous_epoch,
+                    m.state,
+                    &m.assigned,
+                    &m.revoking,
+                    &m.topic_names
+                ),
+                (
+                    r.epoch,
+                    r.previous_epoch,
+                    r.state,
+                    &r.assigned,
+                    &r.revoking,
+                    &r.topic_names
+                )
+            );
+        }
+        assert_eq!(
+            (back.group_epoch, back.assignment_epoch),
+            (g.group_epoch, g.assignment_epoch)
+        );
+        assert_eq!(back.target, g.target);
+        assert_eq!(back.state_name(), g.state_name());
+        // The reloaded group goes on: a confirms, b gets the rest, and a
+        // heartbeat with the old epochs is accepted after the restart.
+        let mut g = back;
+        let kept = a2.assignment.unwrap();
+        let a3 = beat(&mut g, "a", a.epoch, Some(kept.clone()), &topics, now).unwrap();
+        let b3 = beat(&mut g, "b", b.epoch, None, &topics, now).unwrap();
+        assert_eq!(count(&b3.assignment.unwrap()), 3);
+        assert_eq!(g.state_name(), "Stable");
+        // Only the changed records are written: no member metadata, no
+        // partition metadata, no group epoch.
+        let drained = g.drain_records();
+        assert!(!drained.is_empty());
+        assert!(
+            drained
+                .iter()
+                .all(|(k, v)| v.is_some() && matches!(k, ConsumerKey::CurrentAssignment(_))),
+            "{drained:?}"
+        );
+        for (k, v) in &drained {
+            log.push((super::super::records::consumer_key("g", k), v.clone()));
+        }
+        // A restart now changes nothing for a stable member: same epoch,
+        // same partitions, and no rebalance.
+        let mut back = restart(&mut g, &mut log, &topics);
+        let epoch = back.group_epoch;
+        let a4 = beat(&mut back, "a", a3.epoch, Some(kept.clone()), &topics, now).unwrap();
+        assert_eq!(a4.epoch, a3.epoch);
+        assert_eq!(back.members["a"].assigned, kept);
+        assert_eq!(back.group_epoch, epoch);
+        assert!(back.drain_records().is_empty());
+        // A member leaving writes its tombstones first, then the new epoch.
+        beat(&mut back, "b", LEAVE_EPOCH, None, &topics, now).unwrap();
+        let drained = back.drain_records();
+        let kinds: Vec<(i16, bool)> = drained
+            .iter()
+            .map(|(k, v)| (k.record_type(), v.is_some()))
+            .collect();
+        assert_eq!(
+            &kinds[..4],
+            &[(8, false), (7, false), (5, false), (3, true)],
+            "{kinds:?}"
+        );
+        for (k, v) in &drained {
+            log.push((super::super::records::consumer_key("g", k), v.clone()));
+        }
+        // Deleting the group: tombstones for everything written.
+        let tombs = back.tombstones();
+        let kinds: Vec<i16> = tombs.iter().map(|k| k.record_type()).collect();
+        assert_eq!(kinds, vec![8, 7, 5, 6, 4, 3]);
+        // A failed write is written again by the next drain.
+        back.mark_unwritten(&[ConsumerKey::Metadata]);
+        let again = back.drain_records();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].0, ConsumerKey::Metadata);
     }
 
     #[test]

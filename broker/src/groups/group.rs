@@ -130,6 +130,10 @@ pub struct Group {
     pub store_empty: bool,
     /// `group.max.size`: a new member beyond it gets GROUP_MAX_SIZE_REACHED.
     pub max_size: usize,
+    /// OffsetCommits whose records are appended but not yet durable (and
+    /// so not yet in `offsets`): the expiry tick leaves the group alone
+    /// meanwhile.
+    pub inflight_commits: usize,
 }
 
 /// What a JoinGroup or SyncGroup gets: an answer now, or later.
@@ -200,6 +204,7 @@ impl Group {
             empty_since_ms: None,
             store_empty: false,
             max_size: usize::MAX,
+            inflight_commits: 0,
         }
     }
 
@@ -221,6 +226,7 @@ impl Group {
             && self.offsets.is_empty()
             && self.pending.is_empty()
             && !self.store_empty
+            && self.inflight_commits == 0
     }
 
     /// The protocols every member (and `extra`, a joining member) supports,
@@ -969,7 +975,10 @@ impl Group {
     /// its own timestamp, so a reset of a long-empty group is not dropped at
     /// the next check.
     pub fn expired_offsets(&self, now_ms: i64, retention_ms: i64) -> Vec<(String, i32)> {
-        if self.state != GroupState::Empty || !self.members.is_empty() {
+        // A commit in flight is already in the log but not yet here: a
+        // tombstone computed now could land after it and delete it.
+        if self.state != GroupState::Empty || !self.members.is_empty() || self.inflight_commits > 0
+        {
             return Vec::new();
         }
         self.offsets

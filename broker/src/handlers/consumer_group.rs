@@ -2,7 +2,8 @@
 //! protocol. Requests are checked here, then run on the shard that
 //! coordinates the group; the state and assignors are in
 //! [`crate::groups::consumer_protocol`]. This file only translates between
-//! the wire and that state.
+//! the wire and that state; a heartbeat is answered once what it changed
+//! is durable ([`groups::persist_consumer_group`]).
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -68,7 +69,16 @@ pub async fn heartbeat(
     };
     shard
         .submit_to(route.shard, move |s| async move {
-            heartbeat_on_owner(&s, req, client_id)
+            let group_id = req.group_id.clone();
+            let resp = heartbeat_on_owner(&s, req, client_id);
+            // Answer only once the change (if any) is durable, so that a
+            // member never holds an epoch or partitions a restart loses.
+            match groups::persist_consumer_group(&s, &group_id).await {
+                Ok(()) => resp,
+                Err(code) => {
+                    heartbeat_error(refusal(code, "the group's state could not be written"))
+                }
+            }
         })
         .await
         .unwrap_or_else(|_| {
