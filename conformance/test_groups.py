@@ -1302,3 +1302,53 @@ def test_group_max_size(broker_factory):
         # The member itself may rejoin.
         r = c.request(rawkafka.API_JOIN_GROUP, v, dict(body, MemberId=me))
         assert r["ErrorCode"] == NONE and r["MemberId"] == me
+
+
+def test_three_consumers_started_together_rebalance_once(broker_factory):
+    """Kafka's group.initial.rebalance.delay.ms (default 3000) exists so
+    that consumers starting together rebalance once: three classic
+    consumers subscribing at once each get exactly one assignment callback
+    (and no revocation), the three assignments split the topic, and each
+    reads its first message within ~5 s of subscribing."""
+    from confluent_kafka import Consumer
+    b = broker_factory(settings={})  # the broker's defaults: the delay is 3000 ms
+    topic = harness.unique_topic("grp-once")
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=6)
+    msgs = clients.make_messages("grp-once", 60, key_count=30, value_size=10, headers=False)
+    acked = clients.confluent_produce(b.bootstrap, topic, msgs)
+    assert {p for p, _ in acked} == set(range(6))
+    group = harness.unique_topic("g-once")
+    events = [[] for _ in range(3)]
+    consumers = [Consumer({"bootstrap.servers": b.bootstrap, "group.id": group,
+                           "auto.offset.reset": "earliest", "enable.auto.commit": False,
+                           "fetch.wait.max.ms": 100, "session.timeout.ms": 10000})
+                 for _ in range(3)]
+    started, first = [], [None] * 3
+    try:
+        for i, c in enumerate(consumers):
+            c.subscribe([topic],
+                        on_assign=lambda _c, ps, i=i: events[i].append(
+                            ("assign", sorted(p.partition for p in ps))),
+                        on_revoke=lambda _c, ps, i=i: events[i].append(
+                            ("revoke", sorted(p.partition for p in ps))))
+            started.append(time.monotonic())
+        # Poll well past the first messages, so a second rebalance would show.
+        deadline = started[0] + 9
+        while time.monotonic() < deadline:
+            for i, c in enumerate(consumers):
+                for m in c.consume(num_messages=100, timeout=0.02):
+                    if not m.error() and first[i] is None:
+                        first[i] = time.monotonic() - started[i]
+        assigns = [[e for e in ev if e[0] == "assign"] for ev in events]
+        assert [len(a) for a in assigns] == [1, 1, 1], "more than one rebalance: %s" % events
+        assert all(e[0] == "assign" for ev in events for e in ev), events
+        owned = sorted(p for a in assigns for p in a[0][1])
+        assert owned == list(range(6)), assigns
+        assert all(len(a[0][1]) == 2 for a in assigns), assigns
+        assert all(f is not None for f in first), "a consumer read nothing: %s" % first
+        assert max(first) < 5.0, "first message after %s s" % [round(f, 2) for f in first]
+        # The delay did hold the rebalance back (one join phase for all).
+        assert min(first) > 2.5, "no initial rebalance delay: %s" % first
+    finally:
+        for c in consumers:
+            c.close()
