@@ -10,14 +10,17 @@ ConsumerGroupDescribe), driven by confluent-kafka with
   keep what they do not give up.
 - The group's state is durable: after a broker kill -9 or SIGTERM the
   members go on with the same ids, epochs and partitions, no callback, no
-  message skipped; an empty group is deleted once its offsets expire.
+  message skipped; offsets of subscribed topics do not expire while the
+  group has members, others do; an empty group is deleted once its
+  offsets expire.
 - Raw protocol: both APIs at every advertised version; fencing
   (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID), INVALID_REGULAR_EXPRESSION,
   UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH on OffsetCommit and OffsetFetch
   v9+ (UNKNOWN_MEMBER_ID for a stranger), a group id being used by one
   protocol at a time; ListGroups v5 type/state filters, DescribeGroups
   (GROUP_ID_NOT_FOUND for a consumer group, as Kafka 4), DeleteGroups
-  (NON_EMPTY_GROUP, then deleted); confluent AdminClient lists and
+  (NON_EMPTY_GROUP, then deleted), OffsetDelete (GROUP_SUBSCRIBED_TO_TOPIC);
+  confluent AdminClient lists and
   describes a consumer group.
 """
 
@@ -44,10 +47,10 @@ BROKER_SETTINGS = {
 }
 
 API_OFFSET_COMMIT, API_OFFSET_FETCH, API_JOIN_GROUP = 8, 9, 11
-API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_DELETE_GROUPS = 15, 16, 42
+API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_DELETE_GROUPS, API_OFFSET_DELETE = 15, 16, 42, 47
 API_CG_HEARTBEAT, API_CG_DESCRIBE = 68, 69
 NONE, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 0, 25, 23
-NON_EMPTY_GROUP = 68
+NON_EMPTY_GROUP, GROUP_SUBSCRIBED_TO_TOPIC = 68, 86
 INVALID_REQUEST, GROUP_ID_NOT_FOUND = 42, 69
 FENCED_MEMBER_EPOCH, UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH = 110, 112, 113
 INVALID_REGULAR_EXPRESSION = 128
@@ -406,6 +409,23 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
                 assert dg["GroupState"] == "Dead", (dv, dg)
                 assert dg["ErrorCode"] == (GROUP_ID_NOT_FOUND if dv >= 6 else NONE), (dv, dg)
                 assert dg["Members"] == []
+            # OffsetDelete: not the offsets of a subscribed topic
+            # (GROUP_SUBSCRIBED_TO_TOPIC), those of another topic yes.
+            other = harness.unique_topic("cp-raw-other")
+            rawkafka.ensure_topic(broker.bootstrap, other, 1)
+            t2 = {"Name": other, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": 3,
+                                                 "CommittedLeaderEpoch": -1, "CommittedMetadata": ""}]}
+            cr = c.request(API_OFFSET_COMMIT, min(ocv, 9), {
+                "GroupId": group, "GenerationIdOrMemberEpoch": epoch, "MemberId": member,
+                "GroupInstanceId": None, "Topics": [t2]})
+            assert cr["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+            od = c.request(API_OFFSET_DELETE, c.pick(API_OFFSET_DELETE), {
+                "GroupId": group, "Topics": [{"Name": topic, "Partitions": [{"PartitionIndex": 0}]},
+                                             {"Name": other, "Partitions": [{"PartitionIndex": 0}]}]})
+            assert od["ErrorCode"] == NONE, od
+            assert [t["Partitions"][0]["ErrorCode"] for t in od["Topics"]] == [
+                GROUP_SUBSCRIBED_TO_TOPIC, NONE], od
+            assert fetch(member, epoch) == (NONE, 5)
             # DeleteGroups refuses while a member is in the group.
             dr = c.request(API_DELETE_GROUPS, c.pick(API_DELETE_GROUPS), {"GroupsNames": [group]})
             assert dr["Results"][0]["ErrorCode"] == NON_EMPTY_GROUP, dr
@@ -550,49 +570,75 @@ def test_members_keep_assignment_across_broker_restart(fresh_broker, how):
             c.close()
 
 
-def test_empty_consumer_group_is_deleted_after_offsets_expire(broker_factory):
-    """Kafka's cleanup: an empty KIP-848 group whose offsets have expired
-    is deleted (its tombstones written); it stays deleted after a restart."""
+def test_offsets_expire_and_empty_group_is_deleted(broker_factory):
+    """Kafka's offset cleanup for a consumer group: while a member
+    subscribes to topic A, A's committed offset is kept past the retention
+    time while B's (not subscribed) expires; once the member leaves, A's
+    goes too and the empty group is deleted (tombstones written): it stays
+    deleted after a kill -9 and restart."""
     b = broker_factory(settings={"offsets.retention.minutes": "1",
                                  "offsets.retention.check.interval.ms": "500",
                                  "group.consumer.heartbeat.interval.ms": "500"})
-    topic = harness.unique_topic("cp-expire")
-    clients.confluent_create_topic(b.bootstrap, topic, partitions=1)
-    clients.confluent_produce(b.bootstrap, topic,
-                              clients.make_messages("cp-expire", 5, key_count=1, value_size=5,
-                                                    headers=False))
+    ta, tb = harness.unique_topic("cp-exp-a"), harness.unique_topic("cp-exp-b")
+    rawkafka.ensure_topic(b.bootstrap, ta, 1)
+    rawkafka.ensure_topic(b.bootstrap, tb, 1)
     group = harness.unique_topic("g-cp-expire")
-    c = _consumer(b.bootstrap, group)
-    try:
-        c.subscribe([topic])
-        got = 0
-        deadline = time.monotonic() + 30
-        while got < 5:
-            assert time.monotonic() < deadline
-            got += len([m for m in c.consume(num_messages=100, timeout=0.1) if not m.error()])
-        c.commit(asynchronous=False)
-    finally:
-        c.close()
-    with KafkaConn(b.bootstrap) as conn:
+    member = str(uuid.uuid4())
+
+    def describe(conn):
         r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
                          {"GroupIds": [group], "IncludeAuthorizedOperations": False})
-        assert r["Groups"][0]["ErrorCode"] == NONE
-        assert r["Groups"][0]["GroupState"] == "Empty"
-    # Offsets expire a minute after the commit; the group goes with them.
-    deadline = time.monotonic() + 90
-    for _ in range(1000):
-        with KafkaConn(b.bootstrap) as conn:
-            r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
-                             {"GroupIds": [group], "IncludeAuthorizedOperations": False})
-        if r["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND:
-            break
-        assert time.monotonic() < deadline, "empty group not deleted: %s" % r["Groups"][0]
-        time.sleep(1)
+        return r["Groups"][0]
+
+    def fetch(conn):
+        r = conn.request(API_OFFSET_FETCH, 9, {"Groups": [{"GroupId": group, "MemberId": None,
+                                                           "MemberEpoch": -1, "Topics": None}],
+                                               "RequireStable": False})
+        g = r["Groups"][0]
+        assert g["ErrorCode"] == NONE, g
+        return {t["Name"]: t["Partitions"][0]["CommittedOffset"] for t in g["Topics"]}
+
+    with KafkaConn(b.bootstrap) as c:
+        r = _hb(c, 1, group, member, 0, rebalance=30000, topics=[ta], owned=[], regex="")
+        assert r["ErrorCode"] == NONE, r
+        epoch = r["MemberEpoch"]
+        ocv = min(c.pick(API_OFFSET_COMMIT), 9)
+        for t, off in ((ta, 5), (tb, 7)):
+            cr = c.request(API_OFFSET_COMMIT, ocv, {
+                "GroupId": group, "GenerationIdOrMemberEpoch": epoch, "MemberId": member,
+                "GroupInstanceId": None,
+                "Topics": [{"Name": t, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": off,
+                                                       "CommittedLeaderEpoch": -1,
+                                                       "CommittedMetadata": ""}]}]})
+            assert cr["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+        committed_at = time.monotonic()
+        assert fetch(c) == {ta: 5, tb: 7}
+        # Keep the member alive past the retention time (one minute).
+        deadline = committed_at + 90
+        for _ in range(1000):
+            r = _hb(c, 1, group, member, epoch)
+            assert r["ErrorCode"] == NONE, r
+            if tb not in fetch(c):
+                break
+            assert time.monotonic() < deadline, "B's offset did not expire: %s" % fetch(c)
+            time.sleep(1)
+        assert time.monotonic() - committed_at > 55, "expired before the retention time"
+        assert fetch(c) == {ta: 5}, "a subscribed topic's offset expired"
+        assert describe(c)["ErrorCode"] == NONE
+        # The member leaves: A's offset expires, then the group goes.
+        assert _hb(c, 1, group, member, -1)["ErrorCode"] == NONE
+        deadline = time.monotonic() + 20
+        for _ in range(1000):
+            if describe(c)["ErrorCode"] == GROUP_ID_NOT_FOUND:
+                break
+            assert time.monotonic() < deadline, "empty group not deleted: %s %s" % (
+                describe(c), fetch(c))
+            time.sleep(0.2)
+        assert fetch(c) == {}
     b.restart(how="kill9")
-    with KafkaConn(b.bootstrap) as conn:
-        r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
-                         {"GroupIds": [group], "IncludeAuthorizedOperations": False})
-        assert r["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND, r["Groups"][0]
+    with KafkaConn(b.bootstrap) as c:
+        assert describe(c)["ErrorCode"] == GROUP_ID_NOT_FOUND, describe(c)
+        assert fetch(c) == {}
 
 
 def test_admin_client_lists_and_describes_consumer_group(broker):

@@ -1352,3 +1352,51 @@ def test_three_consumers_started_together_rebalance_once(broker_factory):
     finally:
         for c in consumers:
             c.close()
+
+
+def _java_hash(s):
+    """Java's String.hashCode (over UTF-16 code units), as Kafka maps a
+    group to its __consumer_offsets partition."""
+    data = s.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(data), 2):
+        h = (h * 31 + int.from_bytes(data[i:i + 2], "big")) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= (1 << 31) else h
+
+
+def test_admin_client_id_may_produce_to_offsets_topic(fresh_broker):
+    """Kafka lets the client id `__admin_client` (and only it) append to
+    internal topics. A committed-offset record written that way, in Kafka's
+    layout, to the group's partition of __consumer_offsets is read back by
+    the coordinator after a restart; any other client id is refused."""
+    import struct
+    from confluent_kafka import KafkaException, TopicPartition
+    b = fresh_broker
+    topic = harness.unique_topic("grp-admin-id")
+    rawkafka.ensure_topic(b.bootstrap, topic, 1)
+    group = harness.unique_topic("g-admin-id")
+    # Creates __consumer_offsets (50 partitions by default).
+    c = _group_consumer(b.bootstrap, group)
+    try:
+        assert c.committed([TopicPartition(topic, 0)], timeout=10)[0].offset < 0
+    finally:
+        c.close()
+    h = _java_hash(group)
+    part = (0 if h == -(1 << 31) else abs(h)) % 50
+    s = lambda x: struct.pack(">h", len(x)) + x.encode()
+    key = struct.pack(">h", 1) + s(group) + s(topic) + struct.pack(">i", 0)
+    value = struct.pack(">hqi", 3, 42, -1) + s("via admin") + struct.pack(">q", int(time.time() * 1000))
+    with pytest.raises(KafkaException) as e:
+        clients.confluent_produce(b.bootstrap, "__consumer_offsets", [{"key": key, "value": value}],
+                                  partition=part, conf={"message.send.max.retries": 0}, timeout=15)
+    assert e.value.args[0].code() == INVALID_TOPIC_EXCEPTION, e.value
+    clients.confluent_produce(b.bootstrap, "__consumer_offsets", [{"key": key, "value": value}],
+                              partition=part, conf={"client.id": "__admin_client",
+                                                    "message.send.max.retries": 0}, timeout=15)
+    b.restart(how="term")
+    c = _group_consumer(b.bootstrap, group)
+    try:
+        got = c.committed([TopicPartition(topic, 0)], timeout=10)[0]
+        assert (got.offset, got.metadata) == (42, "via admin"), got
+    finally:
+        c.close()

@@ -355,6 +355,25 @@ impl ConsumerGroup {
         out
     }
 
+    /// The topics the members subscribe to (Kafka's
+    /// `isSubscribedToTopic`): named ones, and those of `topics` a
+    /// member's regex matches. Their offsets neither expire nor can be
+    /// deleted while subscribed.
+    pub fn subscribed_topic_names(&self, topics: &[TopicInfo]) -> BTreeSet<String> {
+        let mut out: BTreeSet<String> = self
+            .members
+            .values()
+            .flat_map(|m| m.topic_names.iter().cloned())
+            .collect();
+        out.extend(
+            topics
+                .iter()
+                .filter(|t| self.members.values().any(|m| m.subscribes(t)))
+                .map(|t| t.name.clone()),
+        );
+        out
+    }
+
     /// Whether the group's epoch record is in the log (a group replayed
     /// without one is a deletion's leftover).
     pub fn is_persisted(&self) -> bool {

@@ -389,19 +389,21 @@ async fn expire_offsets(shard: &Rc<Shard>) {
     let c = coordinator();
     // (group, expired offsets, whether they are all its offsets)
     type Expired = (String, Vec<(String, i32)>, bool);
+    let topics = consumer_protocol::topics_of(&shard.metadata());
     let expired: Vec<Expired> = c
         .borrow()
         .groups
         .values()
-        .filter(|g| {
-            // A KIP-848 group's offsets stay while it has members.
-            c.borrow()
-                .consumer_groups
-                .get(&g.id)
-                .is_none_or(|cg| cg.members.is_empty())
-        })
         .filter_map(|g| {
-            let e = g.expired_offsets(now, retention_ms);
+            let mut e = g.expired_offsets(now, retention_ms);
+            // A KIP-848 group keeps the offsets of topics it subscribes
+            // to (Kafka's cleanupExpiredOffsets).
+            if let Some(cg) = c.borrow().consumer_groups.get(&g.id)
+                && !cg.members.is_empty()
+            {
+                let subscribed = cg.subscribed_topic_names(&topics);
+                e.retain(|(t, _)| !subscribed.contains(t));
+            }
             let all = !e.is_empty() && e.len() == g.offsets.len();
             (!e.is_empty()).then(|| (g.id.clone(), e, all))
         })

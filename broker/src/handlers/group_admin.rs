@@ -25,7 +25,7 @@ use kafka_protocol::generated::{
 };
 
 use crate::groups::group::GroupState;
-use crate::groups::{self, coordinator, records};
+use crate::groups::{self, consumer_protocol, coordinator, records};
 use crate::shard::Shard;
 
 /// Kafka's group types (ListGroups v5).
@@ -336,10 +336,38 @@ pub async fn offset_delete(shard: &Rc<Shard>, req: OffsetDeleteRequest) -> Offse
                         let (codes, tombstones) = {
                             let c = coordinator();
                             let mut c = c.borrow_mut();
+                            // A KIP-848 group: any offset but those of
+                            // subscribed topics (Kafka's
+                            // ConsumerGroup.validateOffsetDelete accepts).
+                            let consumer_subscribed = is_consumer_group(&c, &id).then(|| {
+                                let topics = consumer_protocol::topics_of(&s.metadata());
+                                c.consumer_groups
+                                    .get(&id)
+                                    .map(|g| g.subscribed_topic_names(&topics))
+                                    .unwrap_or_default()
+                            });
+                            if let Some(subscribed) = &consumer_subscribed
+                                && !c.groups.contains_key(&id)
+                            {
+                                // No offsets at all: nothing to delete.
+                                let codes = asked
+                                    .iter()
+                                    .map(|(topic, _, early)| match early {
+                                        Some(code) => *code,
+                                        None if subscribed.contains(topic) => {
+                                            ErrorCode::GroupSubscribedToTopic
+                                        }
+                                        None => ErrorCode::None,
+                                    })
+                                    .collect();
+                                return Ok(codes);
+                            }
                             let Some(g) = c.groups.get_mut(&id) else {
                                 return Err(ErrorCode::GroupIdNotFound);
                             };
-                            let subscribed = if g.state == GroupState::Empty {
+                            let subscribed = if let Some(s) = consumer_subscribed {
+                                Some(s.into_iter().collect())
+                            } else if g.state == GroupState::Empty {
                                 Some(Default::default())
                             } else if g.protocol_type.as_deref() == Some("consumer") {
                                 g.subscribed_topics()

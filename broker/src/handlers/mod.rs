@@ -45,7 +45,7 @@ pub async fn handle(
         }
         RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(shard, r, v).await),
         RequestBody::Produce(r) => {
-            return produce::handle(shard, r, v)
+            return produce::handle(shard, r, v, header.client_id.as_deref())
                 .await
                 .map(ResponseBody::Produce);
         }
