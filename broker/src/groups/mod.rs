@@ -157,6 +157,25 @@ pub async fn append(
     route: Route,
     records: Vec<(Bytes, Option<Bytes>)>,
 ) -> Result<i64, ErrorCode> {
+    append_with(shard, route, move || records)
+        .await
+        .map(|o| o.unwrap_or(-1))
+}
+
+/// Like [`append`], but the records are made by `make` at the moment the
+/// batch takes its place in the log, with nothing running in between: a
+/// state change drained into records is then always written after the
+/// ones drained before it. (The partition may need waiting for just after
+/// `__consumer_offsets` is created; that wait comes before `make`.)
+/// `Ok(None)`: `make` had nothing to write.
+pub async fn append_with<F>(
+    shard: &Rc<Shard>,
+    route: Route,
+    make: F,
+) -> Result<Option<i64>, ErrorCode>
+where
+    F: FnOnce() -> Vec<(Bytes, Option<Bytes>)>,
+{
     // Just after `__consumer_offsets` is created, its metadata is
     // published before every partition is open: wait (bounded) for it.
     let mut part = shard.partition(&(route.topic_id, route.partition));
@@ -168,6 +187,12 @@ pub async fn append(
         part = shard.partition(&(route.topic_id, route.partition));
     }
     let part = part.ok_or(ErrorCode::NotCoordinator)?;
+    // From here to the append's first poll (which places the batch in
+    // the log) nothing awaits.
+    let records = make();
+    if records.is_empty() {
+        return Ok(None);
+    }
     let now = now_ms();
     let mut b = RecordBatchBuilder::new();
     for (key, value) in records {
@@ -183,7 +208,7 @@ pub async fn append(
         ErrorCode::UnknownServerError
     })?;
     match part.append(batch).await {
-        Ok((info, _)) => Ok(info.base_offset),
+        Ok((info, _)) => Ok(Some(info.base_offset)),
         Err(e) => {
             tracing::warn!(code = ?e.code, message = %e.message, "__consumer_offsets append failed");
             Err(match e.code {
@@ -214,18 +239,30 @@ pub fn local_route(shard: &Rc<Shard>, group: &str) -> Option<Route> {
 pub async fn persist_consumer_group(shard: &Rc<Shard>, group: &str) -> Result<(), ErrorCode> {
     let route = local_route(shard, group).ok_or(ErrorCode::NotCoordinator)?;
     let c = coordinator();
-    let (recs, seq) = {
+    // (keys written, this write's sequence number), set by the drain.
+    let drained: std::cell::RefCell<(Vec<ConsumerKey>, u64)> = Default::default();
+    // The drain runs when the batch takes its place in the log, so two
+    // drains of the group are always written in the order they ran.
+    let r = append_with(shard, route, || {
         let mut c = c.borrow_mut();
         let Some(g) = c.consumer_groups.get_mut(group) else {
-            return Ok(());
+            return Vec::new();
         };
         let recs = g.drain_records();
         if !recs.is_empty() {
             g.writes_started += 1;
         }
-        (recs, g.writes_started)
-    };
-    if recs.is_empty() {
+        *drained.borrow_mut() = (
+            recs.iter().map(|(k, _)| k.clone()).collect(),
+            g.writes_started,
+        );
+        recs.into_iter()
+            .map(|(k, v)| (records::consumer_key(group, &k), v))
+            .collect()
+    })
+    .await;
+    let (keys, seq) = drained.take();
+    if let Ok(None) = r {
         // Nothing new, but what the caller answers may come from a write
         // still in flight: wait for it (bounded).
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -241,13 +278,9 @@ pub async fn persist_consumer_group(shard: &Rc<Shard>, group: &str) -> Result<()
             monoio::time::sleep(Duration::from_millis(1)).await;
         }
     }
-    let keys: Vec<ConsumerKey> = recs.iter().map(|(k, _)| k.clone()).collect();
-    let batch = recs
-        .into_iter()
-        .map(|(k, v)| (records::consumer_key(group, &k), v))
-        .collect();
-    let r = append(shard, route, batch).await;
-    if let Some(g) = c.borrow_mut().consumer_groups.get_mut(group) {
+    if !keys.is_empty()
+        && let Some(g) = c.borrow_mut().consumer_groups.get_mut(group)
+    {
         // Failed or not, waiters stop waiting; a failed write's keys are
         // written again by the next drain.
         g.writes_done = g.writes_done.max(seq);
@@ -453,7 +486,7 @@ async fn delete_empty_consumer_groups(shard: &Rc<Shard>) {
             .filter(|id| {
                 c.groups
                     .get(id)
-                    .is_none_or(|g| g.offsets.is_empty() && g.inflight_commits == 0)
+                    .is_none_or(|g| g.offsets.is_empty() && g.inflight_commits.is_empty())
             })
             .collect();
         ids.into_iter()
@@ -666,11 +699,12 @@ mod tests {
         //    offset 1) when the tick looks: nothing may expire now, since a
         //    group tombstone computed from state without the commit would
         //    land after it.
-        c.groups.get_mut("g").unwrap().inflight_commits += 1;
+        let k1 = [("t".to_string(), 1)];
+        c.groups.get_mut("g").unwrap().begin_commit(&k1);
         assert!(c.groups["g"].expired_offsets(now, retention).is_empty());
         assert!(!c.groups["g"].is_disposable());
         let g = c.groups.get_mut("g").unwrap();
-        g.inflight_commits -= 1;
+        g.end_commit(&k1);
         g.apply_offset("t".into(), 1, committed(9, now), 1);
         // The next tick expires only the old offset (not the whole group).
         let e = c.groups["g"].expired_offsets(now, retention);
@@ -708,6 +742,27 @@ mod tests {
         // A tombstone after the commit (the commit was older) does delete.
         replay(&mut back, offset_rec(0, None), 5, d);
         assert!(!back.groups["g"].offsets.contains_key(&("t".to_string(), 0)));
+    }
+
+    /// DeleteGroups while a commit is in flight: the deletion is the newer
+    /// write, so it tombstones the in-flight partition too, and the commit
+    /// finishing afterwards does not reach a new group of the same id.
+    #[test]
+    fn deletion_covers_commits_in_flight() {
+        let d = Duration::ZERO;
+        let mut g = Group::new("g".into(), d);
+        g.apply_offset("t".into(), 0, committed(1, 0), 0);
+        let k = [("t".to_string(), 3)];
+        g.begin_commit(&k);
+        assert_eq!(
+            g.offset_keys(),
+            vec![("t".to_string(), 0), ("t".to_string(), 3)]
+        );
+        assert!(!g.is_disposable());
+        let again = Group::new("g".into(), d);
+        assert_ne!(again.incarnation, g.incarnation);
+        g.end_commit(&k);
+        assert!(g.inflight_commits.is_empty());
     }
 
     #[test]

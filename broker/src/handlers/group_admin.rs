@@ -251,7 +251,7 @@ pub async fn delete(shard: &Rc<Shard>, req: DeleteGroupsRequest) -> DeleteGroups
                                     }
                                     let mut t: Vec<(Bytes, Option<Bytes>)> = Vec::new();
                                     if let Some(g) = c.groups.remove(&id) {
-                                        t.extend(g.offsets.keys().map(|(topic, p)| {
+                                        t.extend(g.offset_keys().iter().map(|(topic, p)| {
                                             (records::offset_key(&id, topic, *p), None)
                                         }));
                                     }
@@ -273,9 +273,11 @@ pub async fn delete(shard: &Rc<Shard>, req: DeleteGroupsRequest) -> DeleteGroups
                                     let Some(g) = c.groups.remove(&id) else {
                                         return ErrorCode::GroupIdNotFound;
                                     };
+                                    // Offsets in flight too: their records
+                                    // precede these tombstones in the log.
                                     let mut t: Vec<(Bytes, Option<Bytes>)> = g
-                                        .offsets
-                                        .keys()
+                                        .offset_keys()
+                                        .iter()
                                         .map(|(topic, p)| {
                                             (records::offset_key(&id, topic, *p), None)
                                         })

@@ -193,19 +193,30 @@ async fn commit_on_owner(
     // In flight from here (the record takes its log place at the append's
     // first poll, below) until applied: the expiry tick waits for it.
     let delay = groups::initial_delay(s);
+    let keys: Vec<(String, i32)> = items.iter().map(|(t, p, _)| (t.clone(), *p)).collect();
     let c = coordinator();
-    c.borrow_mut()
-        .groups
-        .entry(group_id.clone())
-        .or_insert_with(|| Group::new(group_id.clone(), delay))
-        .inflight_commits += 1;
+    let incarnation = {
+        let mut c = c.borrow_mut();
+        let g = c
+            .groups
+            .entry(group_id.clone())
+            .or_insert_with(|| Group::new(group_id.clone(), delay));
+        g.begin_commit(&keys);
+        g.incarnation
+    };
     let appended = groups::append(s, route, recs).await;
     let mut c = c.borrow_mut();
-    let g = c
+    // The group was deleted meanwhile: its tombstones, after this record
+    // in the log, cover these partitions too (see Group::offset_keys), so
+    // the commit must not reach the group now carrying the id either.
+    let Some(g) = c
         .groups
-        .entry(group_id.clone())
-        .or_insert_with(|| Group::new(group_id, delay));
-    g.inflight_commits = g.inflight_commits.saturating_sub(1);
+        .get_mut(&group_id)
+        .filter(|g| g.incarnation == incarnation)
+    else {
+        return appended.map(|_| ());
+    };
+    g.end_commit(&keys);
     let base = appended?;
     for (i, (t, p, v)) in items.into_iter().enumerate() {
         g.apply_offset(t, p, Some(v), base + i as i64);
