@@ -444,6 +444,7 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
                 assert [m["MemberId"] for m in g["Members"]] == [member]
                 m = g["Members"][0]
                 assert m["SubscribedTopicNames"] == [topic]
+                assert m["ClientHost"] == "/127.0.0.1", m["ClientHost"]
                 assert m["MemberEpoch"] == epoch
                 assert sorted(m["TargetAssignment"]["TopicPartitions"][0]["Partitions"]) == [0, 1, 2]
                 assert m["Assignment"]["TopicPartitions"][0]["TopicName"] == topic

@@ -49,6 +49,7 @@ pub async fn heartbeat(
     req: ConsumerGroupHeartbeatRequest,
     version: i16,
     client_id: String,
+    client_host: String,
 ) -> ConsumerGroupHeartbeatResponse {
     if req.group_id.is_empty() {
         return heartbeat_error(refusal(
@@ -70,7 +71,7 @@ pub async fn heartbeat(
     shard
         .submit_to(route.shard, move |s| async move {
             let group_id = req.group_id.clone();
-            let resp = heartbeat_on_owner(&s, req, client_id);
+            let resp = heartbeat_on_owner(&s, req, client_id, client_host);
             // Answer only once the change (if any) is durable, so that a
             // member never holds an epoch or partitions a restart loses.
             match groups::persist_consumer_group(&s, &group_id).await {
@@ -101,6 +102,7 @@ fn heartbeat_on_owner(
     s: &Rc<Shard>,
     req: ConsumerGroupHeartbeatRequest,
     client_id: String,
+    client_host: String,
 ) -> ConsumerGroupHeartbeatResponse {
     let meta = s.metadata();
     let interval = meta
@@ -142,7 +144,7 @@ fn heartbeat_on_owner(
             )
         }),
         client_id,
-        client_host: String::new(),
+        client_host,
     };
     let group_id = req.group_id;
     let g = c
