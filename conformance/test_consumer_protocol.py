@@ -20,7 +20,8 @@ ConsumerGroupDescribe), driven by confluent-kafka with
   protocol at a time; ListGroups v5 type/state filters, DescribeGroups
   (GROUP_ID_NOT_FOUND for a consumer group, as Kafka 4), DeleteGroups
   (NON_EMPTY_GROUP, then deleted), OffsetDelete (GROUP_SUBSCRIBED_TO_TOPIC);
-  confluent AdminClient lists and
+  an empty consumer group gives way to a classic JoinGroup; confluent
+  AdminClient lists and
   describes a consumer group.
 """
 
@@ -683,3 +684,40 @@ def test_admin_client_lists_and_describes_consumer_group(broker):
     finally:
         for c in consumers:
             c.close()
+
+
+def test_empty_consumer_group_gives_way_to_classic_join(broker):
+    """Kafka converts an empty consumer group when a classic member joins
+    its id: the consumer group is deleted, the committed offsets stay, and
+    the classic group is listed as classic."""
+    topic = harness.unique_topic("cp-conv")
+    rawkafka.ensure_topic(broker.bootstrap, topic, 1)
+    group = harness.unique_topic("g-conv")
+    member = str(uuid.uuid4())
+    with KafkaConn(broker.bootstrap) as c:
+        r = _hb(c, 1, group, member, 0, rebalance=30000, topics=[topic], owned=[], regex="")
+        assert r["ErrorCode"] == NONE, r
+        cr = c.request(API_OFFSET_COMMIT, 9, {
+            "GroupId": group, "GenerationIdOrMemberEpoch": r["MemberEpoch"], "MemberId": member,
+            "GroupInstanceId": None,
+            "Topics": [{"Name": topic, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": 4,
+                                                       "CommittedLeaderEpoch": -1,
+                                                       "CommittedMetadata": ""}]}]})
+        assert cr["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+        assert _hb(c, 1, group, member, -1)["ErrorCode"] == NONE
+        join = {"GroupId": group, "SessionTimeoutMs": 10000, "RebalanceTimeoutMs": 10000,
+                "MemberId": "", "GroupInstanceId": None, "ProtocolType": "consumer",
+                "Protocols": [{"Name": "range", "Metadata": b""}]}
+        jr = c.request(API_JOIN_GROUP, 5, join)
+        assert jr["ErrorCode"] in (NONE, 79), jr  # 79: MEMBER_ID_REQUIRED (KIP-394)
+        d = c.request(API_CG_DESCRIBE, 0, {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+        assert d["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND, d["Groups"][0]
+        of = c.request(API_OFFSET_FETCH, 9, {"Groups": [{"GroupId": group, "MemberId": None,
+                                                         "MemberEpoch": -1, "Topics": None}],
+                                             "RequireStable": False})
+        assert [(t["Name"], t["Partitions"][0]["CommittedOffset"])
+                for t in of["Groups"][0]["Topics"]] == [(topic, 4)]
+        lg = c.request(API_LIST_GROUPS, c.pick(API_LIST_GROUPS), {"StatesFilter": [],
+                                                                 "TypesFilter": []})
+        mine = [g for g in lg["Groups"] if g["GroupId"] == group]
+        assert [g["GroupType"] for g in mine] == ["classic"], mine
