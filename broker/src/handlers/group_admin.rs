@@ -3,9 +3,10 @@
 //! alike, as Kafka 4 answers: ListGroups lists both with their type,
 //! DescribeGroups (a classic-group API) answers GROUP_ID_NOT_FOUND for a
 //! consumer group ("is not a classic group", v6+; just "Dead" before), and
-//! DeleteGroups refuses a consumer group with members (NON_EMPTY_GROUP). ListGroups asks every shard
-//! (a group lives on the shard of its `__consumer_offsets` partition); the
-//! others go to the group's coordinator shard. Deletions remove the group
+//! DeleteGroups refuses a consumer group with members (NON_EMPTY_GROUP).
+//! ListGroups asks every shard (a group lives on the shard of its
+//! `__consumer_offsets` partition); the others go to the group's
+//! coordinator shard. Deletions remove the group
 //! or offsets from memory first, then append tombstones, so a join racing
 //! a delete finds a fresh group rather than a half-deleted one.
 
