@@ -8,10 +8,21 @@ ConsumerGroupDescribe), driven by confluent-kafka with
   timeout; the survivors resume from its committed offsets, nothing skipped.
 - A consumer joining later is given partitions incrementally: the others
   keep what they do not give up.
+- The group's state is durable: after a broker kill -9 or SIGTERM the
+  members go on with the same ids, epochs and partitions, no callback, no
+  message skipped; offsets of subscribed topics do not expire while the
+  group has members, others do; an empty group is deleted once its
+  offsets expire.
 - Raw protocol: both APIs at every advertised version; fencing
   (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID), INVALID_REGULAR_EXPRESSION,
-  UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH on OffsetCommit, and a group id
-  being used by one protocol at a time.
+  UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH on OffsetCommit and OffsetFetch
+  v9+ (UNKNOWN_MEMBER_ID for a stranger), a group id being used by one
+  protocol at a time; ListGroups v5 type/state filters, DescribeGroups
+  (GROUP_ID_NOT_FOUND for a consumer group, as Kafka 4), DeleteGroups
+  (NON_EMPTY_GROUP, then deleted), OffsetDelete (GROUP_SUBSCRIBED_TO_TOPIC);
+  an empty consumer group gives way to a classic JoinGroup; confluent
+  AdminClient lists and
+  describes a consumer group.
 """
 
 import json
@@ -36,9 +47,11 @@ BROKER_SETTINGS = {
     "group.initial.rebalance.delay.ms": "100",
 }
 
-API_OFFSET_COMMIT, API_JOIN_GROUP = 8, 11
+API_OFFSET_COMMIT, API_OFFSET_FETCH, API_JOIN_GROUP = 8, 9, 11
+API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_DELETE_GROUPS, API_OFFSET_DELETE = 15, 16, 42, 47
 API_CG_HEARTBEAT, API_CG_DESCRIBE = 68, 69
 NONE, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 0, 25, 23
+NON_EMPTY_GROUP, GROUP_SUBSCRIBED_TO_TOPIC = 68, 86
 INVALID_REQUEST, GROUP_ID_NOT_FOUND = 42, 69
 FENCED_MEMBER_EPOCH, UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH = 110, 112, 113
 INVALID_REGULAR_EXPRESSION = 128
@@ -349,8 +362,74 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
                 return c.request(API_OFFSET_COMMIT, min(ocv, 9), body)["Topics"][0]["Partitions"][0]["ErrorCode"]
 
             assert commit(epoch) == NONE
+            # Kafka 4: any other epoch is STALE_MEMBER_EPOCH.
             assert commit(epoch - 1) == STALE_MEMBER_EPOCH
-            assert commit(epoch + 1) == FENCED_MEMBER_EPOCH
+            assert commit(epoch + 1) == STALE_MEMBER_EPOCH
+            # OffsetFetch v9+ names the member and its epoch.
+            ofv = min(c.pick(API_OFFSET_FETCH), 9)
+            assert ofv >= 9
+
+            def fetch(mid, e):
+                body = {"Groups": [{"GroupId": group, "MemberId": mid, "MemberEpoch": e,
+                                    "Topics": [{"Name": topic, "PartitionIndexes": [0]}]}],
+                        "RequireStable": False}
+                g = c.request(API_OFFSET_FETCH, ofv, body)["Groups"][0]
+                if g["ErrorCode"] != NONE:
+                    return g["ErrorCode"], None
+                return NONE, g["Topics"][0]["Partitions"][0]["CommittedOffset"]
+
+            assert fetch(member, epoch) == (NONE, 5)
+            assert fetch(None, -1) == (NONE, 5), "admin fetch (no member) is accepted"
+            assert fetch(member, epoch - 1) == (STALE_MEMBER_EPOCH, None)
+            assert fetch(member, epoch + 1) == (STALE_MEMBER_EPOCH, None)
+            assert fetch("nobody", epoch) == (UNKNOWN_MEMBER_ID, None)
+            # ListGroups sees a consumer group (v5 filters by type and state).
+            lv = c.pick(API_LIST_GROUPS)
+            assert lv >= 5
+
+            def listed(types=(), states=()):
+                r = c.request(API_LIST_GROUPS, lv, {"StatesFilter": list(states),
+                                                    "TypesFilter": list(types)})
+                assert r["ErrorCode"] == NONE
+                return {g["GroupId"]: g for g in r["Groups"]}
+
+            g = listed()[group]
+            assert (g["ProtocolType"], g["GroupState"], g["GroupType"]) == (
+                "consumer", "Stable", "consumer"), g
+            assert group in listed(types=["consumer"])
+            assert group in listed(types=["Consumer"]), "type filter is case-insensitive"
+            assert group not in listed(types=["classic"])
+            assert group in listed(states=["stable"])
+            assert group not in listed(states=["empty"])
+            # DescribeGroups is the classic API: Kafka 4 answers a consumer
+            # group with GROUP_ID_NOT_FOUND (v6+) / Dead.
+            for dv in range(c.api_versions()[API_DESCRIBE_GROUPS][1] + 1):
+                d = c.request(API_DESCRIBE_GROUPS, dv, {"Groups": [group],
+                                                        "IncludeAuthorizedOperations": False})
+                dg = d["Groups"][0]
+                assert dg["GroupState"] == "Dead", (dv, dg)
+                assert dg["ErrorCode"] == (GROUP_ID_NOT_FOUND if dv >= 6 else NONE), (dv, dg)
+                assert dg["Members"] == []
+            # OffsetDelete: not the offsets of a subscribed topic
+            # (GROUP_SUBSCRIBED_TO_TOPIC), those of another topic yes.
+            other = harness.unique_topic("cp-raw-other")
+            rawkafka.ensure_topic(broker.bootstrap, other, 1)
+            t2 = {"Name": other, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": 3,
+                                                 "CommittedLeaderEpoch": -1, "CommittedMetadata": ""}]}
+            cr = c.request(API_OFFSET_COMMIT, min(ocv, 9), {
+                "GroupId": group, "GenerationIdOrMemberEpoch": epoch, "MemberId": member,
+                "GroupInstanceId": None, "Topics": [t2]})
+            assert cr["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+            od = c.request(API_OFFSET_DELETE, c.pick(API_OFFSET_DELETE), {
+                "GroupId": group, "Topics": [{"Name": topic, "Partitions": [{"PartitionIndex": 0}]},
+                                             {"Name": other, "Partitions": [{"PartitionIndex": 0}]}]})
+            assert od["ErrorCode"] == NONE, od
+            assert [t["Partitions"][0]["ErrorCode"] for t in od["Topics"]] == [
+                GROUP_SUBSCRIBED_TO_TOPIC, NONE], od
+            assert fetch(member, epoch) == (NONE, 5)
+            # DeleteGroups refuses while a member is in the group.
+            dr = c.request(API_DELETE_GROUPS, c.pick(API_DELETE_GROUPS), {"GroupsNames": [group]})
+            assert dr["Results"][0]["ErrorCode"] == NON_EMPTY_GROUP, dr
             # The group id is now a consumer group: a classic join is refused.
             jr = c.request(API_JOIN_GROUP, 5, {
                 "GroupId": group, "SessionTimeoutMs": 10000, "RebalanceTimeoutMs": 10000,
@@ -366,6 +445,7 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
                 assert [m["MemberId"] for m in g["Members"]] == [member]
                 m = g["Members"][0]
                 assert m["SubscribedTopicNames"] == [topic]
+                assert m["ClientHost"] == "/127.0.0.1", m["ClientHost"]
                 assert m["MemberEpoch"] == epoch
                 assert sorted(m["TargetAssignment"]["TopicPartitions"][0]["Partitions"]) == [0, 1, 2]
                 assert m["Assignment"]["TopicPartitions"][0]["TopicName"] == topic
@@ -376,6 +456,19 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
             r = _hb(c, v, group, member, -1)
             assert (r["ErrorCode"], r["MemberEpoch"]) == (NONE, -1), r
             assert _hb(c, v, group, member, epoch)["ErrorCode"] == UNKNOWN_MEMBER_ID
+            assert fetch(member, epoch) == (UNKNOWN_MEMBER_ID, None)
+            g = listed(types=["consumer"])[group]
+            assert g["GroupState"] == "Empty", g
+            # Now it can be deleted, offsets and all.
+            dr = c.request(API_DELETE_GROUPS, c.pick(API_DELETE_GROUPS), {"GroupsNames": [group]})
+            assert dr["Results"][0]["ErrorCode"] == NONE, dr
+            assert group not in listed()
+            d = c.request(API_CG_DESCRIBE, 0, {"GroupIds": [group],
+                                                "IncludeAuthorizedOperations": False})
+            assert d["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND
+            assert fetch(None, -1) == (NONE, -1)
+            dr = c.request(API_DELETE_GROUPS, c.pick(API_DELETE_GROUPS), {"GroupsNames": [group]})
+            assert dr["Results"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND, dr
         # v0: the coordinator makes the member id.
         r = _hb(c, 0, harness.unique_topic("g-raw0"), "", 0, rebalance=30000, topics=[topic])
         assert r["ErrorCode"] == NONE and r["MemberId"], r
@@ -394,42 +487,237 @@ def test_raw_heartbeat_and_describe_at_every_version(broker):
         assert len(tps) == 1 and sorted(tps[0]["Partitions"]) == [0, 1, 2], tps
 
 
-def test_member_rejoins_after_broker_kill9(fresh_broker):
-    """Consumer-group state is in memory: after a restart the live member's
-    heartbeat gets UNKNOWN_MEMBER_ID, it rejoins with epoch 0 and resumes
-    from its committed offsets (which are durable)."""
+def _describe(bootstrap, group):
+    with KafkaConn(bootstrap) as conn:
+        r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
+                         {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+    g = r["Groups"][0]
+    assert g["ErrorCode"] == NONE, g
+    return {m["MemberId"]: (m["MemberEpoch"],
+                            sorted(p for tp in m["Assignment"]["TopicPartitions"]
+                                   for p in tp["Partitions"]))
+            for m in g["Members"]}
+
+
+@pytest.mark.parametrize("how", ["kill9", "term"])
+def test_members_keep_assignment_across_broker_restart(fresh_broker, how):
+    """The group's state is durable (Kafka 4's records in
+    __consumer_offsets): after a kill -9 (or SIGTERM) and restart, two
+    members heartbeating with their ids and epochs go on without
+    rejoining: no assignment or revocation callback, the same member ids,
+    epochs and partitions (ConsumerGroupDescribe), and every message,
+    before and after the restart, is read exactly once."""
     b = fresh_broker
     topic = harness.unique_topic("cp-restart")
-    clients.confluent_create_topic(b.bootstrap, topic, partitions=2)
-    first = clients.make_messages("cp-restart-1", 40, key_count=8, value_size=10, headers=False)
-    acked1 = clients.confluent_produce(b.bootstrap, topic, first)
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=4)
     group = harness.unique_topic("g-cp-restart")
-    c = _consumer(b.bootstrap, group)
-    try:
-        c.subscribe([topic])
-        seen = []
-        deadline = time.monotonic() + 30
+    events = []
+    consumers = []
+    for i in range(2):
+        c = _consumer(b.bootstrap, group, **{"client.id": "restart-%d" % i})
+        c.subscribe([topic],
+                    on_assign=lambda c_, ps, i=i: events.append(("assign", i, time.monotonic(),
+                                                                 sorted(p.partition for p in ps))),
+                    on_revoke=lambda c_, ps, i=i: events.append(("revoke", i, time.monotonic(),
+                                                                 sorted(p.partition for p in ps))),
+                    on_lost=lambda c_, ps, i=i: events.append(("lost", i, time.monotonic(),
+                                                               sorted(p.partition for p in ps))))
+        consumers.append(c)
+    seen = []
+
+    def consume_until(cond, what, timeout):
+        deadline = time.monotonic() + timeout
         for _ in range(100000):
-            if len(seen) >= len(acked1):
-                break
-            assert time.monotonic() < deadline, "read %d of %d" % (len(seen), len(acked1))
-            for m in c.consume(num_messages=1000, timeout=0.1):
-                if not m.error():
-                    seen.append((m.partition(), m.offset()))
-        c.commit(asynchronous=False)
-        b.restart(how="kill9")
-        second = clients.make_messages("cp-restart-2", 40, key_count=8, value_size=10,
+            if cond():
+                return
+            assert time.monotonic() < deadline, "%s: read %d, %s" % (
+                what, len(seen), [_parts(c) for c in consumers])
+            for c in consumers:
+                for m in c.consume(num_messages=1000, timeout=0.05):
+                    if not m.error():
+                        seen.append((m.partition(), m.offset()))
+
+    try:
+        # Split first (so that no partition changes hands after it was
+        # read, which would re-deliver uncommitted messages), then read.
+        consume_until(lambda: sorted(_parts(consumers[0]) + _parts(consumers[1])) == [0, 1, 2, 3]
+                      and len(_parts(consumers[0])) == 2, "2/2 split", 40)
+        first = clients.make_messages("cp-restart-1", 80, key_count=16, value_size=10,
+                                      headers=False)
+        acked1 = clients.confluent_produce(b.bootstrap, topic, first)
+        consume_until(lambda: len(seen) >= len(acked1), "first batch", 40)
+        from confluent_kafka import KafkaError, KafkaException
+        for c in consumers:
+            try:
+                c.commit(asynchronous=False)
+            except KafkaException as e:
+                # The other member may have read everything before the split.
+                assert e.args[0].code() == KafkaError._NO_OFFSET, e
+        before = _describe(b.bootstrap, group)
+        assert len(before) == 2, before
+        parts_before = [_parts(c) for c in consumers]
+        n_events = len(events)
+        b.restart(how=how)
+        restarted = time.monotonic()
+        second = clients.make_messages("cp-restart-2", 80, key_count=16, value_size=10,
                                        headers=False)
         acked2 = clients.confluent_produce(b.bootstrap, topic, second)
-        deadline = time.monotonic() + 45
-        for _ in range(100000):
-            if set(acked2) <= set(seen) and len(_parts(c)) == 2:
-                break
-            assert time.monotonic() < deadline, "no resume after restart: %d of %d, %s" % (
-                len(set(acked2) & set(seen)), len(acked2), _parts(c))
-            for m in c.consume(num_messages=1000, timeout=0.1):
-                if not m.error():
-                    seen.append((m.partition(), m.offset()))
+        consume_until(lambda: set(acked2) <= set(seen), "after restart", 45)
+        # Several heartbeat intervals after the restart: still the same.
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            consume_until(lambda: False or time.monotonic() > deadline, "settle", 10)
+        after = _describe(b.bootstrap, group)
+        assert after == before, "members changed across the restart: %s -> %s" % (before, after)
+        assert [_parts(c) for c in consumers] == parts_before
+        late = [e for e in events[n_events:]]
+        assert not late, "callbacks after the restart (at +%s s): %s" % (
+            [round(e[2] - restarted, 2) for e in late], late)
         assert sorted(seen) == sorted(set(acked1) | set(acked2)), "a message was skipped or repeated"
     finally:
-        c.close()
+        for c in consumers:
+            c.close()
+
+
+def test_offsets_expire_and_empty_group_is_deleted(broker_factory):
+    """Kafka's offset cleanup for a consumer group: while a member
+    subscribes to topic A, A's committed offset is kept past the retention
+    time while B's (not subscribed) expires; once the member leaves, A's
+    goes too and the empty group is deleted (tombstones written): it stays
+    deleted after a kill -9 and restart."""
+    b = broker_factory(settings={"offsets.retention.minutes": "1",
+                                 "offsets.retention.check.interval.ms": "500",
+                                 "group.consumer.heartbeat.interval.ms": "500"})
+    ta, tb = harness.unique_topic("cp-exp-a"), harness.unique_topic("cp-exp-b")
+    rawkafka.ensure_topic(b.bootstrap, ta, 1)
+    rawkafka.ensure_topic(b.bootstrap, tb, 1)
+    group = harness.unique_topic("g-cp-expire")
+    member = str(uuid.uuid4())
+
+    def describe(conn):
+        r = conn.request(API_CG_DESCRIBE, conn.pick(API_CG_DESCRIBE),
+                         {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+        return r["Groups"][0]
+
+    def fetch(conn):
+        r = conn.request(API_OFFSET_FETCH, 9, {"Groups": [{"GroupId": group, "MemberId": None,
+                                                           "MemberEpoch": -1, "Topics": None}],
+                                               "RequireStable": False})
+        g = r["Groups"][0]
+        assert g["ErrorCode"] == NONE, g
+        return {t["Name"]: t["Partitions"][0]["CommittedOffset"] for t in g["Topics"]}
+
+    with KafkaConn(b.bootstrap) as c:
+        r = _hb(c, 1, group, member, 0, rebalance=30000, topics=[ta], owned=[], regex="")
+        assert r["ErrorCode"] == NONE, r
+        epoch = r["MemberEpoch"]
+        ocv = min(c.pick(API_OFFSET_COMMIT), 9)
+        for t, off in ((ta, 5), (tb, 7)):
+            cr = c.request(API_OFFSET_COMMIT, ocv, {
+                "GroupId": group, "GenerationIdOrMemberEpoch": epoch, "MemberId": member,
+                "GroupInstanceId": None,
+                "Topics": [{"Name": t, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": off,
+                                                       "CommittedLeaderEpoch": -1,
+                                                       "CommittedMetadata": ""}]}]})
+            assert cr["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+        committed_at = time.monotonic()
+        assert fetch(c) == {ta: 5, tb: 7}
+        # Keep the member alive past the retention time (one minute).
+        deadline = committed_at + 90
+        for _ in range(1000):
+            r = _hb(c, 1, group, member, epoch)
+            assert r["ErrorCode"] == NONE, r
+            if tb not in fetch(c):
+                break
+            assert time.monotonic() < deadline, "B's offset did not expire: %s" % fetch(c)
+            time.sleep(1)
+        assert time.monotonic() - committed_at > 55, "expired before the retention time"
+        assert fetch(c) == {ta: 5}, "a subscribed topic's offset expired"
+        assert describe(c)["ErrorCode"] == NONE
+        # The member leaves: A's offset expires, then the group goes.
+        assert _hb(c, 1, group, member, -1)["ErrorCode"] == NONE
+        deadline = time.monotonic() + 20
+        for _ in range(1000):
+            if describe(c)["ErrorCode"] == GROUP_ID_NOT_FOUND:
+                break
+            assert time.monotonic() < deadline, "empty group not deleted: %s %s" % (
+                describe(c), fetch(c))
+            time.sleep(0.2)
+        assert fetch(c) == {}
+    b.restart(how="kill9")
+    with KafkaConn(b.bootstrap) as c:
+        assert describe(c)["ErrorCode"] == GROUP_ID_NOT_FOUND, describe(c)
+        assert fetch(c) == {}
+
+
+def test_admin_client_lists_and_describes_consumer_group(broker):
+    """confluent-kafka's AdminClient sees a group.protocol=consumer group:
+    list_consumer_groups (type and state filters) and
+    describe_consumer_groups with its members and their partitions."""
+    from confluent_kafka import ConsumerGroupState, ConsumerGroupType
+    from confluent_kafka.admin import AdminClient
+    topic = harness.unique_topic("cp-admin")
+    clients.confluent_create_topic(broker.bootstrap, topic, partitions=4)
+    group = harness.unique_topic("g-cp-admin")
+    consumers = [_consumer(broker.bootstrap, group) for _ in range(2)]
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    try:
+        for c in consumers:
+            c.subscribe([topic])
+        _poll_until(consumers, lambda: [len(_parts(c)) for c in consumers] == [2, 2], "no 2/2 split")
+        listed = admin.list_consumer_groups(
+            types={ConsumerGroupType.CONSUMER}, request_timeout=10).result(timeout=20)
+        mine = [g for g in listed.valid if g.group_id == group]
+        assert len(mine) == 1, [g.group_id for g in listed.valid]
+        assert mine[0].type == ConsumerGroupType.CONSUMER
+        assert mine[0].state == ConsumerGroupState.STABLE
+        classic = admin.list_consumer_groups(
+            types={ConsumerGroupType.CLASSIC}, request_timeout=10).result(timeout=20)
+        assert group not in [g.group_id for g in classic.valid]
+        d = admin.describe_consumer_groups([group], request_timeout=10)[group].result(timeout=20)
+        assert d.group_id == group
+        assert d.type == ConsumerGroupType.CONSUMER
+        assert d.state == ConsumerGroupState.STABLE
+        assert len(d.members) == 2
+        owned = sorted(tp.partition for m in d.members for tp in m.assignment.topic_partitions)
+        assert owned == [0, 1, 2, 3]
+    finally:
+        for c in consumers:
+            c.close()
+
+
+def test_empty_consumer_group_gives_way_to_classic_join(broker):
+    """Kafka converts an empty consumer group when a classic member joins
+    its id: the consumer group is deleted, the committed offsets stay, and
+    the classic group is listed as classic."""
+    topic = harness.unique_topic("cp-conv")
+    rawkafka.ensure_topic(broker.bootstrap, topic, 1)
+    group = harness.unique_topic("g-conv")
+    member = str(uuid.uuid4())
+    with KafkaConn(broker.bootstrap) as c:
+        r = _hb(c, 1, group, member, 0, rebalance=30000, topics=[topic], owned=[], regex="")
+        assert r["ErrorCode"] == NONE, r
+        cr = c.request(API_OFFSET_COMMIT, 9, {
+            "GroupId": group, "GenerationIdOrMemberEpoch": r["MemberEpoch"], "MemberId": member,
+            "GroupInstanceId": None,
+            "Topics": [{"Name": topic, "Partitions": [{"PartitionIndex": 0, "CommittedOffset": 4,
+                                                       "CommittedLeaderEpoch": -1,
+                                                       "CommittedMetadata": ""}]}]})
+        assert cr["Topics"][0]["Partitions"][0]["ErrorCode"] == NONE
+        assert _hb(c, 1, group, member, -1)["ErrorCode"] == NONE
+        join = {"GroupId": group, "SessionTimeoutMs": 10000, "RebalanceTimeoutMs": 10000,
+                "MemberId": "", "GroupInstanceId": None, "ProtocolType": "consumer",
+                "Protocols": [{"Name": "range", "Metadata": b""}]}
+        jr = c.request(API_JOIN_GROUP, 5, join)
+        assert jr["ErrorCode"] in (NONE, 79), jr  # 79: MEMBER_ID_REQUIRED (KIP-394)
+        d = c.request(API_CG_DESCRIBE, 0, {"GroupIds": [group], "IncludeAuthorizedOperations": False})
+        assert d["Groups"][0]["ErrorCode"] == GROUP_ID_NOT_FOUND, d["Groups"][0]
+        of = c.request(API_OFFSET_FETCH, 9, {"Groups": [{"GroupId": group, "MemberId": None,
+                                                         "MemberEpoch": -1, "Topics": None}],
+                                             "RequireStable": False})
+        assert [(t["Name"], t["Partitions"][0]["CommittedOffset"])
+                for t in of["Groups"][0]["Topics"]] == [(topic, 4)]
+        lg = c.request(API_LIST_GROUPS, c.pick(API_LIST_GROUPS), {"StatesFilter": [],
+                                                                 "TypesFilter": []})
+        mine = [g for g in lg["Groups"] if g["GroupId"] == group]
+        assert [g["GroupType"] for g in mine] == ["classic"], mine

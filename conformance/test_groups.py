@@ -1302,3 +1302,101 @@ def test_group_max_size(broker_factory):
         # The member itself may rejoin.
         r = c.request(rawkafka.API_JOIN_GROUP, v, dict(body, MemberId=me))
         assert r["ErrorCode"] == NONE and r["MemberId"] == me
+
+
+def test_three_consumers_started_together_rebalance_once(broker_factory):
+    """Kafka's group.initial.rebalance.delay.ms (default 3000) exists so
+    that consumers starting together rebalance once: three classic
+    consumers subscribing at once each get exactly one assignment callback
+    (and no revocation), the three assignments split the topic, and each
+    reads its first message within ~5 s of subscribing."""
+    from confluent_kafka import Consumer
+    b = broker_factory(settings={})  # the broker's defaults: the delay is 3000 ms
+    topic = harness.unique_topic("grp-once")
+    clients.confluent_create_topic(b.bootstrap, topic, partitions=6)
+    msgs = clients.make_messages("grp-once", 60, key_count=30, value_size=10, headers=False)
+    acked = clients.confluent_produce(b.bootstrap, topic, msgs)
+    assert {p for p, _ in acked} == set(range(6))
+    group = harness.unique_topic("g-once")
+    events = [[] for _ in range(3)]
+    consumers = [Consumer({"bootstrap.servers": b.bootstrap, "group.id": group,
+                           "auto.offset.reset": "earliest", "enable.auto.commit": False,
+                           "fetch.wait.max.ms": 100, "session.timeout.ms": 10000})
+                 for _ in range(3)]
+    started, first = [], [None] * 3
+    try:
+        for i, c in enumerate(consumers):
+            c.subscribe([topic],
+                        on_assign=lambda _c, ps, i=i: events[i].append(
+                            ("assign", sorted(p.partition for p in ps))),
+                        on_revoke=lambda _c, ps, i=i: events[i].append(
+                            ("revoke", sorted(p.partition for p in ps))))
+            started.append(time.monotonic())
+        # Poll well past the first messages, so a second rebalance would show.
+        deadline = started[0] + 9
+        while time.monotonic() < deadline:
+            for i, c in enumerate(consumers):
+                for m in c.consume(num_messages=100, timeout=0.02):
+                    if not m.error() and first[i] is None:
+                        first[i] = time.monotonic() - started[i]
+        assigns = [[e for e in ev if e[0] == "assign"] for ev in events]
+        assert [len(a) for a in assigns] == [1, 1, 1], "more than one rebalance: %s" % events
+        assert all(e[0] == "assign" for ev in events for e in ev), events
+        owned = sorted(p for a in assigns for p in a[0][1])
+        assert owned == list(range(6)), assigns
+        assert all(len(a[0][1]) == 2 for a in assigns), assigns
+        assert all(f is not None for f in first), "a consumer read nothing: %s" % first
+        assert max(first) < 5.0, "first message after %s s" % [round(f, 2) for f in first]
+        # The delay did hold the rebalance back (one join phase for all).
+        assert min(first) > 2.5, "no initial rebalance delay: %s" % first
+    finally:
+        for c in consumers:
+            c.close()
+
+
+def _java_hash(s):
+    """Java's String.hashCode (over UTF-16 code units), as Kafka maps a
+    group to its __consumer_offsets partition."""
+    data = s.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(data), 2):
+        h = (h * 31 + int.from_bytes(data[i:i + 2], "big")) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= (1 << 31) else h
+
+
+def test_admin_client_id_may_produce_to_offsets_topic(fresh_broker):
+    """Kafka lets the client id `__admin_client` (and only it) append to
+    internal topics. A committed-offset record written that way, in Kafka's
+    layout, to the group's partition of __consumer_offsets is read back by
+    the coordinator after a restart; any other client id is refused."""
+    import struct
+    from confluent_kafka import KafkaException, TopicPartition
+    b = fresh_broker
+    topic = harness.unique_topic("grp-admin-id")
+    rawkafka.ensure_topic(b.bootstrap, topic, 1)
+    group = harness.unique_topic("g-admin-id")
+    # Creates __consumer_offsets (50 partitions by default).
+    c = _group_consumer(b.bootstrap, group)
+    try:
+        assert c.committed([TopicPartition(topic, 0)], timeout=10)[0].offset < 0
+    finally:
+        c.close()
+    h = _java_hash(group)
+    part = (0 if h == -(1 << 31) else abs(h)) % 50
+    s = lambda x: struct.pack(">h", len(x)) + x.encode()
+    key = struct.pack(">h", 1) + s(group) + s(topic) + struct.pack(">i", 0)
+    value = struct.pack(">hqi", 3, 42, -1) + s("via admin") + struct.pack(">q", int(time.time() * 1000))
+    with pytest.raises(KafkaException) as e:
+        clients.confluent_produce(b.bootstrap, "__consumer_offsets", [{"key": key, "value": value}],
+                                  partition=part, conf={"message.send.max.retries": 0}, timeout=15)
+    assert e.value.args[0].code() == INVALID_TOPIC_EXCEPTION, e.value
+    clients.confluent_produce(b.bootstrap, "__consumer_offsets", [{"key": key, "value": value}],
+                              partition=part, conf={"client.id": "__admin_client",
+                                                    "message.send.max.retries": 0}, timeout=15)
+    b.restart(how="term")
+    c = _group_consumer(b.bootstrap, group)
+    try:
+        got = c.committed([TopicPartition(topic, 0)], timeout=10)[0]
+        assert (got.offset, got.metadata) == (42, "via admin"), got
+    finally:
+        c.close()

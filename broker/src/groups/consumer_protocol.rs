@@ -20,16 +20,33 @@
 //! Everything here is pure state (no I/O, time passed in) so the assignors
 //! and the reconciliation are unit-tested directly. The state lives in the
 //! coordinator of the shard owning the group's `__consumer_offsets`
-//! partition, like the classic groups; it is not persisted yet: after a
-//! restart members get UNKNOWN_MEMBER_ID and rejoin with epoch 0, and
-//! committed offsets are durable through OffsetCommit.
+//! partition, like the classic groups.
+//!
+//! Durability: the state is written as Kafka 4's coordinator records
+//! ([`super::records::ConsumerKey`]). [`ConsumerGroup::drain_records`]
+//! compares what the state would write now with what was last handed to
+//! the log (`persisted`) and returns only the differences (new values and
+//! tombstones), so every change, whoever made it (a heartbeat, a session
+//! timeout), is written by the next drain; callers answer only once that
+//! write is durable. The comparison covers the whole group after a
+//! structural change (membership, epochs, target) and only the
+//! heartbeating member otherwise: a steady-state heartbeat costs O(1), not
+//! O(group) (1,000 members: 2.8 ms per heartbeat before this). A write that fails marks its keys unknown, so the
+//! next drain writes them again. At start-up [`ConsumerGroup::replay`]
+//! rebuilds the state from those records: members keep their ids, epochs
+//! and partitions across a restart.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use kafka_protocol::ErrorCode;
 use regex::Regex;
 use uuid::Uuid;
+
+use super::records::{
+    ConsumerKey, ConsumerMemberValue, ConsumerValue, CurrentAssignmentValue, consumer_value,
+};
 
 /// Topic id -> partitions.
 pub type Assignment = BTreeMap<Uuid, BTreeSet<i32>>;
@@ -106,6 +123,28 @@ pub struct ConsumerMember {
 }
 
 impl ConsumerMember {
+    /// A member known only by id (replay fills in the rest).
+    fn blank(id: String, now: Instant) -> ConsumerMember {
+        ConsumerMember {
+            id,
+            instance_id: None,
+            rack_id: None,
+            client_id: String::new(),
+            client_host: String::new(),
+            epoch: 0,
+            previous_epoch: 0,
+            state: MemberState::Stable,
+            rebalance_timeout_ms: DEFAULT_REBALANCE_TIMEOUT_MS,
+            topic_names: Vec::new(),
+            regex: None,
+            server_assignor: None,
+            assigned: Assignment::new(),
+            revoking: Assignment::new(),
+            last_heartbeat: now,
+            revoke_started: None,
+        }
+    }
+
     fn subscribes(&self, t: &TopicInfo) -> bool {
         self.topic_names.iter().any(|n| n == &t.name)
             || self
@@ -178,6 +217,54 @@ pub struct ConsumerGroup {
     /// The subscribed topics the target was computed for: a change (a new
     /// topic matching a regex, added partitions) bumps the group epoch.
     topics_seen: Vec<TopicInfo>,
+    /// The record values last handed to the log, by key (empty bytes: a
+    /// write of that key failed, its value on disk is unknown).
+    persisted: BTreeMap<ConsumerKey, Bytes>,
+    /// Writes started and finished (a finished write also covers every
+    /// earlier one: the log is durable in order).
+    pub writes_started: u64,
+    pub writes_done: u64,
+    /// What may differ from `persisted`: everything (a structural change:
+    /// members came or went, an epoch or the target moved), or only the
+    /// records of these members (a heartbeat that changed one member).
+    /// Lets a steady-state heartbeat's drain look at one member instead
+    /// of the whole group.
+    dirty_all: bool,
+    dirty_members: BTreeSet<String>,
+}
+
+impl MemberState {
+    /// Kafka's `MemberState` byte.
+    pub fn to_byte(self) -> i8 {
+        match self {
+            MemberState::Stable => 0,
+            MemberState::UnrevokedPartitions => 1,
+            MemberState::UnreleasedPartitions => 2,
+        }
+    }
+    pub fn from_byte(b: i8) -> MemberState {
+        match b {
+            1 => MemberState::UnrevokedPartitions,
+            2 => MemberState::UnreleasedPartitions,
+            _ => MemberState::Stable,
+        }
+    }
+}
+
+/// Where a record goes in a batch: Kafka's order (member tombstones
+/// first, then member metadata, group epoch, target, current assignment).
+fn write_rank(k: &ConsumerKey, tombstone: bool) -> u8 {
+    match (tombstone, k) {
+        (true, ConsumerKey::CurrentAssignment(_)) => 0,
+        (true, ConsumerKey::TargetMember(_)) => 1,
+        (true, ConsumerKey::Member(_)) => 2,
+        (_, ConsumerKey::Member(_)) => 3,
+        (_, ConsumerKey::Metadata) => 4,
+        (_, ConsumerKey::PartitionMetadata) => 5,
+        (_, ConsumerKey::TargetMember(_)) => 6,
+        (_, ConsumerKey::TargetMetadata) => 7,
+        (_, ConsumerKey::CurrentAssignment(_)) => 8,
+    }
 }
 
 impl ConsumerGroup {
@@ -190,7 +277,274 @@ impl ConsumerGroup {
             members: BTreeMap::new(),
             target: BTreeMap::new(),
             topics_seen: Vec::new(),
+            persisted: BTreeMap::new(),
+            writes_started: 0,
+            writes_done: 0,
+            dirty_all: true,
+            dirty_members: BTreeSet::new(),
         }
+    }
+
+    /// What the state writes now, by key: everything, or (`Some`) only the
+    /// records of those members.
+    fn records_now(&self, only: Option<&BTreeSet<String>>) -> BTreeMap<ConsumerKey, ConsumerValue> {
+        let mut out = BTreeMap::new();
+        if let Some(ids) = only {
+            for id in ids {
+                if let Some(m) = self.members.get(id) {
+                    Self::member_records(m, &mut out);
+                    if let Some(a) = self.target.get(id) {
+                        out.insert(
+                            ConsumerKey::TargetMember(id.clone()),
+                            ConsumerValue::TargetMember(a.clone()),
+                        );
+                    }
+                }
+            }
+            return out;
+        }
+        out.insert(
+            ConsumerKey::Metadata,
+            ConsumerValue::Metadata {
+                epoch: self.group_epoch,
+            },
+        );
+        out.insert(
+            ConsumerKey::PartitionMetadata,
+            ConsumerValue::PartitionMetadata,
+        );
+        out.insert(
+            ConsumerKey::TargetMetadata,
+            ConsumerValue::TargetMetadata {
+                assignment_epoch: self.assignment_epoch,
+            },
+        );
+        for m in self.members.values() {
+            Self::member_records(m, &mut out);
+        }
+        for (id, a) in &self.target {
+            if self.members.contains_key(id) {
+                out.insert(
+                    ConsumerKey::TargetMember(id.clone()),
+                    ConsumerValue::TargetMember(a.clone()),
+                );
+            }
+        }
+        out
+    }
+
+    fn member_records(m: &ConsumerMember, out: &mut BTreeMap<ConsumerKey, ConsumerValue>) {
+        {
+            out.insert(
+                ConsumerKey::Member(m.id.clone()),
+                ConsumerValue::Member(ConsumerMemberValue {
+                    instance_id: m.instance_id.clone(),
+                    rack_id: m.rack_id.clone(),
+                    client_id: m.client_id.clone(),
+                    client_host: m.client_host.clone(),
+                    subscribed_topic_names: m.topic_names.clone(),
+                    subscribed_topic_regex: m.regex.as_ref().map(|(r, _)| r.clone()),
+                    rebalance_timeout_ms: m.rebalance_timeout_ms,
+                    server_assignor: m.server_assignor.clone(),
+                }),
+            );
+            out.insert(
+                ConsumerKey::CurrentAssignment(m.id.clone()),
+                ConsumerValue::CurrentAssignment(CurrentAssignmentValue {
+                    member_epoch: m.epoch,
+                    previous_member_epoch: m.previous_epoch,
+                    state: m.state.to_byte(),
+                    assigned: m.assigned.clone(),
+                    pending_revocation: m.revoking.clone(),
+                }),
+            );
+        }
+    }
+
+    /// The records that bring the log up to the state (new values, and
+    /// tombstones for members that are gone), in Kafka's order; they count
+    /// as written from now on (see [`ConsumerGroup::mark_unwritten`]).
+    pub fn drain_records(&mut self) -> Vec<(ConsumerKey, Option<Bytes>)> {
+        if !self.dirty_all && self.dirty_members.is_empty() {
+            return Vec::new();
+        }
+        let only = (!self.dirty_all).then(|| std::mem::take(&mut self.dirty_members));
+        self.dirty_all = false;
+        self.dirty_members.clear();
+        let now: BTreeMap<ConsumerKey, Bytes> = self
+            .records_now(only.as_ref())
+            .into_iter()
+            .map(|(k, v)| (k, consumer_value(&v)))
+            .collect();
+        let in_scope = |k: &ConsumerKey| match &only {
+            None => true,
+            Some(ids) => k.member().is_some_and(|m| ids.contains(m)),
+        };
+        let mut out: Vec<(ConsumerKey, Option<Bytes>)> = Vec::new();
+        self.persisted.retain(|k, _| {
+            let keep = !in_scope(k) || now.contains_key(k);
+            if !keep {
+                out.push((k.clone(), None));
+            }
+            keep
+        });
+        for (k, v) in now {
+            if self.persisted.get(&k) != Some(&v) {
+                self.persisted.insert(k.clone(), v.clone());
+                out.push((k, Some(v)));
+            }
+        }
+        out.sort_by_key(|(k, v)| write_rank(k, v.is_none()));
+        out
+    }
+
+    /// The topics the members subscribe to (Kafka's
+    /// `isSubscribedToTopic`): named ones, and those of `topics` a
+    /// member's regex matches. Their offsets neither expire nor can be
+    /// deleted while subscribed.
+    pub fn subscribed_topic_names(&self, topics: &[TopicInfo]) -> BTreeSet<String> {
+        let mut out: BTreeSet<String> = self
+            .members
+            .values()
+            .flat_map(|m| m.topic_names.iter().cloned())
+            .collect();
+        out.extend(
+            topics
+                .iter()
+                .filter(|t| self.members.values().any(|m| m.subscribes(t)))
+                .map(|t| t.name.clone()),
+        );
+        out
+    }
+
+    /// Whether the group's epoch record is in the log (a group replayed
+    /// without one is a deletion's leftover).
+    pub fn is_persisted(&self) -> bool {
+        self.persisted.contains_key(&ConsumerKey::Metadata)
+    }
+
+    /// A write of these keys failed: their values on disk are unknown, so
+    /// the next drain writes them again (or their tombstones).
+    pub fn mark_unwritten(&mut self, keys: &[ConsumerKey]) {
+        for k in keys {
+            self.persisted.insert(k.clone(), Bytes::new());
+        }
+        self.dirty_all = true;
+    }
+
+    /// The tombstones that delete the group (Kafka's
+    /// `createGroupTombstoneRecords` order: per member current assignment,
+    /// target, metadata; then target metadata, partition metadata, epoch).
+    pub fn tombstones(&self) -> Vec<ConsumerKey> {
+        let mut out: Vec<ConsumerKey> = self
+            .persisted
+            .keys()
+            .filter(|k| k.member().is_some())
+            .cloned()
+            .collect();
+        out.sort_by_key(|k| write_rank(k, true));
+        for k in [
+            ConsumerKey::TargetMetadata,
+            ConsumerKey::PartitionMetadata,
+            ConsumerKey::Metadata,
+        ] {
+            if self.persisted.contains_key(&k) {
+                out.push(k);
+            }
+        }
+        out
+    }
+
+    /// Applies one record read back from the log (start-up). A tombstone
+    /// of the group epoch record deletes the group: the caller drops it.
+    pub fn replay(&mut self, key: ConsumerKey, value: Option<ConsumerValue>, now: Instant) {
+        match &value {
+            Some(v) => {
+                self.persisted.insert(key.clone(), consumer_value(v));
+            }
+            None => {
+                self.persisted.remove(&key);
+            }
+        }
+        match (key, value) {
+            (ConsumerKey::Metadata, Some(ConsumerValue::Metadata { epoch })) => {
+                self.group_epoch = epoch;
+            }
+            (
+                ConsumerKey::TargetMetadata,
+                Some(ConsumerValue::TargetMetadata { assignment_epoch }),
+            ) => self.assignment_epoch = assignment_epoch,
+            (ConsumerKey::Member(id), Some(ConsumerValue::Member(v))) => {
+                let m = self
+                    .members
+                    .entry(id.clone())
+                    .or_insert_with(|| ConsumerMember::blank(id, now));
+                m.instance_id = v.instance_id;
+                m.rack_id = v.rack_id;
+                m.client_id = v.client_id;
+                m.client_host = v.client_host;
+                m.topic_names = v.subscribed_topic_names;
+                // A regex that no longer compiles matches nothing (the
+                // member's next heartbeat with a new one replaces it).
+                m.regex = v
+                    .subscribed_topic_regex
+                    .and_then(|r| compile_regex(&r).ok().map(|c| (r, c)));
+                m.rebalance_timeout_ms = v.rebalance_timeout_ms;
+                m.server_assignor = v.server_assignor;
+            }
+            (ConsumerKey::Member(id), None) => {
+                self.members.remove(&id);
+            }
+            (ConsumerKey::TargetMember(id), Some(ConsumerValue::TargetMember(a))) => {
+                self.target.insert(id, a);
+            }
+            (ConsumerKey::TargetMember(id), None) => {
+                self.target.remove(&id);
+            }
+            (ConsumerKey::CurrentAssignment(id), Some(ConsumerValue::CurrentAssignment(c))) => {
+                let m = self
+                    .members
+                    .entry(id.clone())
+                    .or_insert_with(|| ConsumerMember::blank(id, now));
+                m.epoch = c.member_epoch;
+                m.previous_epoch = c.previous_member_epoch;
+                m.state = MemberState::from_byte(c.state);
+                m.assigned = c.assigned;
+                m.revoking = c.pending_revocation;
+                m.revoke_started = (m.state == MemberState::UnrevokedPartitions).then_some(now);
+            }
+            (ConsumerKey::CurrentAssignment(id), None) => {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.assigned.clear();
+                    m.revoking.clear();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// After replay: drops members whose metadata record is missing,
+    /// starts every session afresh and takes the subscribed topics as they
+    /// are now, so that a restart alone causes no rebalance.
+    pub fn finish_load(&mut self, topics: &[TopicInfo], now: Instant) {
+        let known: BTreeSet<String> = self
+            .persisted
+            .keys()
+            .filter_map(|k| match k {
+                ConsumerKey::Member(id) => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        let before = self.members.len();
+        self.members.retain(|id, _| known.contains(id));
+        for m in self.members.values_mut() {
+            m.last_heartbeat = now;
+        }
+        self.topics_seen = self.subscribed(topics);
+        self.assignor = self.choose_assignor();
+        // The state is what the log says, unless members were dropped.
+        self.dirty_all = self.members.len() != before;
+        self.dirty_members.clear();
     }
 
     /// Kafka's state names for ListGroups / ConsumerGroupDescribe.
@@ -212,6 +566,22 @@ impl ConsumerGroup {
 
     /// One heartbeat. `topics` is every topic clients may subscribe to.
     pub fn heartbeat(
+        &mut self,
+        p: HeartbeatParams,
+        topics: &[TopicInfo],
+        now: Instant,
+    ) -> Result<HeartbeatOutcome, Refusal> {
+        let before = (self.group_epoch, self.assignment_epoch, self.members.len());
+        let member = p.member_id.clone();
+        let out = self.heartbeat_inner(p, topics, now);
+        if before != (self.group_epoch, self.assignment_epoch, self.members.len()) {
+            self.dirty_all = true;
+        }
+        self.dirty_members.insert(member);
+        out
+    }
+
+    fn heartbeat_inner(
         &mut self,
         p: HeartbeatParams,
         topics: &[TopicInfo],
@@ -351,6 +721,7 @@ impl ConsumerGroup {
                 // A static member coming back takes its predecessor's
                 // place, epoch and assignment: no rebalance.
                 inherited = self.members.remove(&holder);
+                self.dirty_all = true;
                 if let Some(t) = self.target.remove(&holder) {
                     self.target.insert(p.member_id.clone(), t);
                 }
@@ -424,6 +795,7 @@ impl ConsumerGroup {
         if epoch == STATIC_LEAVE_EPOCH && is_static {
             // Kept (with its assignment) until it comes back or its
             // session times out.
+            self.dirty_members.insert(id.clone());
             if let Some(m) = self.members.get_mut(&id) {
                 m.previous_epoch = m.epoch;
                 m.epoch = STATIC_LEAVE_EPOCH;
@@ -441,6 +813,7 @@ impl ConsumerGroup {
     /// Removes a member (left, expired or fenced) and recomputes.
     pub fn remove_member(&mut self, id: &str, topics: &[TopicInfo]) {
         if self.members.remove(id).is_some() {
+            self.dirty_all = true;
             self.target.remove(id);
             self.group_epoch += 1;
             self.refresh_target(topics);
@@ -512,6 +885,7 @@ impl ConsumerGroup {
             _ => assign_uniform(&subs, &self.topics_seen, &self.target),
         };
         self.assignment_epoch = self.group_epoch;
+        self.dirty_all = true;
         tracing::debug!(group = %self.id, epoch = self.group_epoch, assignor = self.assignor, "new target assignment");
     }
 
@@ -535,6 +909,7 @@ impl ConsumerGroup {
     /// Moves one member a step towards its target (Kafka's
     /// CurrentAssignmentBuilder).
     pub fn reconcile(&mut self, member_id: &str, owned: Option<&Assignment>, now: Instant) {
+        self.dirty_members.insert(member_id.to_string());
         let Some(m) = self.members.get(member_id) else {
             return;
         };
@@ -616,9 +991,32 @@ impl ConsumerGroup {
         if version < 9 {
             return Err(ErrorCode::UnsupportedVersion);
         }
-        if member_epoch > m.epoch {
-            Err(ErrorCode::FencedMemberEpoch)
-        } else if member_epoch < m.epoch {
+        // Kafka 4: any mismatch is STALE_MEMBER_EPOCH (the client
+        // refreshes its epoch by heartbeating and retries).
+        if member_epoch != m.epoch {
+            Err(ErrorCode::StaleMemberEpoch)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// OffsetFetch checks (Kafka's `ConsumerGroup.validateOffsetFetch`):
+    /// without a member id and with a negative epoch (admin clients), any
+    /// fetch is accepted; otherwise the member must exist and the epoch
+    /// match.
+    pub fn validate_fetch(
+        &self,
+        member_id: Option<&str>,
+        member_epoch: i32,
+    ) -> Result<(), ErrorCode> {
+        if member_id.is_none() && member_epoch < 0 {
+            return Ok(());
+        }
+        let m = self
+            .members
+            .get(member_id.unwrap_or_default())
+            .ok_or(ErrorCode::UnknownMemberId)?;
+        if member_epoch != m.epoch {
             Err(ErrorCode::StaleMemberEpoch)
         } else {
             Ok(())
@@ -958,6 +1356,20 @@ mod tests {
             g.validate_commit("a", a.epoch - 1, 9),
             Err(ErrorCode::StaleMemberEpoch)
         );
+        assert_eq!(
+            g.validate_commit("a", a.epoch + 1, 9),
+            Err(ErrorCode::StaleMemberEpoch)
+        );
+        assert_eq!(g.validate_fetch(None, -1), Ok(()));
+        assert_eq!(g.validate_fetch(Some("a"), a.epoch), Ok(()));
+        assert_eq!(
+            g.validate_fetch(Some("a"), a.epoch + 1),
+            Err(ErrorCode::StaleMemberEpoch)
+        );
+        assert_eq!(
+            g.validate_fetch(Some("x"), 1),
+            Err(ErrorCode::UnknownMemberId)
+        );
         assert_eq!(g.validate_commit("a", a.epoch, 9), Ok(()));
         assert_eq!(
             g.validate_commit("a", a.epoch, 8),
@@ -1022,6 +1434,229 @@ mod tests {
         assert_eq!(g.group_epoch, epoch);
         beat(&mut g, "a2", LEAVE_EPOCH, None, &topics, now).unwrap();
         assert!(g.members.is_empty());
+    }
+
+    /// A drain (possibly of only the heartbeating member) must leave
+    /// nothing that a full comparison of the whole state would find.
+    fn assert_fully_drained(g: &mut ConsumerGroup) {
+        g.dirty_all = true;
+        let rest = g.drain_records();
+        assert!(rest.is_empty(), "a partial drain missed {rest:?}");
+    }
+
+    /// Drains the group's records and replays them into a fresh group, as
+    /// a restart does (through the bytes, like the log).
+    fn restart(
+        g: &mut ConsumerGroup,
+        log: &mut Vec<(Bytes, Option<Bytes>)>,
+        topics: &[TopicInfo],
+    ) -> ConsumerGroup {
+        for (k, v) in g.drain_records() {
+            log.push((super::super::records::consumer_key(&g.id, &k), v));
+        }
+        assert_fully_drained(g);
+        let now = Instant::now();
+        let mut back = ConsumerGroup::new(g.id.clone());
+        for (k, v) in log.iter() {
+            match super::super::records::decode(Some(k), v.as_deref()).unwrap() {
+                super::super::records::OffsetsRecord::Consumer { key, value, .. } => {
+                    back.replay(key, value, now)
+                }
+                r => panic!("unexpected {r:?}"),
+            }
+        }
+        back.finish_load(topics, now);
+        back
+    }
+
+    /// Random joins, heartbeats (with and without acknowledging
+    /// revocations), static and dynamic leaves and session expiries: after
+    /// every step, the (possibly partial) drain leaves nothing behind, and
+    /// a replay of everything written rebuilds the same state.
+    #[test]
+    fn partial_drains_miss_nothing() {
+        let topics = vec![topic("t", 9)];
+        let mut now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let mut log = Vec::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for step in 0..600 {
+            let id = format!("m{}", rnd(6));
+            let known = g.members.get(&id).map(|m| (m.epoch, m.assigned.clone()));
+            match (rnd(10), known) {
+                (0, _) => {
+                    let _ = g.heartbeat(
+                        HeartbeatParams {
+                            member_id: id.clone(),
+                            epoch: 0,
+                            instance_id: (rnd(2) == 0).then(|| format!("i-{id}")),
+                            rebalance_timeout_ms: 1000,
+                            topic_names: Some(vec!["t".into()]),
+                            owned: Some(Assignment::new()),
+                            ..Default::default()
+                        },
+                        &topics,
+                        now,
+                    );
+                }
+                (1, Some(_)) => {
+                    let _ = beat(&mut g, &id, LEAVE_EPOCH, None, &topics, now);
+                }
+                (2, Some(_)) => {
+                    let _ = g.heartbeat(
+                        HeartbeatParams {
+                            member_id: id.clone(),
+                            epoch: STATIC_LEAVE_EPOCH,
+                            instance_id: Some(format!("i-{id}")),
+                            ..Default::default()
+                        },
+                        &topics,
+                        now,
+                    );
+                }
+                (3, _) => {
+                    now += Duration::from_millis(400);
+                    g.tick(now, Duration::from_secs(1), &topics);
+                }
+                (_, Some((epoch, assigned))) => {
+                    let owned = (rnd(2) == 0).then_some(assigned);
+                    let _ = beat(&mut g, &id, epoch, owned, &topics, now);
+                }
+                (_, None) => {}
+            }
+            for (k, v) in g.drain_records() {
+                log.push((super::super::records::consumer_key("g", &k), v));
+            }
+            g.dirty_all = true;
+            let rest = g.drain_records();
+            assert!(
+                rest.is_empty(),
+                "step {step}: a partial drain missed {rest:?}"
+            );
+        }
+        let back = restart(&mut g, &mut log, &topics);
+        assert_eq!(
+            back.members.keys().collect::<Vec<_>>(),
+            g.members.keys().collect::<Vec<_>>()
+        );
+        for (id, m) in &g.members {
+            let r = &back.members[id];
+            assert_eq!(
+                (m.epoch, m.previous_epoch, m.state, &m.assigned, &m.revoking),
+                (r.epoch, r.previous_epoch, r.state, &r.assigned, &r.revoking)
+            );
+        }
+        assert_eq!(back.target, g.target);
+        assert_eq!(
+            (back.group_epoch, back.assignment_epoch),
+            (g.group_epoch, g.assignment_epoch)
+        );
+    }
+
+    #[test]
+    fn state_survives_replay_and_drains_only_changes() {
+        let topics = vec![topic("t", 6)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let mut log = Vec::new();
+        let a = join(&mut g, "a", &topics, now);
+        let b = join(&mut g, "b", &topics, now);
+        let a2 = beat(&mut g, "a", a.epoch, None, &topics, now).unwrap();
+        // a is mid-revocation: that state must survive too.
+        let back = restart(&mut g, &mut log, &topics);
+        assert!(
+            g.drain_records().is_empty(),
+            "nothing changed since the drain"
+        );
+        for id in ["a", "b"] {
+            let (m, r) = (&g.members[id], &back.members[id]);
+            assert_eq!(
+                (
+                    m.epoch,
+                    m.previous_epoch,
+                    m.state,
+                    &m.assigned,
+                    &m.revoking,
+                    &m.topic_names
+                ),
+                (
+                    r.epoch,
+                    r.previous_epoch,
+                    r.state,
+                    &r.assigned,
+                    &r.revoking,
+                    &r.topic_names
+                )
+            );
+        }
+        assert_eq!(
+            (back.group_epoch, back.assignment_epoch),
+            (g.group_epoch, g.assignment_epoch)
+        );
+        assert_eq!(back.target, g.target);
+        assert_eq!(back.state_name(), g.state_name());
+        // The reloaded group goes on: a confirms, b gets the rest, and a
+        // heartbeat with the old epochs is accepted after the restart.
+        let mut g = back;
+        let kept = a2.assignment.unwrap();
+        let a3 = beat(&mut g, "a", a.epoch, Some(kept.clone()), &topics, now).unwrap();
+        let b3 = beat(&mut g, "b", b.epoch, None, &topics, now).unwrap();
+        assert_eq!(count(&b3.assignment.unwrap()), 3);
+        assert_eq!(g.state_name(), "Stable");
+        // Only the changed records are written: no member metadata, no
+        // partition metadata, no group epoch.
+        let drained = g.drain_records();
+        assert!(!drained.is_empty());
+        assert!(
+            drained
+                .iter()
+                .all(|(k, v)| v.is_some() && matches!(k, ConsumerKey::CurrentAssignment(_))),
+            "{drained:?}"
+        );
+        for (k, v) in &drained {
+            log.push((super::super::records::consumer_key("g", k), v.clone()));
+        }
+        assert_fully_drained(&mut g);
+        // A restart now changes nothing for a stable member: same epoch,
+        // same partitions, and no rebalance.
+        let mut back = restart(&mut g, &mut log, &topics);
+        let epoch = back.group_epoch;
+        let a4 = beat(&mut back, "a", a3.epoch, Some(kept.clone()), &topics, now).unwrap();
+        assert_eq!(a4.epoch, a3.epoch);
+        assert_eq!(back.members["a"].assigned, kept);
+        assert_eq!(back.group_epoch, epoch);
+        assert!(back.drain_records().is_empty());
+        assert_fully_drained(&mut back);
+        // A member leaving writes its tombstones first, then the new epoch.
+        beat(&mut back, "b", LEAVE_EPOCH, None, &topics, now).unwrap();
+        let drained = back.drain_records();
+        let kinds: Vec<(i16, bool)> = drained
+            .iter()
+            .map(|(k, v)| (k.record_type(), v.is_some()))
+            .collect();
+        assert_eq!(
+            &kinds[..4],
+            &[(8, false), (7, false), (5, false), (3, true)],
+            "{kinds:?}"
+        );
+        for (k, v) in &drained {
+            log.push((super::super::records::consumer_key("g", k), v.clone()));
+        }
+        // Deleting the group: tombstones for everything written.
+        let tombs = back.tombstones();
+        let kinds: Vec<i16> = tombs.iter().map(|k| k.record_type()).collect();
+        assert_eq!(kinds, vec![8, 7, 5, 6, 4, 3]);
+        // A failed write is written again by the next drain.
+        back.mark_unwritten(&[ConsumerKey::Metadata]);
+        let again = back.drain_records();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].0, ConsumerKey::Metadata);
     }
 
     #[test]

@@ -130,6 +130,53 @@ pub struct Group {
     pub store_empty: bool,
     /// `group.max.size`: a new member beyond it gets GROUP_MAX_SIZE_REACHED.
     pub max_size: usize,
+    /// OffsetCommits whose records are appended but not yet durable (and
+    /// so not yet in `offsets`), by partition: the expiry tick leaves the
+    /// group alone meanwhile, and a deletion tombstones these too.
+    pub inflight_commits: HashMap<(String, i32), usize>,
+    /// Tells this group from a later one of the same id (after a
+    /// deletion): a commit finishing after its group was deleted does not
+    /// land in the new one.
+    pub incarnation: u64,
+}
+
+thread_local! {
+    static NEXT_INCARNATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+impl Group {
+    /// Notes a commit of these partitions as in flight.
+    pub fn begin_commit(&mut self, keys: &[(String, i32)]) {
+        for k in keys {
+            *self.inflight_commits.entry(k.clone()).or_default() += 1;
+        }
+    }
+
+    /// The commit is durable (or failed).
+    pub fn end_commit(&mut self, keys: &[(String, i32)]) {
+        for k in keys {
+            if let Some(n) = self.inflight_commits.get_mut(k) {
+                *n -= 1;
+                if *n == 0 {
+                    self.inflight_commits.remove(k);
+                }
+            }
+        }
+    }
+
+    /// Every partition with an offset, committed or in flight: what a
+    /// deletion must tombstone.
+    pub fn offset_keys(&self) -> Vec<(String, i32)> {
+        let mut keys: Vec<(String, i32)> = self
+            .offsets
+            .keys()
+            .chain(self.inflight_commits.keys())
+            .cloned()
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
 }
 
 /// What a JoinGroup or SyncGroup gets: an answer now, or later.
@@ -200,6 +247,11 @@ impl Group {
             empty_since_ms: None,
             store_empty: false,
             max_size: usize::MAX,
+            inflight_commits: HashMap::new(),
+            incarnation: NEXT_INCARNATION.with(|n| {
+                n.set(n.get() + 1);
+                n.get()
+            }),
         }
     }
 
@@ -221,6 +273,7 @@ impl Group {
             && self.offsets.is_empty()
             && self.pending.is_empty()
             && !self.store_empty
+            && self.inflight_commits.is_empty()
     }
 
     /// The protocols every member (and `extra`, a joining member) supports,
@@ -969,7 +1022,12 @@ impl Group {
     /// its own timestamp, so a reset of a long-empty group is not dropped at
     /// the next check.
     pub fn expired_offsets(&self, now_ms: i64, retention_ms: i64) -> Vec<(String, i32)> {
-        if self.state != GroupState::Empty || !self.members.is_empty() {
+        // A commit in flight is already in the log but not yet here: a
+        // tombstone computed now could land after it and delete it.
+        if self.state != GroupState::Empty
+            || !self.members.is_empty()
+            || !self.inflight_commits.is_empty()
+        {
             return Vec::new();
         }
         self.offsets

@@ -26,8 +26,20 @@
 //! rebalance are reloaded (Stable, fresh sessions) and go on heartbeating,
 //! as with Kafka; when a group's last member leaves, the tick writes a
 //! member-less record. KIP-848 consumer groups ([`consumer_protocol`])
-//! live next to the classic ones, in memory only: their members rejoin
-//! after a restart too.
+//! live next to the classic ones and are written as Kafka 4's records
+//! ([`persist_consumer_group`]); after a restart their members go on with
+//! the same ids, epochs and partitions. An empty consumer group is deleted
+//! (tombstones) once it has no committed offsets left, as Kafka's cleanup
+//! does.
+//!
+//! Commits and the expiry tick: a commit's record is placed in the log
+//! when its append starts, but it reaches the group's state only once
+//! durable. The expiry tick therefore skips a group while any commit of it
+//! is in flight (`Group::inflight_commits`), so a tombstone is never
+//! computed from state that misses a commit already in the log; and state
+//! changes carry log offsets, so the later record wins in memory as it
+//! does on replay. On replay a group's tombstone clears its membership but
+//! not its offsets (each has its own key and tombstone, as in Kafka).
 
 pub mod consumer_protocol;
 pub mod group;
@@ -47,7 +59,7 @@ use crate::metadata::TopicMeta;
 use crate::partition::{Partition, now_ms};
 use crate::shard::{Shard, owner_shard};
 use group::Group;
-use records::OffsetsRecord;
+use records::{ConsumerKey, OffsetsRecord};
 
 /// The internal topic of group metadata and committed offsets.
 pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
@@ -145,6 +157,25 @@ pub async fn append(
     route: Route,
     records: Vec<(Bytes, Option<Bytes>)>,
 ) -> Result<i64, ErrorCode> {
+    append_with(shard, route, move || records)
+        .await
+        .map(|o| o.unwrap_or(-1))
+}
+
+/// Like [`append`], but the records are made by `make` at the moment the
+/// batch takes its place in the log, with nothing running in between: a
+/// state change drained into records is then always written after the
+/// ones drained before it. (The partition may need waiting for just after
+/// `__consumer_offsets` is created; that wait comes before `make`.)
+/// `Ok(None)`: `make` had nothing to write.
+pub async fn append_with<F>(
+    shard: &Rc<Shard>,
+    route: Route,
+    make: F,
+) -> Result<Option<i64>, ErrorCode>
+where
+    F: FnOnce() -> Vec<(Bytes, Option<Bytes>)>,
+{
     // Just after `__consumer_offsets` is created, its metadata is
     // published before every partition is open: wait (bounded) for it.
     let mut part = shard.partition(&(route.topic_id, route.partition));
@@ -156,6 +187,12 @@ pub async fn append(
         part = shard.partition(&(route.topic_id, route.partition));
     }
     let part = part.ok_or(ErrorCode::NotCoordinator)?;
+    // From here to the append's first poll (which places the batch in
+    // the log) nothing awaits.
+    let records = make();
+    if records.is_empty() {
+        return Ok(None);
+    }
     let now = now_ms();
     let mut b = RecordBatchBuilder::new();
     for (key, value) in records {
@@ -171,7 +208,7 @@ pub async fn append(
         ErrorCode::UnknownServerError
     })?;
     match part.append(batch).await {
-        Ok((info, _)) => Ok(info.base_offset),
+        Ok((info, _)) => Ok(Some(info.base_offset)),
         Err(e) => {
             tracing::warn!(code = ?e.code, message = %e.message, "__consumer_offsets append failed");
             Err(match e.code {
@@ -183,6 +220,75 @@ pub async fn append(
             })
         }
     }
+}
+
+/// The route of a group whose `__consumer_offsets` partition is on this
+/// shard.
+pub fn local_route(shard: &Rc<Shard>, group: &str) -> Option<Route> {
+    let topic = shard.metadata().topic(OFFSETS_TOPIC).cloned()?;
+    Some(Route {
+        topic_id: topic.id,
+        partition: partition_for(group, topic.partitions),
+        shard: shard.id,
+    })
+}
+
+/// Writes what changed in a KIP-848 group since its last write and
+/// returns once that write, and every earlier one of the group, is
+/// durable (so an answer never shows state a crash could take back).
+pub async fn persist_consumer_group(shard: &Rc<Shard>, group: &str) -> Result<(), ErrorCode> {
+    let route = local_route(shard, group).ok_or(ErrorCode::NotCoordinator)?;
+    let c = coordinator();
+    // (keys written, this write's sequence number), set by the drain.
+    let drained: std::cell::RefCell<(Vec<ConsumerKey>, u64)> = Default::default();
+    // The drain runs when the batch takes its place in the log, so two
+    // drains of the group are always written in the order they ran.
+    let r = append_with(shard, route, || {
+        let mut c = c.borrow_mut();
+        let Some(g) = c.consumer_groups.get_mut(group) else {
+            return Vec::new();
+        };
+        let recs = g.drain_records();
+        if !recs.is_empty() {
+            g.writes_started += 1;
+        }
+        *drained.borrow_mut() = (
+            recs.iter().map(|(k, _)| k.clone()).collect(),
+            g.writes_started,
+        );
+        recs.into_iter()
+            .map(|(k, v)| (records::consumer_key(group, &k), v))
+            .collect()
+    })
+    .await;
+    let (keys, seq) = drained.take();
+    if let Ok(None) = r {
+        // Nothing new, but what the caller answers may come from a write
+        // still in flight: wait for it (bounded).
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let done = c
+                .borrow()
+                .consumer_groups
+                .get(group)
+                .is_none_or(|g| g.writes_done >= seq);
+            if done || Instant::now() > deadline {
+                return Ok(());
+            }
+            monoio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+    if !keys.is_empty()
+        && let Some(g) = c.borrow_mut().consumer_groups.get_mut(group)
+    {
+        // Failed or not, waiters stop waiting; a failed write's keys are
+        // written again by the next drain.
+        g.writes_done = g.writes_done.max(seq);
+        if r.is_err() {
+            g.mark_unwritten(&keys);
+        }
+    }
+    r.map(|_| ())
 }
 
 /// The initial rebalance delay now in force.
@@ -220,6 +326,7 @@ async fn ticker(shard: Rc<Shard>) {
             _ = shard.stopping() => break,
         }
         let now = Instant::now();
+        let mut changed_consumer_groups = Vec::new();
         {
             let mut c = c.borrow_mut();
             for g in c.groups.values_mut() {
@@ -235,8 +342,15 @@ async fn ticker(shard: Rc<Shard>) {
                 );
                 let topics = consumer_protocol::topics_of(&meta);
                 for g in c.consumer_groups.values_mut() {
-                    g.tick(now, session, &topics);
+                    if !g.tick(now, session, &topics).is_empty() {
+                        changed_consumer_groups.push(g.id.clone());
+                    }
                 }
+            }
+        }
+        for id in changed_consumer_groups {
+            if let Err(code) = persist_consumer_group(&shard, &id).await {
+                tracing::warn!(group = %id, ?code, "cannot write a consumer group's expired members");
             }
         }
         let interval = shard
@@ -308,12 +422,21 @@ async fn expire_offsets(shard: &Rc<Shard>) {
     let c = coordinator();
     // (group, expired offsets, whether they are all its offsets)
     type Expired = (String, Vec<(String, i32)>, bool);
+    let topics = consumer_protocol::topics_of(&shard.metadata());
     let expired: Vec<Expired> = c
         .borrow()
         .groups
         .values()
         .filter_map(|g| {
-            let e = g.expired_offsets(now, retention_ms);
+            let mut e = g.expired_offsets(now, retention_ms);
+            // A KIP-848 group keeps the offsets of topics it subscribes
+            // to (Kafka's cleanupExpiredOffsets).
+            if let Some(cg) = c.borrow().consumer_groups.get(&g.id)
+                && !cg.members.is_empty()
+            {
+                let subscribed = cg.subscribed_topic_names(&topics);
+                e.retain(|(t, _)| !subscribed.contains(t));
+            }
             let all = !e.is_empty() && e.len() == g.offsets.len();
             (!e.is_empty()).then(|| (g.id.clone(), e, all))
         })
@@ -343,6 +466,114 @@ async fn expire_offsets(shard: &Rc<Shard>) {
             }
         }
     }
+    delete_empty_consumer_groups(shard).await;
+}
+
+/// Deletes this shard's KIP-848 groups that have no members and no
+/// committed offsets left (Kafka's cleanup deletes an empty group once its
+/// offsets have expired). The group leaves the state before its tombstones
+/// are written, so a member joining meanwhile starts a new group whose
+/// records follow the tombstones in the log.
+async fn delete_empty_consumer_groups(shard: &Rc<Shard>) {
+    let c = coordinator();
+    let doomed: Vec<(String, Vec<ConsumerKey>)> = {
+        let mut c = c.borrow_mut();
+        let ids: Vec<String> = c
+            .consumer_groups
+            .values()
+            .filter(|g| g.members.is_empty())
+            .map(|g| g.id.clone())
+            .filter(|id| {
+                c.groups
+                    .get(id)
+                    .is_none_or(|g| g.offsets.is_empty() && g.inflight_commits.is_empty())
+            })
+            .collect();
+        ids.into_iter()
+            .filter_map(|id| {
+                let g = c.consumer_groups.remove(&id)?;
+                Some((id, g.tombstones()))
+            })
+            .collect()
+    };
+    for (group, keys) in doomed {
+        let Some(route) = local_route(shard, &group) else {
+            continue;
+        };
+        if keys.is_empty() {
+            continue;
+        }
+        let recs = keys
+            .iter()
+            .map(|k| (records::consumer_key(&group, k), None))
+            .collect();
+        match append(shard, route, recs).await {
+            Ok(_) => tracing::info!(%group, "deleted empty consumer group"),
+            Err(code) => {
+                tracing::warn!(%group, ?code, "cannot write an empty consumer group's tombstones")
+            }
+        }
+    }
+}
+
+/// What kind of record [`replay`] applied.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Replayed {
+    Offset,
+    Group,
+    Consumer,
+}
+
+/// Applies one record of `__consumer_offsets` (at log offset `at`) to a
+/// shard's groups, at start-up.
+pub fn replay(c: &mut Coordinator, rec: OffsetsRecord, at: i64, delay: Duration) -> Replayed {
+    match rec {
+        OffsetsRecord::Offset {
+            group,
+            topic,
+            partition,
+            value,
+        } => {
+            let g = c
+                .groups
+                .entry(group.clone())
+                .or_insert_with(|| Group::new(group, delay));
+            g.apply_offset(topic, partition, value, at);
+            Replayed::Offset
+        }
+        OffsetsRecord::Group {
+            group,
+            value: Some(v),
+        } => {
+            c.groups
+                .entry(group.clone())
+                .or_insert_with(|| Group::new(group, delay))
+                .load_value(&v, Instant::now());
+            Replayed::Group
+        }
+        OffsetsRecord::Group { group, value: None } => {
+            // The group's membership ends; its offsets have their own
+            // records (and tombstones): a commit written before this
+            // tombstone but after the expiry computed it stays.
+            if let Some(old) = c.groups.remove(&group) {
+                let mut g = Group::new(group.clone(), delay);
+                g.offsets = old.offsets;
+                c.groups.insert(group, g);
+            }
+            Replayed::Group
+        }
+        OffsetsRecord::Consumer { group, key, value } => {
+            if key == ConsumerKey::Metadata && value.is_none() {
+                c.consumer_groups.remove(&group);
+            } else {
+                c.consumer_groups
+                    .entry(group.clone())
+                    .or_insert_with(|| consumer_protocol::ConsumerGroup::new(group))
+                    .replay(key, value, Instant::now());
+            }
+            Replayed::Consumer
+        }
+    }
 }
 
 /// Replays one partition from its log start into this shard's groups.
@@ -350,7 +581,7 @@ async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
     let delay = initial_delay(shard);
     let started = Instant::now();
     let mut offset = part.log.log_start_offset();
-    let (mut offsets, mut groups) = (0usize, 0usize);
+    let (mut offsets, mut groups, mut consumer_records) = (0usize, 0usize, 0usize);
     let c = coordinator();
     while offset < part.high_watermark() {
         let r = match part.read(offset, 1 << 20).await {
@@ -384,33 +615,14 @@ async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
                 let at = base + rec.offset_delta() as i64;
                 let decoded =
                     records::decode(rec.key().map(|k| &k[..]), rec.value().map(|v| &v[..]));
-                let mut c = c.borrow_mut();
                 match decoded {
-                    Ok(OffsetsRecord::Offset {
-                        group,
-                        topic,
-                        partition,
-                        value,
-                    }) => {
-                        offsets += 1;
-                        let g = c
-                            .groups
-                            .entry(group.clone())
-                            .or_insert_with(|| Group::new(group, delay));
-                        g.apply_offset(topic, partition, value, at);
-                    }
-                    Ok(OffsetsRecord::Group {
-                        group,
-                        value: Some(v),
-                    }) => {
-                        groups += 1;
-                        c.groups
-                            .entry(group.clone())
-                            .or_insert_with(|| Group::new(group, delay))
-                            .load_value(&v, Instant::now());
-                    }
-                    Ok(OffsetsRecord::Group { group, value: None }) => {
-                        c.groups.remove(&group);
+                    Ok(rec) => {
+                        let kind = replay(&mut c.borrow_mut(), rec, at, delay);
+                        match kind {
+                            Replayed::Offset => offsets += 1,
+                            Replayed::Group => groups += 1,
+                            Replayed::Consumer => consumer_records += 1,
+                        }
                     }
                     Err(e) => {
                         tracing::warn!(partition = part.index, offset = at, error = %e, "undecodable record skipped");
@@ -420,12 +632,24 @@ async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
         }
         offset = r.next_offset;
     }
-    c.borrow_mut().groups.retain(|_, g| !g.is_disposable());
-    if offsets + groups > 0 {
+    {
+        let mut c = c.borrow_mut();
+        c.groups.retain(|_, g| !g.is_disposable());
+        let topics = consumer_protocol::topics_of(&shard.metadata());
+        let now = Instant::now();
+        // Records of a group whose epoch record is gone (or never came)
+        // are leftovers of a deletion.
+        c.consumer_groups.retain(|_, g| g.is_persisted());
+        for g in c.consumer_groups.values_mut() {
+            g.finish_load(&topics, now);
+        }
+    }
+    if offsets + groups + consumer_records > 0 {
         tracing::info!(
             partition = part.index,
             offsets,
             groups,
+            consumer_records,
             ms = started.elapsed().as_millis() as u64,
             "loaded {OFFSETS_TOPIC} partition"
         );
@@ -435,6 +659,111 @@ async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use records::OffsetValue;
+
+    fn committed(offset: i64, ts: i64) -> Option<OffsetValue> {
+        Some(OffsetValue {
+            offset,
+            leader_epoch: -1,
+            metadata: String::new(),
+            commit_timestamp: ts,
+        })
+    }
+
+    fn offset_rec(p: i32, v: Option<OffsetValue>) -> OffsetsRecord {
+        OffsetsRecord::Offset {
+            group: "g".into(),
+            topic: "t".into(),
+            partition: p,
+            value: v,
+        }
+    }
+
+    /// The expiry tick racing an OffsetCommit of the same group: whatever
+    /// the interleaving, the newer commit survives, in memory and after a
+    /// replay of the log.
+    #[test]
+    fn expiry_never_loses_a_newer_commit() {
+        let d = Duration::ZERO;
+        let retention = 60_000;
+        let now = 10_000_000;
+        let mut c = Coordinator::default();
+        // An Empty group whose only offset is long expired (log offset 0).
+        replay(&mut c, offset_rec(0, committed(5, 0)), 0, d);
+        assert_eq!(
+            c.groups["g"].expired_offsets(now, retention),
+            vec![("t".to_string(), 0)]
+        );
+
+        // 1. A commit of partition 1 is in flight (its record took log
+        //    offset 1) when the tick looks: nothing may expire now, since a
+        //    group tombstone computed from state without the commit would
+        //    land after it.
+        let k1 = [("t".to_string(), 1)];
+        c.groups.get_mut("g").unwrap().begin_commit(&k1);
+        assert!(c.groups["g"].expired_offsets(now, retention).is_empty());
+        assert!(!c.groups["g"].is_disposable());
+        let g = c.groups.get_mut("g").unwrap();
+        g.end_commit(&k1);
+        g.apply_offset("t".into(), 1, committed(9, now), 1);
+        // The next tick expires only the old offset (not the whole group).
+        let e = c.groups["g"].expired_offsets(now, retention);
+        assert_eq!(e, vec![("t".to_string(), 0)]);
+        assert_ne!(e.len(), c.groups["g"].offsets.len());
+
+        // 2. The tick's tombstone for partition 0 took log offset 2, and a
+        //    new commit of partition 0 log offset 3; the commit finishes
+        //    first. Applying the older tombstone afterwards changes nothing.
+        let g = c.groups.get_mut("g").unwrap();
+        g.apply_offset("t".into(), 0, committed(7, now), 3);
+        g.apply_offset("t".into(), 0, None, 2);
+        assert_eq!(g.offsets[&("t".to_string(), 0)].value.offset, 7);
+
+        // 3. Replay of that log, including a group tombstone written by an
+        //    expiry (log offset 4) after a commit it did not see (log
+        //    offset 3): the commit's record stays.
+        let mut back = Coordinator::default();
+        let log = vec![
+            offset_rec(0, committed(5, 0)),
+            offset_rec(1, committed(9, now)),
+            offset_rec(0, None),
+            offset_rec(0, committed(7, now)),
+            OffsetsRecord::Group {
+                group: "g".into(),
+                value: None,
+            },
+        ];
+        for (at, r) in log.into_iter().enumerate() {
+            replay(&mut back, r, at as i64, d);
+        }
+        let g = &back.groups["g"];
+        assert_eq!(g.offsets[&("t".to_string(), 0)].value.offset, 7);
+        assert_eq!(g.offsets[&("t".to_string(), 1)].value.offset, 9);
+        // A tombstone after the commit (the commit was older) does delete.
+        replay(&mut back, offset_rec(0, None), 5, d);
+        assert!(!back.groups["g"].offsets.contains_key(&("t".to_string(), 0)));
+    }
+
+    /// DeleteGroups while a commit is in flight: the deletion is the newer
+    /// write, so it tombstones the in-flight partition too, and the commit
+    /// finishing afterwards does not reach a new group of the same id.
+    #[test]
+    fn deletion_covers_commits_in_flight() {
+        let d = Duration::ZERO;
+        let mut g = Group::new("g".into(), d);
+        g.apply_offset("t".into(), 0, committed(1, 0), 0);
+        let k = [("t".to_string(), 3)];
+        g.begin_commit(&k);
+        assert_eq!(
+            g.offset_keys(),
+            vec![("t".to_string(), 0), ("t".to_string(), 3)]
+        );
+        assert!(!g.is_disposable());
+        let again = Group::new("g".into(), d);
+        assert_ne!(again.incarnation, g.incarnation);
+        g.end_commit(&k);
+        assert!(g.inflight_commits.is_empty());
+    }
 
     #[test]
     fn java_hash_matches_kafka() {

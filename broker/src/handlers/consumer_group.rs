@@ -2,7 +2,8 @@
 //! protocol. Requests are checked here, then run on the shard that
 //! coordinates the group; the state and assignors are in
 //! [`crate::groups::consumer_protocol`]. This file only translates between
-//! the wire and that state.
+//! the wire and that state; a heartbeat is answered once what it changed
+//! is durable ([`groups::persist_consumer_group`]).
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -48,6 +49,7 @@ pub async fn heartbeat(
     req: ConsumerGroupHeartbeatRequest,
     version: i16,
     client_id: String,
+    client_host: String,
 ) -> ConsumerGroupHeartbeatResponse {
     if req.group_id.is_empty() {
         return heartbeat_error(refusal(
@@ -68,7 +70,16 @@ pub async fn heartbeat(
     };
     shard
         .submit_to(route.shard, move |s| async move {
-            heartbeat_on_owner(&s, req, client_id)
+            let group_id = req.group_id.clone();
+            let resp = heartbeat_on_owner(&s, req, client_id, client_host);
+            // Answer only once the change (if any) is durable, so that a
+            // member never holds an epoch or partitions a restart loses.
+            match groups::persist_consumer_group(&s, &group_id).await {
+                Ok(()) => resp,
+                Err(code) => {
+                    heartbeat_error(refusal(code, "the group's state could not be written"))
+                }
+            }
         })
         .await
         .unwrap_or_else(|_| {
@@ -91,6 +102,7 @@ fn heartbeat_on_owner(
     s: &Rc<Shard>,
     req: ConsumerGroupHeartbeatRequest,
     client_id: String,
+    client_host: String,
 ) -> ConsumerGroupHeartbeatResponse {
     let meta = s.metadata();
     let interval = meta
@@ -132,7 +144,7 @@ fn heartbeat_on_owner(
             )
         }),
         client_id,
-        client_host: String::new(),
+        client_host,
     };
     let group_id = req.group_id;
     let g = c
@@ -278,7 +290,8 @@ fn describe_on_owner(s: &Rc<Shard>, mut d: DescribedGroup, version: i16) -> Desc
 }
 
 /// A classic JoinGroup for a group that has KIP-848 members is refused
-/// with INCONSISTENT_GROUP_PROTOCOL, as Kafka does; `None` lets it through.
+/// with INCONSISTENT_GROUP_PROTOCOL, as Kafka does; `None` lets it through
+/// (deleting the consumer group first if it is empty, as Kafka does).
 pub async fn refuse_classic_join(
     shard: &Rc<Shard>,
     req: &JoinGroupRequest,
@@ -290,12 +303,33 @@ pub async fn refuse_classic_join(
     let route = groups::route(shard, &req.group_id).await.ok()?;
     let group_id = req.group_id.clone();
     let busy = shard
-        .submit_to(route.shard, move |_s| async move {
+        .submit_to(route.shard, move |s| async move {
             let c = coordinator();
-            let c = c.borrow();
-            c.consumer_groups
-                .get(&group_id)
-                .is_some_and(|g| !g.members.is_empty())
+            let tombstones = {
+                let mut c = c.borrow_mut();
+                match c.consumer_groups.get(&group_id) {
+                    None => return false,
+                    Some(g) if !g.members.is_empty() => return true,
+                    // An empty consumer group gives way to the classic
+                    // group (Kafka's maybeDeleteEmptyConsumerGroup): it
+                    // is deleted, its offsets stay with the id.
+                    Some(_) => c
+                        .consumer_groups
+                        .remove(&group_id)
+                        .map(|g| g.tombstones())
+                        .unwrap_or_default(),
+                }
+            };
+            if !tombstones.is_empty() {
+                let recs = tombstones
+                    .iter()
+                    .map(|k| (groups::records::consumer_key(&group_id, k), None))
+                    .collect();
+                if let Err(code) = groups::append(&s, route, recs).await {
+                    tracing::warn!(group = %group_id, ?code, "cannot write an empty consumer group's tombstones");
+                }
+            }
+            false
         })
         .await
         .unwrap_or(false);

@@ -1,7 +1,12 @@
 //! ListGroups, DescribeGroups, DeleteGroups, OffsetDelete: the admin view
-//! of the classic groups ([`crate::groups`]). ListGroups asks every shard
-//! (a group lives on the shard of its `__consumer_offsets` partition); the
-//! others go to the group's coordinator shard. Deletions remove the group
+//! of the groups ([`crate::groups`]), classic and KIP-848 ("consumer")
+//! alike, as Kafka 4 answers: ListGroups lists both with their type,
+//! DescribeGroups (a classic-group API) answers GROUP_ID_NOT_FOUND for a
+//! consumer group ("is not a classic group", v6+; just "Dead" before), and
+//! DeleteGroups refuses a consumer group with members (NON_EMPTY_GROUP).
+//! ListGroups asks every shard (a group lives on the shard of its
+//! `__consumer_offsets` partition); the others go to the group's
+//! coordinator shard. Deletions remove the group
 //! or offsets from memory first, then append tombstones, so a join racing
 //! a delete finds a fresh group rather than a half-deleted one.
 
@@ -21,11 +26,19 @@ use kafka_protocol::generated::{
 };
 
 use crate::groups::group::GroupState;
-use crate::groups::{self, coordinator, records};
+use crate::groups::{self, consumer_protocol, coordinator, records};
 use crate::shard::Shard;
 
-/// Every group is a classic group (KIP-848 groups do not exist yet).
-const GROUP_TYPE: &str = "classic";
+/// Kafka's group types (ListGroups v5).
+const CLASSIC: &str = "classic";
+const CONSUMER: &str = "consumer";
+
+/// Whether `id` is a KIP-848 group here: a consumer group exists and no
+/// classic member holds the id (the classic entry then only carries the
+/// group's committed offsets).
+fn is_consumer_group(c: &groups::Coordinator, id: &str) -> bool {
+    c.consumer_groups.contains_key(id) && c.groups.get(id).is_none_or(|g| g.members.is_empty())
+}
 
 pub async fn list(shard: &Rc<Shard>, req: ListGroupsRequest, version: i16) -> ListGroupsResponse {
     let mut groups = Vec::new();
@@ -35,16 +48,33 @@ pub async fn list(shard: &Rc<Shard>, req: ListGroupsRequest, version: i16) -> Li
             .submit_to(target, |_s| async move {
                 let c = coordinator();
                 let c = c.borrow();
-                c.groups
+                let mut l: Vec<(String, String, String, &'static str)> = c
+                    .groups
                     .values()
+                    .filter(|g| !is_consumer_group(&c, &g.id))
                     .map(|g| {
                         (
                             g.id.clone(),
                             g.protocol_type.clone().unwrap_or_default(),
                             g.state.name().to_string(),
+                            CLASSIC,
                         )
                     })
-                    .collect::<Vec<_>>()
+                    .collect();
+                l.extend(
+                    c.consumer_groups
+                        .values()
+                        .filter(|g| is_consumer_group(&c, &g.id))
+                        .map(|g| {
+                            (
+                                g.id.clone(),
+                                CONSUMER.to_string(),
+                                g.state_name().to_string(),
+                                CONSUMER,
+                            )
+                        }),
+                );
+                l
             })
             .await;
         match listed {
@@ -59,14 +89,14 @@ pub async fn list(shard: &Rc<Shard>, req: ListGroupsRequest, version: i16) -> Li
         error_code: error.code(),
         groups: groups
             .into_iter()
-            .filter(|(_, _, state)| states.is_empty() || states.contains(&state.to_lowercase()))
-            .filter(|_| types.is_empty() || types.iter().any(|t| t == GROUP_TYPE))
-            .map(|(group_id, protocol_type, state)| ListedGroup {
+            .filter(|(_, _, state, _)| states.is_empty() || states.contains(&state.to_lowercase()))
+            .filter(|(_, _, _, kind)| types.is_empty() || types.iter().any(|t| t == kind))
+            .map(|(group_id, protocol_type, state, kind)| ListedGroup {
                 group_id,
                 protocol_type,
                 group_state: if version >= 4 { state } else { String::new() },
                 group_type: if version >= 5 {
-                    GROUP_TYPE.to_string()
+                    kind.to_string()
                 } else {
                     String::new()
                 },
@@ -119,7 +149,12 @@ pub async fn describe(
             .submit_to(route.shard, move |_s| async move {
                 let c = coordinator();
                 let c = c.borrow();
-                let g = c.groups.get(&id)?;
+                if is_consumer_group(&c, &id) {
+                    return Err(id);
+                }
+                let Some(g) = c.groups.get(&id) else {
+                    return Ok(None);
+                };
                 let proto = g.protocol.clone().unwrap_or_default();
                 // Member metadata and assignments only once a protocol is
                 // chosen, as Kafka does.
@@ -127,7 +162,7 @@ pub async fn describe(
                     g.state,
                     GroupState::Stable | GroupState::CompletingRebalance
                 );
-                Some(DescribedGroup {
+                Ok(Some(DescribedGroup {
                     group_id: id,
                     group_state: g.state.name().to_string(),
                     protocol_type: g.protocol_type.clone().unwrap_or_default(),
@@ -162,16 +197,27 @@ pub async fn describe(
                         })
                         .collect(),
                     ..Default::default()
-                })
+                }))
             })
             .await;
         out.push(match described {
-            Ok(Some(d)) => d,
+            Ok(Ok(Some(d))) => d,
+            // Kafka 4: a consumer group is not a classic group.
+            Ok(Err(id)) => {
+                let mut d = described_error(group_id, ErrorCode::GroupIdNotFound, version);
+                d.group_state = GroupState::Dead.name().into();
+                if version >= 6 {
+                    d.error_message = Some(format!("Group {id} is not a classic group."));
+                } else {
+                    d.error_code = ErrorCode::None.code();
+                }
+                d
+            }
             // Kafka: an unknown group is "Dead", and from v6 GROUP_ID_NOT_FOUND.
-            Ok(None) if version >= 6 => {
+            Ok(Ok(None)) if version >= 6 => {
                 described_error(group_id, ErrorCode::GroupIdNotFound, version)
             }
-            Ok(None) => described_error(group_id, ErrorCode::None, version),
+            Ok(Ok(None)) => described_error(group_id, ErrorCode::None, version),
             Err(_) => described_error(group_id, ErrorCode::CoordinatorNotAvailable, version),
         });
     }
@@ -196,23 +242,54 @@ pub async fn delete(shard: &Rc<Shard>, req: DeleteGroupsRequest) -> DeleteGroups
                             let tombstones = {
                                 let c = coordinator();
                                 let mut c = c.borrow_mut();
-                                let Some(g) = c.groups.get(&id) else {
-                                    return ErrorCode::GroupIdNotFound;
-                                };
-                                if g.state != GroupState::Empty {
-                                    return ErrorCode::NonEmptyGroup;
+                                if is_consumer_group(&c, &id) {
+                                    // Kafka's ConsumerGroup.validateDeleteGroup.
+                                    if c.consumer_groups
+                                        .get(&id)
+                                        .is_some_and(|g| !g.members.is_empty())
+                                    {
+                                        return ErrorCode::NonEmptyGroup;
+                                    }
+                                    let mut t: Vec<(Bytes, Option<Bytes>)> = Vec::new();
+                                    if let Some(g) = c.groups.remove(&id) {
+                                        t.extend(g.offset_keys().iter().map(|(topic, p)| {
+                                            (records::offset_key(&id, topic, *p), None)
+                                        }));
+                                    }
+                                    if let Some(g) = c.consumer_groups.remove(&id) {
+                                        t.extend(
+                                            g.tombstones()
+                                                .iter()
+                                                .map(|k| (records::consumer_key(&id, k), None)),
+                                        );
+                                    }
+                                    t
+                                } else {
+                                    let Some(g) = c.groups.get(&id) else {
+                                        return ErrorCode::GroupIdNotFound;
+                                    };
+                                    if g.state != GroupState::Empty {
+                                        return ErrorCode::NonEmptyGroup;
+                                    }
+                                    let Some(g) = c.groups.remove(&id) else {
+                                        return ErrorCode::GroupIdNotFound;
+                                    };
+                                    // Offsets in flight too: their records
+                                    // precede these tombstones in the log.
+                                    let mut t: Vec<(Bytes, Option<Bytes>)> = g
+                                        .offset_keys()
+                                        .iter()
+                                        .map(|(topic, p)| {
+                                            (records::offset_key(&id, topic, *p), None)
+                                        })
+                                        .collect();
+                                    t.push((records::group_key(&id), None));
+                                    t
                                 }
-                                let Some(g) = c.groups.remove(&id) else {
-                                    return ErrorCode::GroupIdNotFound;
-                                };
-                                let mut t: Vec<(Bytes, Option<Bytes>)> = g
-                                    .offsets
-                                    .keys()
-                                    .map(|(topic, p)| (records::offset_key(&id, topic, *p), None))
-                                    .collect();
-                                t.push((records::group_key(&id), None));
-                                t
                             };
+                            if tombstones.is_empty() {
+                                return ErrorCode::None;
+                            }
                             match groups::append(&s, route, tombstones).await {
                                 Ok(_) => ErrorCode::None,
                                 Err(code) => code,
@@ -262,10 +339,38 @@ pub async fn offset_delete(shard: &Rc<Shard>, req: OffsetDeleteRequest) -> Offse
                         let (codes, tombstones) = {
                             let c = coordinator();
                             let mut c = c.borrow_mut();
+                            // A KIP-848 group: any offset but those of
+                            // subscribed topics (Kafka's
+                            // ConsumerGroup.validateOffsetDelete accepts).
+                            let consumer_subscribed = is_consumer_group(&c, &id).then(|| {
+                                let topics = consumer_protocol::topics_of(&s.metadata());
+                                c.consumer_groups
+                                    .get(&id)
+                                    .map(|g| g.subscribed_topic_names(&topics))
+                                    .unwrap_or_default()
+                            });
+                            if let Some(subscribed) = &consumer_subscribed
+                                && !c.groups.contains_key(&id)
+                            {
+                                // No offsets at all: nothing to delete.
+                                let codes = asked
+                                    .iter()
+                                    .map(|(topic, _, early)| match early {
+                                        Some(code) => *code,
+                                        None if subscribed.contains(topic) => {
+                                            ErrorCode::GroupSubscribedToTopic
+                                        }
+                                        None => ErrorCode::None,
+                                    })
+                                    .collect();
+                                return Ok(codes);
+                            }
                             let Some(g) = c.groups.get_mut(&id) else {
                                 return Err(ErrorCode::GroupIdNotFound);
                             };
-                            let subscribed = if g.state == GroupState::Empty {
+                            let subscribed = if let Some(s) = consumer_subscribed {
+                                Some(s.into_iter().collect())
+                            } else if g.state == GroupState::Empty {
                                 Some(Default::default())
                             } else if g.protocol_type.as_deref() == Some("consumer") {
                                 g.subscribed_topics()

@@ -45,7 +45,7 @@ pub async fn handle(
         }
         RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(shard, r, v).await),
         RequestBody::Produce(r) => {
-            return produce::handle(shard, r, v)
+            return produce::handle(shard, r, v, header.client_id.as_deref())
                 .await
                 .map(ResponseBody::Produce);
         }
@@ -89,8 +89,9 @@ pub async fn handle(
         RequestBody::LeaveGroup(r) => ResponseBody::LeaveGroup(groups::leave(shard, r, v).await),
         RequestBody::ConsumerGroupHeartbeat(r) => {
             let client_id = header.client_id.clone().unwrap_or_default();
+            let client_host = format!("/{}", peer.ip());
             ResponseBody::ConsumerGroupHeartbeat(
-                consumer_group::heartbeat(shard, r, v, client_id).await,
+                consumer_group::heartbeat(shard, r, v, client_id, client_host).await,
             )
         }
         RequestBody::ConsumerGroupDescribe(r) => {

@@ -190,14 +190,34 @@ async fn commit_on_owner(
             )
         })
         .collect();
-    let base = groups::append(s, route, recs).await?;
+    // In flight from here (the record takes its log place at the append's
+    // first poll, below) until applied: the expiry tick waits for it.
     let delay = groups::initial_delay(s);
+    let keys: Vec<(String, i32)> = items.iter().map(|(t, p, _)| (t.clone(), *p)).collect();
     let c = coordinator();
+    let incarnation = {
+        let mut c = c.borrow_mut();
+        let g = c
+            .groups
+            .entry(group_id.clone())
+            .or_insert_with(|| Group::new(group_id.clone(), delay));
+        g.begin_commit(&keys);
+        g.incarnation
+    };
+    let appended = groups::append(s, route, recs).await;
     let mut c = c.borrow_mut();
-    let g = c
+    // The group was deleted meanwhile: its tombstones, after this record
+    // in the log, cover these partitions too (see Group::offset_keys), so
+    // the commit must not reach the group now carrying the id either.
+    let Some(g) = c
         .groups
-        .entry(group_id.clone())
-        .or_insert_with(|| Group::new(group_id, delay));
+        .get_mut(&group_id)
+        .filter(|g| g.incarnation == incarnation)
+    else {
+        return appended.map(|_| ());
+    };
+    g.end_commit(&keys);
+    let base = appended?;
     for (i, (t, p, v)) in items.into_iter().enumerate() {
         g.apply_offset(t, p, Some(v), base + i as i64);
     }
@@ -210,10 +230,14 @@ type Wanted = Option<Vec<(String, Vec<i32>)>>;
 /// One partition's answer: committed offset or none.
 type Found = Vec<(String, i32, Option<OffsetValue>)>;
 
+/// Who fetches (v9+): a KIP-848 member names itself and its epoch.
+type Fetcher = Option<(Option<String>, i32)>;
+
 async fn fetch_group(
     shard: &Rc<Shard>,
     group_id: String,
     wanted: Wanted,
+    who: Fetcher,
 ) -> Result<Found, ErrorCode> {
     if group_id.is_empty() {
         return Err(ErrorCode::InvalidGroupId);
@@ -223,6 +247,18 @@ async fn fetch_group(
         .submit_to(route.shard, move |_s| async move {
             let c = coordinator();
             let c = c.borrow();
+            // A KIP-848 group checks the member and its epoch (Kafka's
+            // ConsumerGroup.validateOffsetFetch); classic groups and
+            // unknown groups accept any fetch.
+            let classic_active = c
+                .groups
+                .get(&group_id)
+                .is_some_and(|g| !g.members.is_empty());
+            if let (Some(cg), Some((member_id, epoch)), false) =
+                (c.consumer_groups.get(&group_id), &who, classic_active)
+            {
+                cg.validate_fetch(member_id.as_deref(), *epoch)?;
+            }
             let g = c.groups.get(&group_id);
             let mut found = Vec::new();
             match wanted {
@@ -246,10 +282,10 @@ async fn fetch_group(
                     }
                 }
             }
-            found
+            Ok(found)
         })
         .await
-        .map_err(|_| ErrorCode::CoordinatorNotAvailable)
+        .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
 }
 
 /// A topic's partitions and their committed offsets.
@@ -284,7 +320,7 @@ pub async fn fetch(
                 .collect::<Vec<_>>()
         });
         let mut resp = OffsetFetchResponse::default();
-        match fetch_group(shard, req.group_id, wanted.clone()).await {
+        match fetch_group(shard, req.group_id, wanted.clone(), None).await {
             Ok(found) => {
                 resp.topics = by_topic(found)
                     .into_iter()
@@ -357,7 +393,8 @@ pub async fn fetch(
             group_id: g.group_id.clone(),
             ..Default::default()
         };
-        match fetch_group(shard, g.group_id, wanted).await {
+        let who = (version >= 9).then(|| (g.member_id.clone(), g.member_epoch));
+        match fetch_group(shard, g.group_id, wanted, who).await {
             Err(code) => out.error_code = code.code(),
             Ok(found) => {
                 for (name, parts) in by_topic(found) {

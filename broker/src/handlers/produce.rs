@@ -31,12 +31,19 @@ fn error_response(
     }
 }
 
+/// Kafka's `AdminUtils.ADMIN_CLIENT_ID`: the one client id whose produce
+/// requests may append to internal topics (ReplicaManager's
+/// `internalTopicsAllowed`).
+pub const ADMIN_CLIENT_ID: &str = "__admin_client";
+
 /// Returns `None` for acks=0 (Kafka sends no response).
 pub async fn handle(
     shard: &Rc<Shard>,
     req: ProduceRequest,
     version: i16,
+    client_id: Option<&str>,
 ) -> Option<ProduceResponse> {
+    let internal_allowed = client_id == Some(ADMIN_CLIENT_ID);
     let acks = req.acks;
     let meta = shard.metadata();
     let mut topics: Vec<TopicProduceResponse> = Vec::with_capacity(req.topic_data.len());
@@ -82,12 +89,17 @@ pub async fn handle(
                         None,
                     )),
                     // Kafka's ReplicaManager: internal topics take no
-                    // client produce (the coordinator appends directly).
-                    Some(tm) if tm.name == crate::groups::OFFSETS_TOPIC => Some(error_response(
-                        p.index,
-                        ErrorCode::InvalidTopicException,
-                        Some(format!("Cannot append to internal topic {}", tm.name)),
-                    )),
+                    // client produce (the coordinator appends directly),
+                    // except from `__admin_client`. Such records reach the
+                    // coordinator's state at its next start-up replay, as
+                    // with Kafka.
+                    Some(tm) if tm.name == crate::groups::OFFSETS_TOPIC && !internal_allowed => {
+                        Some(error_response(
+                            p.index,
+                            ErrorCode::InvalidTopicException,
+                            Some(format!("Cannot append to internal topic {}", tm.name)),
+                        ))
+                    }
                     Some(_) if p.records.is_none() => Some(error_response(
                         p.index,
                         ErrorCode::CorruptMessage,
