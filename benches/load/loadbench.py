@@ -935,6 +935,18 @@ def main():
                 "producer": lp,
                 "consumer": lcr,
             }
+            # Whether slow acks are spread out or come in a burst (a device
+            # stall shows up as one or two bad seconds): per second of the
+            # phase (by send time), acks over 5 ms and the worst one.
+            per_sec = {}
+            for ts, d in ack_all:
+                sec = int((ts - t0) // 1_000_000_000)
+                n_slow, worst = per_sec.get(sec, (0, 0))
+                per_sec[sec] = (n_slow + (d > 5_000_000), max(worst, d))
+            lat["publish_ack_by_second"] = [
+                {"second": k, "acks_over_5ms": v[0], "max_ms": round(v[1] / 1e6, 2)}
+                for k, v in sorted(per_sec.items())
+            ]
             lat["phase"] = pm.result(lp["client_cpu_s"] + lcr["client_cpu_s"])
             res["latency"] = lat
             if lcr["missing"] or lcr["duplicates"] or lp["acked"] != lp["sent"]:
