@@ -137,7 +137,10 @@ impl PartitionReplica {
         N::Network: openraft::network::NetSnapshot<TypeConfig, SnapshotData = ()>,
     {
         let dir = dir.as_ref();
-        let shared = Shared::open(dir, log_config).await?;
+        // A single-voter group adopts a log written before Raft (see
+        // `Shared::open`); with other voters that would be a guess.
+        let alone = voters.len() == 1 && voters.contains(&node_id);
+        let shared = Shared::open(dir, log_config, alone).await?;
         let cfg = Arc::new(config.openraft(false)?);
         let raft = RaftHandle::new(
             node_id,

@@ -70,7 +70,17 @@ fn epoch_of(term: Term) -> Result<i32, io::Error> {
 impl Shared {
     /// Opens the partition log and the Raft state beside it, and rebuilds
     /// the index map by scanning the log from the newest valid anchor.
-    pub async fn open(dir: &Path, mut config: LogConfig) -> Result<Rc<Shared>, Error> {
+    /// `adopt_foreign`: a log with data but no Raft state beside it (one
+    /// written before its partition went through Raft) becomes the
+    /// group's purged prefix: everything in it counts as committed, and
+    /// the Raft log starts at its end. Only safe when this node is the
+    /// group's only voter (then nothing else can hold a newer copy); a
+    /// replica of a multi-voter group refuses such a log instead.
+    pub async fn open(
+        dir: &Path,
+        mut config: LogConfig,
+        adopt_foreign: bool,
+    ) -> Result<Rc<Shared>, Error> {
         // Raft decides when to fdatasync: an append hands all its entries
         // to the log, then one flush makes them durable and only then is
         // openraft told (IOFlushed). With the log's own SyncBeforeAck each
@@ -86,7 +96,15 @@ impl Shared {
         let (log_start, leo) = (log.log_start_offset(), log.log_end_offset());
         let mut meta = match Meta::load(dir)? {
             Some(m) => m,
-            None if leo > log_start => return Err(Error::ForeignLog(dir.to_path_buf())),
+            None if leo > log_start && !adopt_foreign => {
+                return Err(Error::ForeignLog(dir.to_path_buf()));
+            }
+            None if leo > log_start => {
+                tracing::warn!(dir = %dir.display(), log_start, log_end = leo, "adopting a log written without raft: its batches become the committed prefix");
+                let m = Meta::fresh(leo);
+                m.store(dir)?;
+                m
+            }
             None => {
                 let m = Meta::fresh(log_start);
                 m.store(dir)?;

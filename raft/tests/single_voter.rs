@@ -426,3 +426,57 @@ fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() 
     });
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_log_written_before_raft_is_adopted_by_a_single_voter_and_refused_with_others() {
+    let dir = test_dir("adopt");
+    run(async {
+        // A partition folder from before Raft was on the write path: data,
+        // no raft-state.
+        let log = tidemark_storage::Log::open(&dir, config()).await.unwrap();
+        for seed in 0..5u64 {
+            log.append(batch_for(seed, 10, 100), 0, None).await.unwrap();
+        }
+        log.flush().await.unwrap();
+        log.close().await.unwrap();
+        drop(log);
+
+        // With other voters, nobody can tell whether this copy is current.
+        let refused = PartitionReplica::open(
+            &dir,
+            config(),
+            1,
+            BTreeSet::from([1, 2, 3]),
+            NoPeers,
+            ReplicaConfig::default(),
+        )
+        .await;
+        assert!(
+            matches!(refused, Err(tidemark_raft::Error::ForeignLog(_))),
+            "{:?}",
+            refused.err()
+        );
+
+        // Alone, the replica adopts it: every old record stays visible and
+        // new ones follow it.
+        let r = open(&dir).await;
+        assert_eq!(r.log().log_end_offset(), 50);
+        assert_eq!(r.high_watermark(), 50);
+        assert_eq!(
+            read_all(r.log(), 0, 50).await.len(),
+            5,
+            "the old batches are readable"
+        );
+        let info = r.append(batch_for(99, 10, 100), None).await.unwrap();
+        assert_eq!(info.base_offset, 50);
+        assert!(r.high_watermark() > info.last_offset);
+        r.close().await.unwrap();
+        drop(r);
+
+        // And it reopens like any replica.
+        let r = open(&dir).await;
+        assert_eq!(r.high_watermark(), 60);
+        assert_eq!(read_all(r.log(), 0, 60).await.len(), 6);
+        r.close().await.unwrap();
+    });
+}
