@@ -449,6 +449,25 @@ pub struct GroupClient {
 
 type Snapshot = openraft::alias::SnapshotOf<TypeConfig, ()>;
 
+impl GroupClient {
+    /// A vote or pre-vote round trip: both are answered with a vote.
+    async fn call_vote(
+        &self,
+        req: RaftRequest,
+        option: RPCOption,
+    ) -> Result<VoteResponse<TypeConfig>, RPCError<TypeConfig>> {
+        match self
+            .transport
+            .call(self.target, self.group, req, option.hard_ttl())
+            .await
+        {
+            Ok(RaftResponse::Vote(v)) => Ok(v),
+            Ok(_) => Err(CallError::WrongResponse { node: self.target }.to_rpc()),
+            Err(e) => Err(e.to_rpc()),
+        }
+    }
+}
+
 impl RaftNetworkV2<TypeConfig> for GroupClient {
     type SnapshotData = ();
 
@@ -478,20 +497,7 @@ impl RaftNetworkV2<TypeConfig> for GroupClient {
         rpc: VoteRequest<TypeConfig>,
         option: RPCOption,
     ) -> Result<VoteResponse<TypeConfig>, RPCError<TypeConfig>> {
-        let r = self
-            .transport
-            .call(
-                self.target,
-                self.group,
-                RaftRequest::Vote(rpc),
-                option.hard_ttl(),
-            )
-            .await;
-        match r {
-            Ok(RaftResponse::Vote(v)) => Ok(v),
-            Ok(_) => Err(CallError::WrongResponse { node: self.target }.to_rpc()),
-            Err(e) => Err(e.to_rpc()),
-        }
+        self.call_vote(RaftRequest::Vote(rpc), option).await
     }
 
     /// Carried over the wire (not openraft's default, which grants every
@@ -501,25 +507,12 @@ impl RaftNetworkV2<TypeConfig> for GroupClient {
         rpc: VoteRequest<TypeConfig>,
         option: RPCOption,
     ) -> Result<VoteResponse<TypeConfig>, RPCError<TypeConfig>> {
-        let r = self
-            .transport
-            .call(
-                self.target,
-                self.group,
-                RaftRequest::PreVote(rpc),
-                option.hard_ttl(),
-            )
-            .await;
-        match r {
-            Ok(RaftResponse::Vote(v)) => Ok(v),
-            Ok(_) => Err(CallError::WrongResponse { node: self.target }.to_rpc()),
-            Err(e) => Err(e.to_rpc()),
-        }
+        self.call_vote(RaftRequest::PreVote(rpc), option).await
     }
 
-    /// The partition log is the state machine and is never purged on
-    /// Raft's behalf, so a lagging follower always catches up from the
-    /// log; snapshots are not supported yet.
+    /// Snapshot transfer is not supported yet: a follower behind the
+    /// leader's purge point needs a log reset, which is not built (the
+    /// leader reports it: `PartitionReplica::followers_needing_reset`).
     async fn full_snapshot(
         &mut self,
         _vote: Vote,
