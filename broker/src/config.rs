@@ -32,6 +32,17 @@ pub struct Cli {
     /// Shards (threads, one per core); default: every core.
     #[arg(long, env = "TIDEMARK_CORES")]
     pub cores: Option<usize>,
+    /// Address for broker-to-broker (Raft) traffic; cluster mode only.
+    #[arg(long, env = "TIDEMARK_RPC_ADDR")]
+    pub rpc_addr: Option<String>,
+    /// The initial controller voters, `ID@HOST:PORT,...` (their
+    /// --rpc-addr). Without it the broker runs alone (single node).
+    #[arg(long, env = "TIDEMARK_SEEDS")]
+    pub seeds: Option<String>,
+    /// This broker's rack (Kafka's `broker.rack`, an availability zone):
+    /// replicas of a partition go to distinct racks.
+    #[arg(long, env = "TIDEMARK_RACK")]
+    pub rack: Option<String>,
     /// A broker setting by its Kafka name, e.g. `--set num.partitions=6`.
     /// May be repeated. `TIDEMARK_SET` takes a comma-separated list.
     #[arg(long = "set", value_name = "NAME=VALUE")]
@@ -47,6 +58,9 @@ struct FileConfig {
     advertise_kafka_addr: Option<String>,
     node_id: Option<i32>,
     cores: Option<usize>,
+    rpc_addr: Option<String>,
+    seeds: Option<String>,
+    rack: Option<String>,
     /// Kafka-named settings: `[settings]` with `"log.retention.ms" = 1000`.
     #[serde(default)]
     settings: toml::Table,
@@ -62,6 +76,50 @@ pub struct BrokerConfig {
     pub node_id: i32,
     pub cores: usize,
     pub settings: Settings,
+    /// Cluster mode: set when `--seeds` is given.
+    pub cluster: Option<ClusterConfig>,
+}
+
+/// How this broker takes part in a cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterConfig {
+    /// Where this broker listens for other brokers.
+    pub rpc_addr: SocketAddr,
+    /// The controller voters and their rpc addresses.
+    pub seeds: Vec<(i32, SocketAddr)>,
+    pub rack: Option<String>,
+}
+
+impl ClusterConfig {
+    /// Whether this broker is one of the controller voters.
+    pub fn is_voter(&self, node_id: i32) -> bool {
+        self.seeds.iter().any(|(id, _)| *id == node_id)
+    }
+}
+
+fn resolve(text: &str) -> Result<SocketAddr, ConfigError> {
+    text.to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .ok_or_else(|| ConfigError::Address(text.to_string()))
+}
+
+/// Parses `1@host:port,2@host:port`.
+fn parse_seeds(text: &str) -> Result<Vec<(i32, SocketAddr)>, ConfigError> {
+    let mut out: Vec<(i32, SocketAddr)> = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let bad = || ConfigError::Seeds(item.to_string());
+        let (id, addr) = item.split_once('@').ok_or_else(bad)?;
+        let id: i32 = id.trim().parse().map_err(|_| bad())?;
+        if id < 0 || out.iter().any(|(o, _)| *o == id) {
+            return Err(bad());
+        }
+        out.push((id, resolve(addr.trim()).map_err(|_| bad())?));
+    }
+    if out.is_empty() {
+        return Err(ConfigError::Seeds(text.to_string()));
+    }
+    Ok(out)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +141,12 @@ pub enum ConfigError {
     Cores,
     #[error("--node-id must not be negative")]
     NodeId,
+    #[error("invalid --seeds entry '{0}': expected ID@HOST:PORT with a unique, non-negative id")]
+    Seeds(String),
+    #[error("--seeds needs --rpc-addr (this broker's address for other brokers)")]
+    RpcAddrMissing,
+    #[error("--rpc-addr and --rack only make sense with --seeds (cluster mode)")]
+    ClusterFlagsWithoutSeeds,
 }
 
 fn split_host_port(s: &str) -> Result<(String, u16), ConfigError> {
@@ -155,11 +219,7 @@ impl BrokerConfig {
             .kafka_addr
             .or(file.kafka_addr)
             .unwrap_or_else(|| "127.0.0.1:9092".to_string());
-        let kafka_addr = addr_text
-            .to_socket_addrs()
-            .ok()
-            .and_then(|mut a| a.next())
-            .ok_or_else(|| ConfigError::Address(addr_text.clone()))?;
+        let kafka_addr = resolve(&addr_text)?;
         let (advertised_host, advertised_port) =
             match cli.advertise_kafka_addr.or(file.advertise_kafka_addr) {
                 Some(a) => split_host_port(&a)?,
@@ -184,7 +244,25 @@ impl BrokerConfig {
         if node_id < 0 {
             return Err(ConfigError::NodeId);
         }
+        let rpc_addr = cli.rpc_addr.or(file.rpc_addr);
+        let rack = cli.rack.or(file.rack).filter(|r| !r.is_empty());
+        let cluster = match cli.seeds.or(file.seeds) {
+            Some(seeds) => {
+                let seeds = parse_seeds(&seeds)?;
+                let rpc_addr = resolve(&rpc_addr.ok_or(ConfigError::RpcAddrMissing)?)?;
+                Some(ClusterConfig {
+                    rpc_addr,
+                    seeds,
+                    rack,
+                })
+            }
+            None if rpc_addr.is_some() || rack.is_some() => {
+                return Err(ConfigError::ClusterFlagsWithoutSeeds);
+            }
+            None => None,
+        };
         Ok(BrokerConfig {
+            cluster,
             data_dir: cli
                 .data_dir
                 .or(file.data_dir)
@@ -238,6 +316,49 @@ mod tests {
         assert!(matches!(
             BrokerConfig::from_cli(bad),
             Err(ConfigError::SetSyntax(_))
+        ));
+    }
+
+    #[test]
+    fn cluster_flags() {
+        let cli = Cli::parse_from([
+            "tidemark",
+            "--node-id",
+            "2",
+            "--rpc-addr",
+            "127.0.0.1:19192",
+            "--rack",
+            "zone-b",
+            "--seeds",
+            "1@127.0.0.1:19191, 2@127.0.0.1:19192,3@127.0.0.1:19193",
+        ]);
+        let c = BrokerConfig::from_cli(cli).unwrap();
+        let cl = c.cluster.unwrap();
+        assert_eq!(cl.seeds.len(), 3);
+        assert_eq!(cl.seeds[2].0, 3);
+        assert_eq!(cl.rack.as_deref(), Some("zone-b"));
+        assert!(cl.is_voter(2) && !cl.is_voter(4));
+        for bad in [
+            "1@127.0.0.1:1,1@127.0.0.1:2",
+            "x@127.0.0.1:1",
+            "1-127.0.0.1:1",
+            "",
+        ] {
+            let cli = Cli::parse_from(["tidemark", "--rpc-addr", "127.0.0.1:1", "--seeds", bad]);
+            assert!(
+                matches!(BrokerConfig::from_cli(cli), Err(ConfigError::Seeds(_))),
+                "{bad}"
+            );
+        }
+        let cli = Cli::parse_from(["tidemark", "--seeds", "1@127.0.0.1:1"]);
+        assert!(matches!(
+            BrokerConfig::from_cli(cli),
+            Err(ConfigError::RpcAddrMissing)
+        ));
+        let cli = Cli::parse_from(["tidemark", "--rack", "a"]);
+        assert!(matches!(
+            BrokerConfig::from_cli(cli),
+            Err(ConfigError::ClusterFlagsWithoutSeeds)
         ));
     }
 }

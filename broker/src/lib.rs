@@ -2,6 +2,7 @@
 //!
 //! | module | what |
 //! |---|---|
+//! | [`cluster`] | cluster mode: transport per shard, controller, leadership |
 //! | [`config`], [`settings`] | start-up configuration; Kafka-named settings and topic configs |
 //! | [`server`] | starts the shards, binds the listeners, shuts down |
 //! | [`shard`] | one thread per core; cross-shard calls |
@@ -12,9 +13,10 @@
 //! | [`partition`] | a partition replica: log, high watermark, waiting readers |
 //! | [`apis`] | which API versions this broker implements |
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicUsize};
 
 pub mod apis;
+pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod groups;
@@ -41,6 +43,8 @@ pub struct BrokerContext {
     pub inflight_produce_bytes: AtomicI64,
     /// Requests being handled on any shard; shutdown waits for zero.
     pub inflight_requests: AtomicUsize,
+    /// Cluster mode: the controller leader shard 0 last saw (-1: none).
+    pub controller_leader: AtomicI32,
 }
 
 pub use server::run;

@@ -26,11 +26,104 @@ pub struct TopicMeta {
     /// Topic config overrides by Kafka name.
     #[serde(default)]
     pub configs: BTreeMap<String, String>,
+    /// The replicas (broker ids) of each partition, the first being the
+    /// preferred leader. Empty on a single node: every partition's only
+    /// replica is the broker itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replicas: Vec<Vec<i32>>,
 }
 
 impl TopicMeta {
     pub fn is_internal(&self) -> bool {
         self.name.starts_with("__")
+    }
+
+    /// The replicas of partition `p` (`[node]` on a single node).
+    pub fn replicas_of(&self, p: i32, node: i32) -> Vec<i32> {
+        match self.replicas.get(p as usize) {
+            Some(r) if !r.is_empty() => r.clone(),
+            _ => vec![node],
+        }
+    }
+
+    /// The replication factor (1 on a single node).
+    pub fn replication_factor(&self) -> i16 {
+        self.replicas.first().map_or(1, |r| r.len() as i16)
+    }
+}
+
+/// A broker of the cluster, as it registered with the controller.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrokerMeta {
+    pub id: i32,
+    /// The advertised Kafka address.
+    pub host: String,
+    pub port: u16,
+    pub rack: Option<String>,
+    /// Where other brokers reach it (Raft traffic).
+    pub rpc_addr: String,
+}
+
+/// A metadata change. On a single node it is applied to `metadata.json`;
+/// in a cluster it is a record of the controller's Raft log, applied in
+/// log order by every broker (so `apply` must be deterministic: it looks
+/// only at the state and the command).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Command {
+    /// Sets the cluster id if none is set yet (the first controller
+    /// leader's first write).
+    InitCluster {
+        cluster_id: String,
+    },
+    RegisterBroker {
+        broker: BrokerMeta,
+    },
+    CreateTopic {
+        topic: TopicMeta,
+    },
+    DeleteTopic {
+        name: String,
+    },
+    /// Replaces a topic's partition count, replicas or configs.
+    UpdateTopic {
+        topic: TopicMeta,
+    },
+    /// Replaces the dynamic settings of broker `node` (`None`: this
+    /// single node) or the cluster-wide dynamic defaults.
+    SetDynamicSettings {
+        settings: BTreeMap<String, String>,
+        cluster_default: bool,
+        node: Option<i32>,
+    },
+    /// Reserves the next block of producer ids.
+    ReserveProducerIds {
+        count: i64,
+    },
+}
+
+/// What applying a command produced, beyond the new state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Outcome {
+    Done,
+    /// The first id of a reserved producer-id block.
+    ProducerIds {
+        first: i64,
+    },
+}
+
+/// Why a command was refused: a Kafka error code and a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Refused {
+    pub code: i16,
+    pub message: String,
+}
+
+impl Refused {
+    fn new(code: kafka_protocol::ErrorCode, message: impl Into<String>) -> Self {
+        Refused {
+            code: code.code(),
+            message: message.into(),
+        }
     }
 }
 
@@ -49,6 +142,148 @@ struct Persisted {
     /// allocating here.
     #[serde(default)]
     producer_id_block_end: i64,
+    /// Cluster mode: the registered brokers.
+    #[serde(default)]
+    brokers: BTreeMap<i32, BrokerMeta>,
+    /// Cluster mode: dynamic settings per broker.
+    #[serde(default)]
+    node_dynamic_settings: BTreeMap<i32, BTreeMap<String, String>>,
+}
+
+impl Persisted {
+    /// Applies `cmd`; on refusal the state is unchanged.
+    fn apply(&mut self, cmd: &Command, statics: &Settings) -> Result<Outcome, Refused> {
+        use kafka_protocol::ErrorCode as E;
+        match cmd {
+            Command::InitCluster { cluster_id } => {
+                if self.cluster_id.is_empty() {
+                    self.cluster_id = cluster_id.clone();
+                }
+            }
+            Command::RegisterBroker { broker } => {
+                self.brokers.insert(broker.id, broker.clone());
+            }
+            Command::CreateTopic { topic } => {
+                if self.topics.iter().any(|t| t.name == topic.name) {
+                    return Err(Refused::new(
+                        E::TopicAlreadyExists,
+                        format!("topic '{}' already exists", topic.name),
+                    ));
+                }
+                self.topics.push(topic.clone());
+            }
+            Command::DeleteTopic { name } => {
+                let Some(i) = self.topics.iter().position(|t| &t.name == name) else {
+                    return Err(Refused::new(
+                        E::UnknownTopicOrPartition,
+                        format!("topic '{name}' does not exist"),
+                    ));
+                };
+                self.topics.remove(i);
+            }
+            Command::UpdateTopic { topic } => {
+                let Some(t) = self
+                    .topics
+                    .iter_mut()
+                    .find(|t| t.name == topic.name && t.id == topic.id)
+                else {
+                    return Err(Refused::new(
+                        E::UnknownTopicOrPartition,
+                        format!("topic '{}' does not exist", topic.name),
+                    ));
+                };
+                *t = topic.clone();
+            }
+            Command::SetDynamicSettings {
+                settings,
+                cluster_default,
+                node,
+            } => {
+                let mut next = self.clone();
+                match (cluster_default, node) {
+                    (true, _) => next.dynamic_default_settings = settings.clone(),
+                    (false, None) => next.dynamic_settings = settings.clone(),
+                    (false, Some(n)) => {
+                        next.node_dynamic_settings.insert(*n, settings.clone());
+                    }
+                }
+                next.settings(statics, *node)
+                    .map_err(|e| Refused::new(E::InvalidConfig, e.to_string()))?;
+                *self = next;
+            }
+            Command::ReserveProducerIds { count } => {
+                let first = self.producer_id_block_end;
+                self.producer_id_block_end = first.saturating_add((*count).max(1));
+                return Ok(Outcome::ProducerIds { first });
+            }
+        }
+        Ok(Outcome::Done)
+    }
+
+    /// The settings in force on broker `node` (`None`: a single node).
+    fn settings(&self, statics: &Settings, node: Option<i32>) -> Result<Settings, MetadataError> {
+        let mut s = statics.clone();
+        let own = match node {
+            None => Some(&self.dynamic_settings),
+            Some(n) => self.node_dynamic_settings.get(&n),
+        };
+        for (k, v) in own.into_iter().flatten() {
+            s.set_dynamic(k, Some(v))?;
+        }
+        for (k, v) in &self.dynamic_default_settings {
+            s.set_dynamic_default(k, Some(v))?;
+        }
+        Ok(s)
+    }
+
+    fn snapshot(&self, statics: &Settings, node: Option<i32>) -> ClusterMetadata {
+        let topics: BTreeMap<String, TopicMeta> = self
+            .topics
+            .iter()
+            .map(|t| (t.name.clone(), t.clone()))
+            .collect();
+        let by_id = self.topics.iter().map(|t| (t.id, t.name.clone())).collect();
+        ClusterMetadata {
+            cluster_id: self.cluster_id.clone(),
+            topics,
+            by_id,
+            settings: self
+                .settings(statics, node)
+                .unwrap_or_else(|_| statics.clone()),
+            brokers: self.brokers.clone(),
+        }
+    }
+}
+
+/// The cluster metadata as a replicated state machine: every broker of a
+/// cluster holds one, fed with the controller log's commands in order.
+#[derive(Debug, Clone)]
+pub struct MetadataState {
+    state: Persisted,
+    statics: Settings,
+    node: i32,
+}
+
+impl MetadataState {
+    pub fn new(statics: Settings, node: i32) -> Self {
+        MetadataState {
+            state: Persisted::default(),
+            statics,
+            node,
+        }
+    }
+
+    pub fn apply(&mut self, cmd: &Command) -> Result<Outcome, Refused> {
+        self.state.apply(cmd, &self.statics)
+    }
+
+    pub fn snapshot(&self) -> ClusterMetadata {
+        self.state.snapshot(&self.statics, Some(self.node))
+    }
+
+    pub fn cluster_id(&self) -> &str {
+        &self.state.cluster_id
+    }
 }
 
 /// An immutable snapshot of the cluster metadata, shared by the shards.
@@ -58,6 +293,8 @@ pub struct ClusterMetadata {
     pub topics: BTreeMap<String, TopicMeta>,
     pub by_id: HashMap<Uuid, String>,
     pub settings: Settings,
+    /// Cluster mode: the registered brokers (empty on a single node).
+    pub brokers: BTreeMap<i32, BrokerMeta>,
 }
 
 impl ClusterMetadata {
@@ -83,6 +320,15 @@ pub enum MetadataError {
     Setting(#[from] crate::settings::SettingError),
 }
 
+/// Why a metadata change did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyError {
+    #[error("{}", .0.message)]
+    Refused(Refused),
+    #[error("{0}")]
+    Metadata(#[from] MetadataError),
+}
+
 /// The authoritative metadata, owned by shard 0.
 pub struct MetadataStore {
     path: PathBuf,
@@ -104,7 +350,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> MetadataError + '_ {
 
 /// A random cluster id in Kafka's form (22 characters of URL-safe base64
 /// of a UUID).
-fn new_cluster_id() -> String {
+pub fn new_cluster_id() -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let v = Uuid::new_v4().as_u128();
     (0..22)
@@ -145,36 +391,28 @@ impl MetadataStore {
     }
 
     fn settings(&self) -> Result<Settings, MetadataError> {
-        let mut s = self.statics.clone();
-        for (k, v) in &self.state.dynamic_settings {
-            s.set_dynamic(k, Some(v))?;
-        }
-        for (k, v) in &self.state.dynamic_default_settings {
-            s.set_dynamic_default(k, Some(v))?;
-        }
-        Ok(s)
+        self.state.settings(&self.statics, None)
     }
 
     /// The snapshot the shards read.
     pub fn snapshot(&self) -> ClusterMetadata {
-        let topics: BTreeMap<String, TopicMeta> = self
-            .state
-            .topics
-            .iter()
-            .map(|t| (t.name.clone(), t.clone()))
-            .collect();
-        let by_id = self
-            .state
-            .topics
-            .iter()
-            .map(|t| (t.id, t.name.clone()))
-            .collect();
-        ClusterMetadata {
-            cluster_id: self.state.cluster_id.clone(),
-            topics,
-            by_id,
-            settings: self.settings().unwrap_or_else(|_| self.statics.clone()),
+        self.state.snapshot(&self.statics, None)
+    }
+
+    /// Applies `cmd` and persists the result; on refusal or a failed
+    /// write the state is unchanged. (Producer ids are reserved through
+    /// [`MetadataStore::allocate_producer_id`] instead.)
+    pub fn apply(&mut self, cmd: &Command) -> Result<Outcome, ApplyError> {
+        let mut next = self.state.clone();
+        let out = next
+            .apply(cmd, &self.statics)
+            .map_err(ApplyError::Refused)?;
+        let old = std::mem::replace(&mut self.state, next);
+        if let Err(e) = self.persist() {
+            self.state = old;
+            return Err(ApplyError::Metadata(e));
         }
+        Ok(out)
     }
 
     /// Writes the state durably: a crash leaves either the old or the new
@@ -211,6 +449,7 @@ impl MetadataStore {
             id: Uuid::new_v4(),
             partitions,
             configs,
+            replicas: Vec::new(),
         };
         self.state.topics.push(t.clone());
         if let Err(e) = self.persist() {

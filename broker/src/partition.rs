@@ -19,6 +19,7 @@ use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{AppendInfo, Log, LogConfig, ReadResult, StorageError};
 use uuid::Uuid;
 
+use crate::cluster::{ShardNet, partition_group};
 use crate::notify::LocalNotify;
 use crate::producer_state::{Check, ProducerState};
 
@@ -46,6 +47,17 @@ pub struct Partition {
     pub new_data: LocalNotify,
     /// Idempotent producers' sequence state.
     producers: RefCell<ProducerState>,
+    /// Cluster mode: the shard's transport, where the group is registered.
+    net: Option<Rc<ShardNet>>,
+    /// Cluster mode: how many replicas were in sync at the last check
+    /// (`cluster::leadership`), for `min.insync.replicas`.
+    in_sync: Cell<usize>,
+    /// Cluster mode: the leader epoch for which `producers` was rebuilt
+    /// from the log (a new leader must know what the old one accepted).
+    producers_epoch: Cell<i32>,
+    producers_lock: futures_util::lock::Mutex<()>,
+    /// `min.insync.replicas` of the topic.
+    min_insync: Cell<usize>,
 }
 
 /// Why a produce to this partition failed, as Kafka reports it.
@@ -100,7 +112,9 @@ pub fn storage_error_code(e: &StorageError) -> ErrorCode {
 
 impl Partition {
     /// Opens (or creates) the replica: its log (recovered) and its Raft
-    /// group, whose only voter on a single node is `node_id`.
+    /// group. On a single node (`net` is `None`) the only voter is
+    /// `node_id`; in a cluster the voters are `replicas` and the group
+    /// talks through the shard's transport.
     #[allow(clippy::too_many_arguments)]
     pub async fn open(
         data_dir: &Path,
@@ -110,19 +124,41 @@ impl Partition {
         index: i32,
         config: LogConfig,
         log_append_time: bool,
+        replicas: &[i32],
+        net: Option<Rc<ShardNet>>,
+        min_insync: i32,
     ) -> Result<Partition, StorageError> {
         let dir = log_dir(data_dir, topic, topic_id, index);
         let node = node_id as u64;
-        let replica = PartitionReplica::open(
-            &dir,
-            config,
-            node,
-            [node].into_iter().collect(),
-            NoPeers,
-            ReplicaConfig::default(),
-        )
-        .await
-        .map_err(raft_to_storage_error)?;
+        let replica = match &net {
+            None => PartitionReplica::open(
+                &dir,
+                config,
+                node,
+                [node].into_iter().collect(),
+                NoPeers,
+                ReplicaConfig::default(),
+            )
+            .await
+            .map_err(raft_to_storage_error)?,
+            Some(net) => {
+                let group = partition_group(&(topic_id, index));
+                let r = PartitionReplica::open(
+                    &dir,
+                    config,
+                    node,
+                    replicas.iter().map(|&r| r as u64).collect(),
+                    net.network(group),
+                    crate::cluster::replica_config(),
+                )
+                .await
+                .map_err(raft_to_storage_error)?;
+                if let Some(raft) = r.raft() {
+                    net.register(group, &raft);
+                }
+                r
+            }
+        };
         let log = replica.log().clone();
         let producers = RefCell::new(rebuild_producer_state(&log).await?);
         Ok(Partition {
@@ -135,7 +171,57 @@ impl Partition {
             log_append_time: Cell::new(log_append_time),
             new_data: LocalNotify::default(),
             producers,
+            in_sync: Cell::new(replicas.len().max(1)),
+            producers_epoch: Cell::new(-1),
+            producers_lock: futures_util::lock::Mutex::new(()),
+            min_insync: Cell::new(min_insync.max(1) as usize),
+            net,
         })
+    }
+
+    /// Cluster mode, on the leader: the in-sync replicas (see
+    /// `PartitionReplica::in_sync_replicas`); `None` on a follower.
+    pub fn in_sync_replicas(&self, max_lag: std::time::Duration) -> Option<Vec<i32>> {
+        let isr = self.replica.in_sync_replicas(max_lag)?;
+        self.in_sync.set(isr.len());
+        Some(isr.into_iter().map(|n| n as i32).collect())
+    }
+
+    /// A new leader rebuilds the idempotent producers' state from its log
+    /// (the old leader's accepted batches are all there: a Raft leader's
+    /// log holds every committed entry), once per leader epoch.
+    async fn refresh_producers(&self) -> Result<(), ProduceError> {
+        let epoch = self.replica.leader_epoch();
+        if self.net.is_none() || self.producers_epoch.get() == epoch {
+            return Ok(());
+        }
+        let _guard = self.producers_lock.lock().await;
+        if self.producers_epoch.get() == epoch {
+            return Ok(());
+        }
+        let state = rebuild_producer_state(&self.log)
+            .await
+            .map_err(|e| produce_err(storage_error_code(&e), e.to_string()))?;
+        *self.producers.borrow_mut() = state;
+        self.next_offset.set(self.log.log_end_offset());
+        self.producers_epoch.set(epoch);
+        Ok(())
+    }
+
+    /// The leader of the partition's Raft group, as this replica knows it.
+    pub fn leader_id(&self) -> Option<i32> {
+        self.replica.leader_id().map(|l| l as i32)
+    }
+
+    /// Hands the leadership to `to` (see
+    /// `PartitionReplica::transfer_leadership`).
+    pub async fn transfer_leadership(&self, to: i32) -> Result<(), tidemark_raft::Error> {
+        self.replica.transfer_leadership(to as u64).await
+    }
+
+    /// Whether this replica leads and accepts writes.
+    pub fn is_leader(&self) -> bool {
+        self.replica.is_leader()
     }
 
     /// The high watermark: the end of what the Raft group committed.
@@ -175,6 +261,9 @@ impl Partition {
 
     /// Stops the Raft group and closes the log.
     pub async fn close(&self) -> Result<(), tidemark_raft::Error> {
+        if let Some(net) = &self.net {
+            net.unregister(partition_group(&(self.topic_id, self.index)));
+        }
         self.replica.close().await
     }
 
@@ -190,7 +279,37 @@ impl Partition {
     /// Returns once the batch is durable (sync-before-ack) and the high
     /// watermark has moved past it. Returns the offsets and, for
     /// LogAppendTime topics, the time stamped on the batch.
-    pub async fn append(&self, records: Bytes) -> Result<(AppendInfo, Option<i64>), ProduceError> {
+    pub async fn append(
+        &self,
+        records: Bytes,
+        acks: i16,
+    ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
+        if self.net.is_some() {
+            if !self.replica.is_leader() {
+                return Err(produce_err(
+                    ErrorCode::NotLeaderOrFollower,
+                    format!(
+                        "broker {} is not the leader (leader: {:?})",
+                        self.replica.node_id(),
+                        self.leader_id()
+                    ),
+                ));
+            }
+            // Kafka refuses acks=all writes while too few replicas are in
+            // sync (the batch would still commit on a Raft majority, but
+            // the client asked for min.insync.replicas copies).
+            if acks == -1 && self.in_sync.get() < self.min_insync.get() {
+                return Err(produce_err(
+                    ErrorCode::NotEnoughReplicas,
+                    format!(
+                        "{} replicas in sync, min.insync.replicas is {}",
+                        self.in_sync.get(),
+                        self.min_insync.get()
+                    ),
+                ));
+            }
+            self.refresh_producers().await?;
+        }
         if let Some(magic) = legacy::peek_magic(&records)
             && let Some(code) = legacy::produce_error_code_for_magic(magic)
         {

@@ -5,7 +5,7 @@
 use std::net::TcpListener as StdListener;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use monoio::net::{ListenerOpts, TcpListener};
@@ -68,8 +68,22 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         }
     }
 
-    let store = MetadataStore::open(&config.data_dir, config.settings.clone())?;
-    let snapshot = Arc::new(store.snapshot());
+    // Cluster mode: the metadata comes from the controller log, applied
+    // after start-up (`cluster::controller`); a single node keeps it in
+    // `metadata.json`.
+    let store = match &config.cluster {
+        None => Some(MetadataStore::open(
+            &config.data_dir,
+            config.settings.clone(),
+        )?),
+        Some(_) => None,
+    };
+    let snapshot = Arc::new(match &store {
+        Some(st) => st.snapshot(),
+        None => {
+            crate::metadata::MetadataState::new(config.settings.clone(), config.node_id).snapshot()
+        }
+    });
     let cores = config.cores;
     let ctx = Arc::new(BrokerContext {
         supported: crate::apis::supported(),
@@ -77,6 +91,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         connections: AtomicUsize::new(0),
         inflight_produce_bytes: AtomicI64::new(0),
         inflight_requests: AtomicUsize::new(0),
+        controller_leader: AtomicI32::new(-1),
         config,
     });
 
@@ -89,7 +104,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     }
     let peers = Arc::new(senders);
     let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<usize, String>>();
-    let mut store = Some(store);
+    let mut store = store;
     let mut threads = Vec::new();
     for (id, inbox) in receivers.into_iter().enumerate() {
         let peers = peers.clone();
@@ -182,7 +197,17 @@ fn shard_main(
         }
     };
     rt.block_on(async move {
-        let shard = Rc::new(Shard::new(id, peers, ctx.clone(), snapshot.clone()));
+        let cluster = ctx.config.cluster.clone();
+        let net = cluster
+            .as_ref()
+            .map(|c| Rc::new(crate::cluster::ShardNet::new(ctx.config.node_id, c)));
+        let shard = Rc::new(Shard::new(
+            id,
+            peers,
+            ctx.clone(),
+            snapshot.clone(),
+            net.clone(),
+        ));
         if let Some(store) = store {
             shard.install_store(store);
         }
@@ -214,6 +239,33 @@ fn shard_main(
                 return;
             }
         };
+        if let (Some(c), Some(net)) = (&cluster, &net) {
+            if let Err(e) = crate::cluster::start(&shard, net, c.rpc_addr) {
+                let _ = ready.send(Err(e));
+                return;
+            }
+            if id == 0 {
+                match crate::cluster::controller::Controller::open(&shard, net.clone()).await {
+                    Ok(ctl) => {
+                        shard.install_controller(ctl.clone());
+                        monoio::spawn(ctl.clone().run(shard.clone()));
+                        let me = crate::metadata::BrokerMeta {
+                            id: ctx.config.node_id,
+                            host: ctx.config.advertised_host.clone(),
+                            port: ctx.config.advertised_port,
+                            rack: c.rack.clone(),
+                            rpc_addr: c.rpc_addr.to_string(),
+                        };
+                        monoio::spawn(ctl.register(shard.clone(), me));
+                    }
+                    Err(e) => {
+                        let _ = ready.send(Err(e));
+                        return;
+                    }
+                }
+            }
+            monoio::spawn(crate::cluster::leadership::run(shard.clone()));
+        }
         let _ = ready.send(Ok(id));
         monoio::spawn(accept_loop(shard.clone(), listener));
         monoio::spawn(crate::handlers::maintenance::run(shard.clone()));

@@ -430,7 +430,7 @@ impl Source {
 
 /// The broker's settings: static ones from the command line, environment
 /// and config file, and dynamic ones altered while running.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Settings {
     statics: BTreeMap<String, String>,
     dynamics: BTreeMap<String, String>,

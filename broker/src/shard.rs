@@ -58,6 +58,16 @@ pub struct Shard {
     /// owner shard last announced it: Metadata and DescribeTopicPartitions
     /// answer from here on any shard without asking the owner.
     leader_epochs: RefCell<HashMap<PartitionKey, i32>>,
+    /// Every partition's leader as its owner last saw it (cluster mode;
+    /// -1 while unknown). Announced with the epoch.
+    leaders: RefCell<HashMap<PartitionKey, i32>>,
+    /// In-sync replicas of the partitions this broker leads, as their
+    /// owner shard last computed them (cluster mode).
+    isrs: RefCell<HashMap<PartitionKey, Vec<i32>>>,
+    /// Cluster mode: this shard's transport, group table and ticker.
+    net: Option<Rc<crate::cluster::ShardNet>>,
+    /// Cluster mode, shard 0: the controller.
+    controller: RefCell<Option<Rc<crate::cluster::controller::Controller>>>,
     /// Incremental fetch sessions (KIP-227) of this shard's connections.
     pub fetch_sessions: RefCell<crate::handlers::fetch_session::FetchSessions>,
     /// The authoritative metadata; only shard 0 has it.
@@ -76,6 +86,7 @@ impl Shard {
         peers: Arc<Vec<flume::Sender<Job>>>,
         ctx: Arc<BrokerContext>,
         metadata: Arc<ClusterMetadata>,
+        net: Option<Rc<crate::cluster::ShardNet>>,
     ) -> Self {
         Shard {
             id,
@@ -84,6 +95,10 @@ impl Shard {
             metadata: RefCell::new(metadata),
             partitions: RefCell::new(HashMap::new()),
             leader_epochs: RefCell::new(HashMap::new()),
+            leaders: RefCell::new(HashMap::new()),
+            isrs: RefCell::new(HashMap::new()),
+            net,
+            controller: RefCell::new(None),
             fetch_sessions: RefCell::new(Default::default()),
             store: RefCell::new(None),
             admin_lock: futures_util::lock::Mutex::new(()),
@@ -92,6 +107,25 @@ impl Shard {
             stopped: Cell::new(false),
             stopped_notify: LocalNotify::default(),
         }
+    }
+
+    /// Cluster mode: this shard's side of the node-to-node transport.
+    pub fn net(&self) -> Option<Rc<crate::cluster::ShardNet>> {
+        self.net.clone()
+    }
+
+    /// Whether the broker runs in a cluster (`--seeds`).
+    pub fn is_cluster(&self) -> bool {
+        self.net.is_some()
+    }
+
+    /// Cluster mode, shard 0: the controller.
+    pub fn controller(&self) -> Option<Rc<crate::cluster::controller::Controller>> {
+        self.controller.borrow().clone()
+    }
+
+    pub fn install_controller(&self, c: Rc<crate::cluster::controller::Controller>) {
+        *self.controller.borrow_mut() = Some(c);
     }
 
     pub fn install_store(&self, store: MetadataStore) {
@@ -130,6 +164,12 @@ impl Shard {
         self.stop_notify.notify_all();
         let shard = self.clone();
         monoio::spawn(async move {
+            if shard.is_cluster() {
+                crate::cluster::leadership::hand_off(&shard).await;
+                if let Some(c) = shard.controller() {
+                    c.hand_off().await;
+                }
+            }
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
             while shard
                 .ctx
@@ -145,6 +185,13 @@ impl Shard {
                 if let Err(e) = p.close().await {
                     tracing::error!(topic = %p.topic, partition = p.index, error = %e, "closing the log failed");
                 }
+            }
+            let controller = shard.controller.borrow_mut().take();
+            if let Some(c) = controller {
+                c.close().await;
+            }
+            if let Some(net) = &shard.net {
+                net.shutdown();
             }
             shard.stopped.set(true);
             shard.stopped_notify.notify_all();
@@ -168,6 +215,70 @@ impl Shard {
     /// its owner announced one).
     pub fn leader_epoch(&self, key: &PartitionKey) -> i32 {
         self.leader_epochs.borrow().get(key).copied().unwrap_or(-1)
+    }
+
+    /// The leader of partition `key` as its owner shard last announced it
+    /// (on a single node: this broker; -1 while there is none).
+    pub fn leader_of(&self, key: &PartitionKey) -> i32 {
+        if !self.is_cluster() {
+            return self.ctx.config.node_id;
+        }
+        self.leaders.borrow().get(key).copied().unwrap_or(-1)
+    }
+
+    /// Tells every shard the leader and epoch of `key` (cluster mode).
+    pub fn announce_leader(self: &Rc<Self>, key: PartitionKey, leader: Option<(i32, i32)>) {
+        for target in 0..self.shard_count() {
+            if target == self.id {
+                self.set_leader(key, leader);
+            } else {
+                let _ = self.send_to(target, move |s: Rc<Shard>| async move {
+                    s.set_leader(key, leader);
+                });
+            }
+        }
+    }
+
+    /// The in-sync replicas of `key` if this broker leads it (cluster
+    /// mode); `None` otherwise (a follower does not know them).
+    pub fn isr_of(&self, key: &PartitionKey) -> Option<Vec<i32>> {
+        self.isrs.borrow().get(key).cloned()
+    }
+
+    /// Tells every shard the in-sync replicas of `key` (`None`: this
+    /// broker no longer leads it).
+    pub fn announce_isr(self: &Rc<Self>, key: PartitionKey, isr: Option<Vec<i32>>) {
+        for target in 0..self.shard_count() {
+            let isr = isr.clone();
+            if target == self.id {
+                self.set_isr(key, isr);
+            } else {
+                let _ = self.send_to(target, move |s: Rc<Shard>| async move {
+                    s.set_isr(key, isr);
+                });
+            }
+        }
+    }
+
+    fn set_isr(&self, key: PartitionKey, isr: Option<Vec<i32>>) {
+        match isr {
+            Some(v) => self.isrs.borrow_mut().insert(key, v),
+            None => self.isrs.borrow_mut().remove(&key),
+        };
+    }
+
+    fn set_leader(&self, key: PartitionKey, leader: Option<(i32, i32)>) {
+        match leader {
+            Some((l, epoch)) => {
+                self.leaders.borrow_mut().insert(key, l);
+                self.leader_epochs.borrow_mut().insert(key, epoch);
+            }
+            None => {
+                self.leaders.borrow_mut().remove(&key);
+                self.leader_epochs.borrow_mut().remove(&key);
+                self.isrs.borrow_mut().remove(&key);
+            }
+        }
     }
 
     /// Tells every shard (this one included) the leader epoch of `key`,
@@ -200,6 +311,14 @@ impl Shard {
     /// The partition replica `key`, if this shard owns it.
     pub fn partition(&self, key: &PartitionKey) -> Option<Rc<Partition>> {
         self.partitions.borrow().get(key).cloned()
+    }
+
+    /// The partition replica `key` if this shard owns it and it leads
+    /// (clients read from the leader only: NOT_LEADER_OR_FOLLOWER
+    /// otherwise). On a single node, every replica leads.
+    pub fn led_partition(&self, key: &PartitionKey) -> Option<Rc<Partition>> {
+        self.partition(key)
+            .filter(|p| !self.is_cluster() || p.is_leader())
     }
 
     /// Runs `f` on shard `target` and returns its result. On this shard it

@@ -388,6 +388,52 @@ impl PartitionReplica {
         self.node_id
     }
 
+    /// Asks openraft to hand the leadership to `to` (a voter that is in
+    /// sync): the leader stops taking writes and `to` starts an election
+    /// it wins at once. Ignored if this replica does not lead. Used by a
+    /// controlled shutdown and by preferred-leader rebalancing.
+    pub async fn transfer_leadership(&self, to: NodeId) -> Result<(), Error> {
+        let raft = self.raft.borrow().clone();
+        match raft {
+            Some(r) => r
+                .trigger()
+                .transfer_leader(to)
+                .await
+                .map_err(|e| Error::Fatal(e.to_string())),
+            None => Ok(()),
+        }
+    }
+
+    /// On the leader: the voters in sync, i.e. this node and every
+    /// follower that acknowledged a heartbeat or an append within
+    /// `max_lag` (Kafka's `replica.lag.time.max.ms`). `None` on a
+    /// follower, which does not know.
+    pub fn in_sync_replicas(&self, max_lag: Duration) -> Option<Vec<NodeId>> {
+        use openraft::Instant as _;
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            return Some(vec![self.node_id]);
+        };
+        let m = r.metrics().borrow_watched().clone();
+        if m.current_leader != Some(self.node_id) {
+            return None;
+        }
+        let voters: Vec<NodeId> = m.membership_config.membership().voter_ids().collect();
+        let beats = m.heartbeat.unwrap_or_default();
+        Some(
+            voters
+                .into_iter()
+                .filter(|v| {
+                    *v == self.node_id
+                        || beats
+                            .get(v)
+                            .and_then(|t| t.as_ref())
+                            .is_some_and(|t| t.elapsed() <= max_lag)
+                })
+                .collect(),
+        )
+    }
+
     /// The partition log, to read (Fetch, ListOffsets, ...). Appends go
     /// through [`PartitionReplica::append`] only.
     pub fn log(&self) -> &Rc<Log> {

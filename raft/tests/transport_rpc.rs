@@ -50,6 +50,12 @@ impl Router for Echo {
                 RaftResponse::Vote(VoteResponse::new(v.vote, None, group.index % 2 == 0))
             }
             RaftRequest::Append(_) => RaftResponse::Append(AppendEntriesResponse::Success),
+            // The broker's own calls: answered with the bytes reversed.
+            RaftRequest::App(b) => {
+                let mut v = b.to_vec();
+                v.reverse();
+                RaftResponse::App(Bytes::from(v))
+            }
         }
     }
 }
@@ -118,6 +124,47 @@ fn many_groups_share_one_connection_and_answers_match_out_of_order() {
             ss.writes < 500,
             "answers that complete together share writes: {ss:?}"
         );
+        stop.set();
+        t.shutdown();
+    });
+}
+
+#[test]
+fn application_calls_travel_both_ways_beside_raft_messages() {
+    run(async {
+        let (l, addr) = listener();
+        let stop = Signal::new();
+        monoio::spawn(serve(
+            l,
+            echo(),
+            TransportConfig::default(),
+            stop.clone(),
+            Rc::default(),
+        ));
+        let peers = Peers::new();
+        peers.set(2, addr);
+        let t = Transport::new(1, peers, TransportConfig::default());
+        for body in [Bytes::new(), Bytes::from_static(b"forwarded command")] {
+            let r = t
+                .call(
+                    2,
+                    group(0),
+                    RaftRequest::App(body.clone()),
+                    Duration::from_secs(5),
+                )
+                .await;
+            let mut want = body.to_vec();
+            want.reverse();
+            match r {
+                Ok(RaftResponse::App(b)) => assert_eq!(b.to_vec(), want),
+                other => panic!("{other:?}"),
+            }
+        }
+        // And a Raft message on the same connection still works.
+        let r = t
+            .call(2, group(2), vote_req(5), Duration::from_secs(5))
+            .await;
+        assert!(matches!(r, Ok(RaftResponse::Vote(v)) if v.vote_granted));
         stop.set();
         t.shutdown();
     });

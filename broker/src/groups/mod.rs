@@ -123,7 +123,19 @@ pub async fn offsets_topic(shard: &Rc<Shard>) -> Result<TopicMeta, ErrorCode> {
         .i32("offsets.topic.num.partitions")
         .max(1);
     let configs = BTreeMap::from([("cleanup.policy".to_string(), "compact".to_string())]);
-    match crate::handlers::topics::create_topic(shard, OFFSETS_TOPIC.to_string(), n, configs).await
+    let replicas =
+        crate::handlers::topics::place_replicas(shard, 0, n, -1).map_err(|(code, m)| {
+            tracing::error!(?code, %m, "cannot place {OFFSETS_TOPIC}");
+            ErrorCode::CoordinatorNotAvailable
+        })?;
+    match crate::handlers::topics::create_topic(
+        shard,
+        OFFSETS_TOPIC.to_string(),
+        n,
+        configs,
+        replicas,
+    )
+    .await
     {
         Ok(t) => Ok(t),
         Err((ErrorCode::TopicAlreadyExists, _)) => shard
@@ -142,6 +154,11 @@ pub async fn offsets_topic(shard: &Rc<Shard>) -> Result<TopicMeta, ErrorCode> {
 pub async fn route(shard: &Rc<Shard>, group: &str) -> Result<Route, ErrorCode> {
     let t = offsets_topic(shard).await?;
     let partition = partition_for(group, t.partitions);
+    // In a cluster the coordinator is the leader of the group's partition
+    // (announced only once its groups are loaded, see `cluster::leadership`).
+    if shard.is_cluster() && shard.leader_of(&(t.id, partition)) != shard.ctx.config.node_id {
+        return Err(ErrorCode::NotCoordinator);
+    }
     Ok(Route {
         topic_id: t.id,
         partition,
@@ -207,7 +224,7 @@ where
         tracing::error!(error = %e, "cannot build a __consumer_offsets batch");
         ErrorCode::UnknownServerError
     })?;
-    match part.append(batch).await {
+    match part.append(batch, -1).await {
         Ok((info, _)) => Ok(Some(info.base_offset)),
         Err(e) => {
             tracing::warn!(code = ?e.code, message = %e.message, "__consumer_offsets append failed");
@@ -577,7 +594,30 @@ pub fn replay(c: &mut Coordinator, rec: OffsetsRecord, at: i64, delay: Duration)
 }
 
 /// Replays one partition from its log start into this shard's groups.
-async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
+/// Forgets the groups of `__consumer_offsets` partition `partition` (this
+/// broker no longer leads it: the new leader loads them from the log).
+pub fn unload_partition(shard: &Shard, partition: i32) {
+    let Some(t) = shard.metadata().topic(OFFSETS_TOPIC).cloned() else {
+        return;
+    };
+    let c = coordinator();
+    let mut c = c.borrow_mut();
+    let mine = |g: &String| partition_for(g, t.partitions) == partition;
+    let before = c.groups.len() + c.consumer_groups.len();
+    c.groups.retain(|g, _| !mine(g));
+    c.consumer_groups.retain(|g, _| !mine(g));
+    let after = c.groups.len() + c.consumer_groups.len();
+    tracing::info!(
+        partition,
+        groups = before - after,
+        "unloaded {OFFSETS_TOPIC} partition"
+    );
+}
+
+/// Reads a `__consumer_offsets` partition from its start into this
+/// shard's coordinator (at start-up, or when this broker becomes its
+/// leader).
+pub async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
     let delay = initial_delay(shard);
     let started = Instant::now();
     let mut offset = part.log.log_start_offset();

@@ -201,6 +201,31 @@ async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
     shard
         .submit_to(0, move |s0| async move {
             let _guard = s0.admin_lock.lock().await;
+            if let Some(c) = s0.controller() {
+                // Cluster mode: the controller log carries the change to
+                // every broker, which reconfigures its own replicas.
+                let cmd = match change {
+                    Change::Topic { name, configs } => {
+                        let Some(mut t) = s0.metadata().topic(&name).cloned() else {
+                            return Err((
+                                ErrorCode::UnknownTopicOrPartition,
+                                format!("topic '{name}' does not exist"),
+                            ));
+                        };
+                        t.configs = configs;
+                        crate::metadata::Command::UpdateTopic { topic: t }
+                    }
+                    Change::Broker {
+                        dynamics,
+                        cluster_default,
+                    } => crate::metadata::Command::SetDynamicSettings {
+                        settings: dynamics,
+                        cluster_default,
+                        node: Some(s0.ctx.config.node_id),
+                    },
+                };
+                return c.submit(cmd).await.map(|_| ());
+            }
             match change {
                 Change::Topic { name, configs } => {
                     let Some(mut t) = s0.metadata().topic(&name).cloned() else {

@@ -44,7 +44,7 @@ async fn read_partition(
     let owner = owner_shard(key.0, key.1, shard.shard_count());
     let r = shard
         .submit_to(owner, move |s| async move {
-            let Some(p) = s.partition(&key) else {
+            let Some(p) = s.led_partition(&key) else {
                 return PartRead {
                     error: Some(ErrorCode::NotLeaderOrFollower),
                     hw: -1,

@@ -26,12 +26,36 @@ fn why(key_type: i8) -> String {
     }
 }
 
-/// The answer for one key: this broker, or an error.
-async fn answer(shard: &Rc<Shard>, key_type: i8) -> Result<(), ErrorCode> {
+/// The coordinator of `key`: the leader of its `__consumer_offsets`
+/// partition (this broker on a single node), as (id, host, port).
+async fn answer(
+    shard: &Rc<Shard>,
+    key_type: i8,
+    key: &str,
+) -> Result<(i32, String, i32), ErrorCode> {
     match key_type {
-        0 => crate::groups::offsets_topic(shard).await.map(|_| ()),
+        0 => {
+            let t = crate::groups::offsets_topic(shard).await?;
+            let p = crate::groups::partition_for(key, t.partitions);
+            let leader = shard.leader_of(&(t.id, p));
+            super::metadata::brokers(shard)
+                .into_iter()
+                .find(|b| b.node_id == leader)
+                .map(|b| (b.node_id, b.host, b.port))
+                .ok_or(ErrorCode::CoordinatorNotAvailable)
+        }
         1 | 2 => Err(ErrorCode::CoordinatorNotAvailable),
         _ => Err(ErrorCode::InvalidRequest),
+    }
+}
+
+fn split(
+    outcome: Result<(i32, String, i32), ErrorCode>,
+    key_type: i8,
+) -> ((i32, String, i32), (ErrorCode, Option<String>)) {
+    match outcome {
+        Ok(c) => (c, (ErrorCode::None, None)),
+        Err(c) => ((-1, String::new(), -1), (c, Some(why(key_type)))),
     }
 }
 
@@ -40,20 +64,8 @@ pub async fn handle(
     req: FindCoordinatorRequest,
     version: i16,
 ) -> FindCoordinatorResponse {
-    let outcome = answer(shard, req.key_type).await;
-    let cfg = &shard.ctx.config;
-    let (node_id, host, port) = match outcome {
-        Ok(()) => (
-            cfg.node_id,
-            cfg.advertised_host.clone(),
-            cfg.advertised_port as i32,
-        ),
-        Err(_) => (-1, String::new(), -1),
-    };
-    let (code, message) = match outcome {
-        Ok(()) => (ErrorCode::None, None),
-        Err(c) => (c, Some(why(req.key_type))),
-    };
+    let outcome = answer(shard, req.key_type, &req.key).await;
+    let ((node_id, host, port), (code, message)) = split(outcome, req.key_type);
     let mut resp = FindCoordinatorResponse {
         node_id,
         host: host.clone(),
@@ -66,19 +78,21 @@ pub async fn handle(
         resp.node_id = 0;
         resp.host = String::new();
         resp.port = 0;
-        resp.coordinators = req
-            .coordinator_keys
-            .into_iter()
-            .map(|key| Coordinator {
+        let mut coordinators = Vec::with_capacity(req.coordinator_keys.len());
+        for key in req.coordinator_keys {
+            let outcome = answer(shard, req.key_type, &key).await;
+            let ((node_id, host, port), (code, message)) = split(outcome, req.key_type);
+            coordinators.push(Coordinator {
                 key,
                 node_id,
-                host: host.clone(),
+                host,
                 port,
                 error_code: code.code(),
-                error_message: message.clone(),
+                error_message: message,
                 ..Default::default()
-            })
-            .collect();
+            });
+        }
+        resp.coordinators = coordinators;
     } else {
         resp.error_code = code.code();
         resp.error_message = message;

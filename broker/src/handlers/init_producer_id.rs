@@ -22,7 +22,10 @@ pub async fn handle(shard: &Rc<Shard>, req: InitProducerIdRequest) -> InitProduc
     }
     let id = shard
         .submit_to(0, |s0| async move {
-            s0.with_store(|st| st.allocate_producer_id().map_err(|e| e.to_string()))
+            match s0.controller() {
+                Some(c) => Some(c.allocate_producer_id().await.map_err(|e| e.1)),
+                None => s0.with_store(|st| st.allocate_producer_id().map_err(|e| e.to_string())),
+            }
         })
         .await;
     match id {

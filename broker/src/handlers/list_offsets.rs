@@ -76,7 +76,7 @@ async fn lookup(
                 leader_epoch: -1,
                 ..Default::default()
             };
-            let Some(p) = s.partition(&key) else {
+            let Some(p) = s.led_partition(&key) else {
                 out.error_code = ErrorCode::NotLeaderOrFollower.code();
                 return out;
             };

@@ -16,20 +16,107 @@ use crate::shard::Shard;
 /// Kafka's "authorized operations not requested" value.
 const OPS_NOT_REQUESTED: i32 = i32::MIN;
 
-pub fn topic_response(shard: &Shard, t: &TopicMeta) -> MetadataResponseTopic {
+/// What this broker knows of a partition's replication.
+pub struct PartitionState {
+    /// -1 while there is none (LEADER_NOT_AVAILABLE).
+    pub leader: i32,
+    pub epoch: i32,
+    pub replicas: Vec<i32>,
+    pub isr: Vec<i32>,
+}
+
+/// The leader, epoch, replicas and in-sync replicas of partition `p`.
+/// In a cluster the in-sync replicas are known exactly where this broker
+/// leads the partition; elsewhere it reports every replica (a follower
+/// does not track the others).
+pub fn partition_state(shard: &Shard, t: &TopicMeta, p: i32) -> PartitionState {
     let node = shard.ctx.config.node_id;
+    let key = (t.id, p);
+    let replicas = t.replicas_of(p, node);
+    let isr = shard.isr_of(&key).unwrap_or_else(|| replicas.clone());
+    PartitionState {
+        leader: shard.leader_of(&key),
+        epoch: shard.leader_epoch(&key),
+        replicas,
+        isr,
+    }
+}
+
+/// The brokers of the cluster (on a single node: this one).
+pub fn brokers(shard: &Shard) -> Vec<MetadataResponseBroker> {
+    let cfg = &shard.ctx.config;
+    let me = MetadataResponseBroker {
+        node_id: cfg.node_id,
+        host: cfg.advertised_host.clone(),
+        port: cfg.advertised_port as i32,
+        rack: cfg.cluster.as_ref().and_then(|c| c.rack.clone()),
+        ..Default::default()
+    };
+    let meta = shard.metadata();
+    let mut out: Vec<MetadataResponseBroker> = meta
+        .brokers
+        .values()
+        .filter(|b| b.id != cfg.node_id)
+        .map(|b| MetadataResponseBroker {
+            node_id: b.id,
+            host: b.host.clone(),
+            port: i32::from(b.port),
+            rack: b.rack.clone(),
+            ..Default::default()
+        })
+        .collect();
+    out.push(me);
+    out.sort_by_key(|b| b.node_id);
+    out
+}
+
+/// The brokers among `ids` (for KIP-951 leader hints).
+pub fn endpoints(
+    shard: &Shard,
+    ids: &std::collections::BTreeSet<i32>,
+) -> Vec<MetadataResponseBroker> {
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    brokers(shard)
+        .into_iter()
+        .filter(|b| ids.contains(&b.node_id))
+        .collect()
+}
+
+/// The controller leader this broker knows of (itself on a single node).
+pub fn controller_id(shard: &Shard) -> i32 {
+    if shard.is_cluster() {
+        shard
+            .ctx
+            .controller_leader
+            .load(std::sync::atomic::Ordering::Relaxed)
+    } else {
+        shard.ctx.config.node_id
+    }
+}
+
+pub fn topic_response(shard: &Shard, t: &TopicMeta) -> MetadataResponseTopic {
     MetadataResponseTopic {
         name: Some(t.name.clone()),
         topic_id: t.id,
         is_internal: t.is_internal(),
         partitions: (0..t.partitions)
-            .map(|p| MetadataResponsePartition {
-                partition_index: p,
-                leader_id: node,
-                leader_epoch: shard.leader_epoch(&(t.id, p)),
-                replica_nodes: super::replicas(shard),
-                isr_nodes: super::replicas(shard),
-                ..Default::default()
+            .map(|p| {
+                let st = partition_state(shard, t, p);
+                MetadataResponsePartition {
+                    error_code: if st.leader < 0 {
+                        ErrorCode::LeaderNotAvailable.code()
+                    } else {
+                        0
+                    },
+                    partition_index: p,
+                    leader_id: st.leader,
+                    leader_epoch: st.epoch,
+                    replica_nodes: st.replicas,
+                    isr_nodes: st.isr,
+                    ..Default::default()
+                }
             })
             .collect(),
         topic_authorized_operations: OPS_NOT_REQUESTED,
@@ -48,17 +135,10 @@ fn topic_error(name: Option<String>, id: Uuid, code: ErrorCode) -> MetadataRespo
 }
 
 pub async fn handle(shard: &Rc<Shard>, req: MetadataRequest, version: i16) -> MetadataResponse {
-    let cfg = &shard.ctx.config;
     let mut resp = MetadataResponse {
-        brokers: vec![MetadataResponseBroker {
-            node_id: cfg.node_id,
-            host: cfg.advertised_host.clone(),
-            port: cfg.advertised_port as i32,
-            rack: None,
-            ..Default::default()
-        }],
+        brokers: brokers(shard),
         cluster_id: Some(shard.metadata().cluster_id.clone()),
-        controller_id: cfg.node_id,
+        controller_id: controller_id(shard),
         cluster_authorized_operations: OPS_NOT_REQUESTED,
         ..Default::default()
     };

@@ -31,19 +31,21 @@ pub fn describe_cluster(
     req: &DescribeClusterRequest,
     version: i16,
 ) -> DescribeClusterResponse {
-    let cfg = &shard.ctx.config;
     let mut resp = DescribeClusterResponse {
         endpoint_type: 1,
         cluster_id: shard.metadata().cluster_id.clone(),
-        controller_id: cfg.node_id,
-        brokers: vec![DescribeClusterBroker {
-            broker_id: cfg.node_id,
-            host: cfg.advertised_host.clone(),
-            port: cfg.advertised_port as i32,
-            rack: None,
-            is_fenced: false,
-            ..Default::default()
-        }],
+        controller_id: super::metadata::controller_id(shard),
+        brokers: super::metadata::brokers(shard)
+            .into_iter()
+            .map(|b| DescribeClusterBroker {
+                broker_id: b.node_id,
+                host: b.host,
+                port: b.port,
+                rack: b.rack,
+                is_fenced: false,
+                ..Default::default()
+            })
+            .collect(),
         cluster_authorized_operations: i32::MIN,
         ..Default::default()
     };
@@ -196,7 +198,9 @@ pub async fn offset_for_leader_epoch(
                     let (current, wanted) = (p.current_leader_epoch, p.leader_epoch);
                     let res = shard
                         .submit_to(owner, move |s| async move {
-                            let part = s.partition(&key).ok_or(ErrorCode::NotLeaderOrFollower)?;
+                            let part = s
+                                .led_partition(&key)
+                                .ok_or(ErrorCode::NotLeaderOrFollower)?;
                             if current >= 0 && current != part.leader_epoch() {
                                 return Err(if current > part.leader_epoch() {
                                     ErrorCode::UnknownLeaderEpoch
@@ -256,7 +260,9 @@ pub async fn delete_records(shard: &Rc<Shard>, req: DeleteRecordsRequest) -> Del
                     let offset = p.offset;
                     let res = shard
                         .submit_to(owner, move |s| async move {
-                            let part = s.partition(&key).ok_or(ErrorCode::NotLeaderOrFollower)?;
+                            let part = s
+                                .led_partition(&key)
+                                .ok_or(ErrorCode::NotLeaderOrFollower)?;
                             let hw = part.high_watermark();
                             // -1 means "up to the high watermark".
                             let target = if offset == -1 { hw } else { offset };
@@ -295,7 +301,6 @@ pub fn describe_topic_partitions(
     req: DescribeTopicPartitionsRequest,
 ) -> DescribeTopicPartitionsResponse {
     let meta = shard.metadata();
-    let node = shard.ctx.config.node_id;
     let mut names: Vec<String> = if req.topics.is_empty() {
         meta.topics.keys().cloned().collect()
     } else {
@@ -351,13 +356,19 @@ pub fn describe_topic_partitions(
                 break;
             }
             budget -= 1;
+            let st = super::metadata::partition_state(shard, t, p);
             out.partitions
                 .push(DescribeTopicPartitionsResponsePartition {
+                    error_code: if st.leader < 0 {
+                        ErrorCode::LeaderNotAvailable.code()
+                    } else {
+                        0
+                    },
                     partition_index: p,
-                    leader_id: node,
-                    leader_epoch: shard.leader_epoch(&(t.id, p)),
-                    replica_nodes: vec![node],
-                    isr_nodes: vec![node],
+                    leader_id: st.leader,
+                    leader_epoch: st.epoch,
+                    replica_nodes: st.replicas,
+                    isr_nodes: st.isr,
                     eligible_leader_replicas: Some(Vec::new()),
                     last_known_elr: Some(Vec::new()),
                     ..Default::default()

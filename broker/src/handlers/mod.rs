@@ -25,11 +25,6 @@ pub mod offsets;
 pub mod produce;
 pub mod topics;
 
-/// The node ids of the replicas of every partition on a single node.
-pub fn replicas(shard: &Shard) -> Vec<i32> {
-    vec![shard.ctx.config.node_id]
-}
-
 /// Runs the handler of an implemented API (the connection has checked the
 /// version against [`crate::apis`]).
 pub async fn handle(

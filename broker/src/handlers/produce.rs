@@ -8,7 +8,8 @@ use std::rc::Rc;
 
 use kafka_protocol::ErrorCode;
 use kafka_protocol::generated::produce_response::{
-    BatchIndexAndErrorMessage, PartitionProduceResponse, TopicProduceResponse,
+    BatchIndexAndErrorMessage, LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse,
+    TopicProduceResponse,
 };
 use kafka_protocol::generated::{ProduceRequest, ProduceResponse};
 
@@ -120,21 +121,36 @@ pub async fn handle(
                 .push(error_response(p.index, ErrorCode::None, None));
             let fut = shard.submit_to(owner, move |s| async move {
                 match s.partition(&key) {
-                    Some(part) => part.append(records).await,
+                    Some(part) => part.append(records, acks).await,
                     None => Err(ProduceError {
                         code: ErrorCode::NotLeaderOrFollower,
                         message: "this broker does not host the partition (yet)".into(),
                     }),
                 }
             });
-            pending.push((topics.len(), slot, Box::pin(fut)));
+            pending.push((topics.len(), slot, key, Box::pin(fut)));
         }
         topics.push(tr);
     }
     // Start every append in order, then wait for all of them.
-    let outcomes = futures_util::future::join_all(pending.iter_mut().map(|(_, _, f)| f)).await;
-    for ((ti, pi, _), outcome) in pending.iter().zip(outcomes) {
+    let outcomes = futures_util::future::join_all(pending.iter_mut().map(|(_, _, _, f)| f)).await;
+    let mut leaders = std::collections::BTreeSet::new();
+    for ((ti, pi, key, _), outcome) in pending.iter().zip(outcomes) {
         let r = &mut topics[*ti].partition_responses[*pi];
+        if matches!(&outcome, Ok(Err(e)) if e.code == ErrorCode::NotLeaderOrFollower)
+            || outcome.is_err()
+        {
+            // KIP-951: tell the client where the leader is now.
+            let leader = shard.leader_of(key);
+            r.current_leader = LeaderIdAndEpoch {
+                leader_id: leader,
+                leader_epoch: shard.leader_epoch(key),
+                ..Default::default()
+            };
+            if leader >= 0 {
+                leaders.insert(leader);
+            }
+        }
         match outcome {
             Ok(Ok((info, log_append_time))) => {
                 r.base_offset = info.base_offset;
@@ -158,8 +174,19 @@ pub async fn handle(
     if acks == 0 {
         return None;
     }
+    let node_endpoints = super::metadata::endpoints(shard, &leaders)
+        .into_iter()
+        .map(|b| NodeEndpoint {
+            node_id: b.node_id,
+            host: b.host,
+            port: b.port,
+            rack: b.rack,
+            ..Default::default()
+        })
+        .collect();
     Some(ProduceResponse {
         responses: topics,
+        node_endpoints,
         ..Default::default()
     })
 }

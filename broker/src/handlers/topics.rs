@@ -106,23 +106,55 @@ pub async fn open_partition(shard: &Rc<Shard>, t: &TopicMeta, p: i32) -> Result<
     let config =
         log_config(&meta.settings, &t.configs).map_err(|(_, m)| StorageError::Failed(m))?;
     let lat = uses_log_append_time(&meta.settings, &t.configs);
+    let node = shard.ctx.config.node_id;
     let part = Partition::open(
         &shard.ctx.config.data_dir,
-        shard.ctx.config.node_id,
+        node,
         &t.name,
         t.id,
         p,
         config,
         lat,
+        &t.replicas_of(p, node),
+        shard.net(),
+        meta.settings
+            .topic_value("min.insync.replicas", &t.configs)
+            .and_then(|(v, _)| v.parse().ok())
+            .unwrap_or(1),
     )
     .await?;
     let epoch = part.leader_epoch();
+    let leader = part.leader_id();
     shard
         .partitions
         .borrow_mut()
         .insert((t.id, p), Rc::new(part));
-    shard.announce_leader_epoch((t.id, p), Some(epoch));
+    if shard.is_cluster() {
+        shard.announce_leader((t.id, p), leader.map(|l| (l, epoch)));
+    } else {
+        shard.announce_leader_epoch((t.id, p), Some(epoch));
+    }
     Ok(())
+}
+
+/// Closes this shard's replica of a deleted topic's partition and removes
+/// its folder.
+pub async fn remove_partition(s: &Rc<Shard>, topic: &str, id: Uuid, p: i32) {
+    let part = s.partitions.borrow_mut().remove(&(id, p));
+    if let Some(part) = part {
+        let _ = part.close().await;
+        s.announce_leader_epoch((id, p), None);
+        if s.is_cluster() {
+            s.announce_leader((id, p), None);
+        }
+        part.new_data.notify_all();
+    }
+    let dir = log_dir(&s.ctx.config.data_dir, topic, id, p);
+    if let Err(e) = std::fs::remove_dir_all(&dir)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        tracing::error!(dir = %dir.display(), error = %e, "cannot remove a deleted partition's log");
+    }
 }
 
 /// Hands every shard the current snapshot (run on shard 0).
@@ -154,6 +186,8 @@ struct NewTopic {
     name: String,
     partitions: i32,
     configs: BTreeMap<String, String>,
+    /// Cluster mode: each partition's replicas.
+    replicas: Vec<Vec<i32>>,
 }
 
 fn check_new_topic(
@@ -162,32 +196,34 @@ fn check_new_topic(
 ) -> Result<NewTopic, ApiError> {
     validate_topic_name(&t.name)?;
     let meta = shard.metadata();
-    let node = shard.ctx.config.node_id;
-    let partitions = if !t.assignments.is_empty() {
+    let (partitions, replicas) = if !t.assignments.is_empty() {
         if t.num_partitions != -1 || t.replication_factor != -1 {
             return Err((
                 ErrorCode::InvalidRequest,
                 "give either replica assignments or a partition count and replication factor, not both".into(),
             ));
         }
+        let mut replicas = Vec::with_capacity(t.assignments.len());
         for (i, a) in t.assignments.iter().enumerate() {
             if a.partition_index != i as i32 {
                 return Err((
                     ErrorCode::InvalidReplicaAssignment,
-                    "partitions must be assigned 0, 1, 2, ... in order".into(),
-                ));
-            }
-            if a.broker_ids != [node] {
-                return Err((
-                    ErrorCode::InvalidReplicaAssignment,
                     format!(
-                        "partition {} is assigned to brokers {:?}; this cluster has only broker {node}",
-                        i, a.broker_ids
+                        "assignments must cover partitions 0..{} in order",
+                        t.assignments.len()
                     ),
                 ));
             }
+            check_assignment(shard, &a.broker_ids)?;
+            replicas.push(a.broker_ids.clone());
         }
-        t.assignments.len() as i32
+        if replicas.iter().any(|r| r.len() != replicas[0].len()) {
+            return Err((
+                ErrorCode::InvalidReplicaAssignment,
+                "every partition must have the same number of replicas".into(),
+            ));
+        }
+        (t.assignments.len() as i32, replicas)
     } else {
         let n = if t.num_partitions == -1 {
             meta.settings.i32("num.partitions")
@@ -200,24 +236,7 @@ fn check_new_topic(
                 format!("number of partitions must be between 1 and {MAX_PARTITIONS}, got {n}"),
             ));
         }
-        let rf = if t.replication_factor == -1 {
-            meta.settings.i32("default.replication.factor") as i16
-        } else {
-            t.replication_factor
-        };
-        if rf <= 0 {
-            return Err((
-                ErrorCode::InvalidReplicationFactor,
-                format!("replication factor must be positive, got {rf}"),
-            ));
-        }
-        if rf > 1 {
-            return Err((
-                ErrorCode::InvalidReplicationFactor,
-                format!("replication factor {rf} is larger than the 1 available broker"),
-            ));
-        }
-        n
+        (n, place_replicas(shard, 0, n, t.replication_factor)?)
     };
     let mut configs = BTreeMap::new();
     for c in &t.configs {
@@ -249,16 +268,133 @@ fn check_new_topic(
         name: t.name.clone(),
         partitions,
         configs,
+        replicas,
     })
 }
 
-/// Creates a topic (any shard; runs on shard 0).
+/// Checks a manual replica assignment: known brokers, no repeats (on a
+/// single node: only this broker).
+fn check_assignment(shard: &Shard, ids: &[i32]) -> Result<(), ApiError> {
+    let node = shard.ctx.config.node_id;
+    if !shard.is_cluster() {
+        if ids != [node] {
+            return Err((
+                ErrorCode::InvalidReplicaAssignment,
+                format!("replicas {ids:?}: this cluster has only broker {node}"),
+            ));
+        }
+        return Ok(());
+    }
+    let meta = shard.metadata();
+    let mut seen = std::collections::BTreeSet::new();
+    for id in ids {
+        if !meta.brokers.contains_key(id) {
+            return Err((
+                ErrorCode::InvalidReplicaAssignment,
+                format!("replicas {ids:?}: broker {id} is not registered"),
+            ));
+        }
+        if !seen.insert(*id) {
+            return Err((
+                ErrorCode::InvalidReplicaAssignment,
+                format!("replicas {ids:?}: broker {id} appears twice"),
+            ));
+        }
+    }
+    if ids.is_empty() {
+        return Err((
+            ErrorCode::InvalidReplicaAssignment,
+            "a partition needs at least one replica".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The replication factor asked for, or the default: the setting
+/// `default.replication.factor` if set above 1, else (in a cluster)
+/// min(3, brokers), so that a three-broker cluster replicates by default.
+fn replication_factor(shard: &Shard, asked: i16) -> i16 {
+    if asked != -1 {
+        return asked;
+    }
+    let meta = shard.metadata();
+    let setting = meta.settings.i32("default.replication.factor") as i16;
+    if shard.is_cluster() && setting <= 1 {
+        meta.brokers.len().clamp(1, 3) as i16
+    } else {
+        setting
+    }
+}
+
+/// Replicas for `count` new partitions from `first` (rack-aware, leaders
+/// spread; empty on a single node).
+pub fn place_replicas(
+    shard: &Shard,
+    first: i32,
+    count: i32,
+    asked_rf: i16,
+) -> Result<Vec<Vec<i32>>, ApiError> {
+    let rf = replication_factor(shard, asked_rf);
+    if rf <= 0 {
+        return Err((
+            ErrorCode::InvalidReplicationFactor,
+            format!("replication factor must be positive, got {rf}"),
+        ));
+    }
+    if !shard.is_cluster() {
+        if rf > 1 {
+            return Err((
+                ErrorCode::InvalidReplicationFactor,
+                format!("replication factor {rf} is larger than the 1 available broker"),
+            ));
+        }
+        return Ok(Vec::new());
+    }
+    let meta = shard.metadata();
+    let brokers: Vec<(i32, Option<String>)> = meta
+        .brokers
+        .values()
+        .map(|b| (b.id, b.rack.clone()))
+        .collect();
+    let start = (Uuid::new_v4().as_u128() >> 64) as usize;
+    crate::cluster::placement::assign(&brokers, first, count, rf as usize, start).ok_or_else(|| {
+        (
+            ErrorCode::InvalidReplicationFactor,
+            format!(
+                "replication factor {rf} is larger than the {} registered brokers",
+                brokers.len()
+            ),
+        )
+    })
+}
+
+/// Creates a topic (any shard; runs on shard 0). `replicas`: each
+/// partition's replicas in a cluster (empty on a single node).
 pub async fn create_topic(
     shard: &Rc<Shard>,
     name: String,
     partitions: i32,
     configs: BTreeMap<String, String>,
+    replicas: Vec<Vec<i32>>,
 ) -> Result<TopicMeta, ApiError> {
+    if shard.is_cluster() {
+        let topic = TopicMeta {
+            name: name.clone(),
+            id: Uuid::new_v4(),
+            partitions,
+            configs,
+            replicas,
+        };
+        crate::cluster::controller::submit(
+            shard,
+            crate::metadata::Command::CreateTopic {
+                topic: topic.clone(),
+            },
+        )
+        .await?;
+        tracing::info!(topic = %topic.name, id = %topic.id, partitions, "topic created");
+        return Ok(topic);
+    }
     let r = shard
         .submit_to(0, move |s0| async move {
             let _guard = s0.admin_lock.lock().await;
@@ -299,7 +435,8 @@ pub async fn create_topic(
 pub async fn auto_create(shard: &Rc<Shard>, name: &str) -> Result<TopicMeta, ApiError> {
     validate_topic_name(name)?;
     let n = shard.metadata().settings.i32("num.partitions");
-    match create_topic(shard, name.to_string(), n, BTreeMap::new()).await {
+    let replicas = place_replicas(shard, 0, n, -1)?;
+    match create_topic(shard, name.to_string(), n, BTreeMap::new(), replicas).await {
         Err((ErrorCode::TopicAlreadyExists, _)) => shard.metadata().topic(name).cloned().ok_or((
             ErrorCode::UnknownTopicOrPartition,
             format!("topic '{name}' vanished"),
@@ -338,16 +475,22 @@ pub async fn create_topics(
         }
         let outcome = match check_new_topic(shard, t) {
             Err(e) => Err(e),
-            Ok(nt) if req.validate_only => Ok((nt.name, Uuid::nil(), nt.partitions, nt.configs)),
-            Ok(nt) => create_topic(shard, nt.name, nt.partitions, nt.configs)
+            Ok(nt) if req.validate_only => {
+                let rf = nt.replicas.first().map_or(1, |r| r.len() as i16);
+                Ok((Uuid::nil(), nt.partitions, nt.configs, rf))
+            }
+            Ok(nt) => create_topic(shard, nt.name, nt.partitions, nt.configs, nt.replicas)
                 .await
-                .map(|m| (m.name, m.id, m.partitions, m.configs)),
+                .map(|m| {
+                    let rf = m.replication_factor();
+                    (m.id, m.partitions, m.configs, rf)
+                }),
         };
         match outcome {
-            Ok((_, id, partitions, configs)) => {
+            Ok((id, partitions, configs, rf)) => {
                 r.topic_id = id;
                 r.num_partitions = partitions;
-                r.replication_factor = 1;
+                r.replication_factor = rf;
                 if version >= 5 {
                     let settings = shard.metadata().settings.clone();
                     r.configs = Some(
@@ -387,15 +530,33 @@ pub async fn create_topics(
 /// Deletes a topic: metadata first (so no new request reaches it), then
 /// its logs on their owner shards.
 pub async fn delete_topic(shard: &Rc<Shard>, name: String) -> Result<TopicMeta, ApiError> {
+    if shard.is_cluster() {
+        let t = shard.metadata().topic(&name).cloned().ok_or_else(|| {
+            (
+                ErrorCode::UnknownTopicOrPartition,
+                format!("topic '{name}' does not exist"),
+            )
+        })?;
+        crate::cluster::controller::submit(shard, crate::metadata::Command::DeleteTopic { name })
+            .await?;
+        tracing::info!(topic = %t.name, id = %t.id, "topic deleted");
+        return Ok(t);
+    }
     let r = shard
         .submit_to(0, move |s0| async move {
             let _guard = s0.admin_lock.lock().await;
             let removed = s0
                 .with_store(|st| st.remove_topic(&name))
-                .ok_or((ErrorCode::NotController, "metadata store is not on this shard".to_string()))?
+                .ok_or((
+                    ErrorCode::NotController,
+                    "metadata store is not on this shard".to_string(),
+                ))?
                 .map_err(|e| (ErrorCode::KafkaStorageError, e.to_string()))?;
             let Some(t) = removed else {
-                return Err((ErrorCode::UnknownTopicOrPartition, format!("topic '{name}' does not exist")));
+                return Err((
+                    ErrorCode::UnknownTopicOrPartition,
+                    format!("topic '{name}' does not exist"),
+                ));
             };
             publish(&s0).await;
             for p in 0..t.partitions {
@@ -403,18 +564,7 @@ pub async fn delete_topic(shard: &Rc<Shard>, name: String) -> Result<TopicMeta, 
                 let (id, tname) = (t.id, t.name.clone());
                 let _ = s0
                     .submit_to(owner, move |s| async move {
-                        let part = s.partitions.borrow_mut().remove(&(id, p));
-                        if let Some(part) = part {
-                            let _ = part.close().await;
-                            s.announce_leader_epoch((id, p), None);
-                            part.new_data.notify_all();
-                        }
-                        let dir = log_dir(&s.ctx.config.data_dir, &tname, id, p);
-                        if let Err(e) = std::fs::remove_dir_all(&dir)
-                            && e.kind() != std::io::ErrorKind::NotFound
-                        {
-                            tracing::error!(dir = %dir.display(), error = %e, "cannot remove a deleted partition's log");
-                        }
+                        remove_partition(&s, &tname, id, p).await;
                     })
                     .await;
             }
@@ -535,15 +685,29 @@ pub async fn create_partitions(
                     if a.len() as i32 != t.count - cur.partitions {
                         return Err((ErrorCode::InvalidReplicaAssignment, "one assignment per new partition is needed".into()));
                     }
-                    if a.iter().any(|x| x.broker_ids != [node]) {
-                        return Err((ErrorCode::InvalidReplicaAssignment, format!("this cluster has only broker {node}")));
+                    for x in a {
+                        check_assignment(&s0, &x.broker_ids)?;
+                        if s0.is_cluster() && x.broker_ids.len() as i16 != cur.replication_factor() {
+                            return Err((ErrorCode::InvalidReplicaAssignment, format!("the topic has replication factor {}", cur.replication_factor())));
+                        }
                     }
                 }
+                let new_replicas = match &t.assignments {
+                    Some(a) if s0.is_cluster() => a.iter().map(|x| x.broker_ids.clone()).collect(),
+                    _ => place_replicas(&s0, cur.partitions, t.count - cur.partitions, cur.replication_factor())?,
+                };
+                let _ = node;
                 if validate_only {
                     return Ok(());
                 }
                 let mut updated = cur.clone();
                 updated.partitions = t.count;
+                if s0.is_cluster() {
+                    updated.replicas.extend(new_replicas);
+                    let c = s0.controller().ok_or((ErrorCode::NotController, "the controller is not running".to_string()))?;
+                    c.submit(crate::metadata::Command::UpdateTopic { topic: updated }).await?;
+                    return Ok(());
+                }
                 s0.with_store(|st| st.update_topic(updated.clone()))
                     .ok_or((ErrorCode::NotController, "no metadata store".to_string()))?
                     .map_err(|e| (ErrorCode::KafkaStorageError, e.to_string()))?;

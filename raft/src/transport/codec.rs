@@ -62,6 +62,9 @@ pub enum RaftRequest {
     /// vote, but changes nothing on the receiver.
     PreVote(VoteRequest<TypeConfig>),
     Append(AppendEntriesRequest<TypeConfig>),
+    /// The broker's own call (e.g. a metadata change forwarded to the
+    /// controller leader): opaque bytes, answered by [`RaftResponse::App`].
+    App(Bytes),
 }
 
 /// The answer to a [`RaftRequest`].
@@ -69,6 +72,8 @@ pub enum RaftRequest {
 pub enum RaftResponse {
     Vote(VoteResponse<TypeConfig>),
     Append(AppendEntriesResponse<TypeConfig>),
+    /// The answer to a [`RaftRequest::App`].
+    App(Bytes),
     /// The request could not be delivered to the group.
     Error(RemoteFailure),
 }
@@ -150,6 +155,8 @@ const KIND_HELLO: u8 = 0;
 const KIND_VOTE_REQ: u8 = 1;
 const KIND_APPEND_REQ: u8 = 2;
 const KIND_PRE_VOTE_REQ: u8 = 3;
+const KIND_APP_REQ: u8 = 4;
+const KIND_APP_RESP: u8 = 0x84;
 const KIND_VOTE_RESP: u8 = 0x81;
 const KIND_APPEND_RESP: u8 = 0x82;
 const KIND_ERROR_RESP: u8 = 0xff;
@@ -216,6 +223,7 @@ pub fn request_len(req: &RaftRequest) -> usize {
                     + 4
                     + a.entries.iter().map(entry_len).sum::<usize>()
             }
+            RaftRequest::App(b) => 4 + b.len(),
         }
 }
 
@@ -232,6 +240,7 @@ pub fn response_len(resp: &RaftResponse) -> usize {
                     AppendEntriesResponse::HigherVote(_) => VOTE_LEN,
                 }
             }
+            RaftResponse::App(b) => 4 + b.len(),
             RaftResponse::Error(e) => 2 + 2 + message_bytes(&e.message).len(),
         }
 }
@@ -345,6 +354,11 @@ pub fn encode_request(
                 }
             }
         }
+        RaftRequest::App(b) => {
+            put_header(buf, size, KIND_APP_REQ, corr, group);
+            buf.put_u32(b.len() as u32);
+            buf.put_slice(b);
+        }
     }
     debug_assert_eq!(buf.len() - start, size);
     Ok(())
@@ -376,6 +390,11 @@ pub fn encode_response(buf: &mut BytesMut, corr: u64, group: GroupId, resp: &Raf
                     put_vote(buf, v);
                 }
             }
+        }
+        RaftResponse::App(b) => {
+            put_header(buf, size, KIND_APP_RESP, corr, group);
+            buf.put_u32(b.len() as u32);
+            buf.put_slice(b);
         }
         RaftResponse::Error(e) => {
             put_header(buf, size, KIND_ERROR_RESP, corr, group);
@@ -560,6 +579,16 @@ pub fn decode_frame(frame: Bytes) -> Result<Frame, CodecError> {
                 }),
             }
         }
+        KIND_APP_REQ => Frame::Request {
+            corr,
+            group,
+            req: RaftRequest::App(r.bytes("app request")?),
+        },
+        KIND_APP_RESP => Frame::Response {
+            corr,
+            group,
+            resp: RaftResponse::App(r.bytes("app response")?),
+        },
         KIND_VOTE_RESP => {
             let vote = r.vote()?;
             let vote_granted = r.bool("granted")?;

@@ -92,6 +92,10 @@ impl Router for Groups {
                 .append_entries(a)
                 .await
                 .map_or_else(stopped, RaftResponse::Append),
+            RaftRequest::App(_) => failure(
+                FailureCode::Refused,
+                "application calls are not served by a plain group table".into(),
+            ),
         }
     }
 }

@@ -1,0 +1,527 @@
+//! The controller: a Raft group over the `--seeds` voters whose log holds
+//! the cluster metadata as commands ([`Command`]: brokers, topics and
+//! their replica assignments, configs, producer-id blocks), one JSON
+//! record per batch.
+//!
+//! Every broker runs the group's replica on shard 0 and applies the
+//! committed commands in log order to its [`MetadataState`] (so all
+//! brokers hold the same metadata), then hands the new snapshot to its
+//! shards and opens or closes its partition replicas to match
+//! ([`reconcile`]). The state is rebuilt from the log at every start; the
+//! log is small (metadata only) and never truncated.
+//!
+//! A change is proposed on the controller leader: the proposer appends it,
+//! waits for it to be applied and returns its outcome (a refusal, such as
+//! "topic exists", is decided by `apply` on every broker alike). A broker
+//! that is not the leader forwards the command over the transport
+//! (`RaftRequest::App`) and then waits until its own state has applied the
+//! same offset, so a client that created a topic sees it on that broker.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::{Bytes, BytesMut};
+use kafka_protocol::ErrorCode;
+use kafka_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
+use serde::{Deserialize, Serialize};
+use tidemark_raft::{NodeId, PartitionReplica};
+use tidemark_storage::LogConfig;
+use tracing::{info, warn};
+
+use super::{CONTROLLER_GROUP, ShardNet, replica_config};
+use crate::handlers::topics::ApiError;
+use crate::metadata::{BrokerMeta, ClusterMetadata, Command, MetadataState, Outcome, Refused};
+use crate::notify::LocalNotify;
+use crate::shard::{Shard, owner_shard};
+
+/// How long a metadata change may take before the client hears
+/// REQUEST_TIMED_OUT (no controller leader, no quorum).
+const SUBMIT_TIMEOUT: Duration = Duration::from_secs(15);
+/// Producer ids reserved per controller write.
+const PRODUCER_ID_BLOCK: i64 = 1000;
+/// Outcomes of recently applied commands kept for their proposers.
+const RESULTS_KEPT: usize = 4096;
+
+/// The controller replica and the applied metadata state (shard 0).
+pub struct Controller {
+    replica: Rc<PartitionReplica>,
+    net: Rc<ShardNet>,
+    node: i32,
+    state: RefCell<MetadataState>,
+    /// The next log offset to apply.
+    applied: Cell<i64>,
+    results: RefCell<VecDeque<(i64, Result<Outcome, Refused>)>>,
+    applied_notify: LocalNotify,
+    /// One local proposal at a time (so a proposal's checks hold until it
+    /// is applied).
+    propose_lock: futures_util::lock::Mutex<()>,
+    /// This broker's block of producer ids: `(next, end)`.
+    producer_ids: futures_util::lock::Mutex<(i64, i64)>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Forward {
+    cmd: Command,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ForwardReply {
+    result: Result<(Outcome, i64), Refused>,
+}
+
+fn not_controller(msg: impl Into<String>) -> Refused {
+    Refused {
+        code: ErrorCode::NotController.code(),
+        message: msg.into(),
+    }
+}
+
+fn to_api(r: Refused) -> ApiError {
+    (
+        ErrorCode::from_code(r.code).unwrap_or(ErrorCode::UnknownServerError),
+        r.message,
+    )
+}
+
+impl Controller {
+    /// Opens the controller replica in `DATA/controller` (voters: the
+    /// seeds) and starts applying its log.
+    pub async fn open(s0: &Rc<Shard>, net: Rc<ShardNet>) -> Result<Rc<Self>, String> {
+        let cfg = &s0.ctx.config;
+        let cluster = cfg.cluster.as_ref().ok_or("not in cluster mode")?;
+        let node = cfg.node_id;
+        if !cluster.is_voter(node) {
+            return Err(format!(
+                "broker {node} is not in --seeds: every broker must be a controller voter in this version"
+            ));
+        }
+        let voters = cluster.seeds.iter().map(|(id, _)| *id as NodeId).collect();
+        let replica = PartitionReplica::open(
+            cfg.data_dir.join("controller"),
+            LogConfig::default(),
+            node as NodeId,
+            voters,
+            net.network(CONTROLLER_GROUP),
+            replica_config(),
+        )
+        .await
+        .map_err(|e| format!("cannot open the controller log: {e}"))?;
+        if let Some(raft) = replica.raft() {
+            net.register(CONTROLLER_GROUP, &raft);
+        }
+        let c = Rc::new(Controller {
+            replica,
+            net,
+            node,
+            state: RefCell::new(MetadataState::new(cfg.settings.clone(), node)),
+            applied: Cell::new(0),
+            results: RefCell::default(),
+            applied_notify: LocalNotify::default(),
+            propose_lock: futures_util::lock::Mutex::new(()),
+            producer_ids: futures_util::lock::Mutex::new((0, 0)),
+        });
+        Ok(c)
+    }
+
+    /// The controller leader this broker knows of.
+    pub fn leader(&self) -> Option<i32> {
+        self.replica.leader_id().map(|l| l as i32)
+    }
+
+    pub fn snapshot(&self) -> ClusterMetadata {
+        self.state.borrow().snapshot()
+    }
+
+    /// Controlled shutdown: hands the controller leadership to another
+    /// voter that is in sync (at most 3 s).
+    pub async fn hand_off(&self) {
+        if !self.replica.is_leader() {
+            return;
+        }
+        let Some(isr) = self.replica.in_sync_replicas(Duration::from_secs(2)) else {
+            return;
+        };
+        if let Some(to) = isr.into_iter().find(|n| *n != self.node as NodeId) {
+            let _ = self.replica.transfer_leadership(to).await;
+            let deadline = Instant::now() + Duration::from_secs(3);
+            while self.replica.is_leader() && Instant::now() < deadline {
+                monoio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+
+    pub async fn close(&self) {
+        self.net.unregister(CONTROLLER_GROUP);
+        if let Err(e) = self.replica.close().await {
+            warn!(error = %e, "closing the controller log failed");
+        }
+    }
+
+    /// Applies what the log committed, forever (until the shard stops):
+    /// each round publishes the new snapshot and reconciles partitions.
+    pub async fn run(self: Rc<Self>, s0: Rc<Shard>) {
+        loop {
+            if s0.is_stopping() {
+                return;
+            }
+            s0.ctx.controller_leader.store(
+                self.leader().unwrap_or(-1),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+            let hw = self.replica.high_watermark();
+            if self.applied.get() >= hw {
+                monoio::select! {
+                    _ = monoio::time::sleep(Duration::from_millis(5)) => {}
+                    _ = s0.stopping() => return,
+                }
+                continue;
+            }
+            let old = s0.metadata();
+            match self.apply_up_to(hw).await {
+                Ok(()) => {}
+                Err(e) => {
+                    warn!(error = %e, "reading the controller log failed");
+                    monoio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            }
+            let new = Arc::new(self.snapshot());
+            publish(&s0, new.clone()).await;
+            reconcile(&s0, &old, &new).await;
+            self.applied_notify.notify_all();
+        }
+    }
+
+    async fn apply_up_to(&self, hw: i64) -> Result<(), String> {
+        while self.applied.get() < hw {
+            let r = self
+                .replica
+                .log()
+                .read(self.applied.get(), 1 << 20, Some(hw))
+                .await
+                .map_err(|e| e.to_string())?;
+            if r.batches.is_empty() {
+                return Err(format!("no batch at offset {}", self.applied.get()));
+            }
+            for b in r.batches {
+                let batch = RecordBatch::new(b).map_err(|e| e.to_string())?;
+                let base = batch.base_offset();
+                for rec in batch.records().map_err(|e| e.to_string())? {
+                    let rec = rec.map_err(|e| e.to_string())?;
+                    let offset = base + i64::from(rec.offset_delta());
+                    let result = match rec.value().map(|v| serde_json::from_slice::<Command>(v)) {
+                        Some(Ok(cmd)) => self.state.borrow_mut().apply(&cmd),
+                        // A record this build cannot read (a newer
+                        // broker's command): skipped on every broker of
+                        // this version alike.
+                        other => {
+                            warn!(offset, ?other, "unreadable controller record skipped");
+                            Err(Refused {
+                                code: ErrorCode::UnknownServerError.code(),
+                                message: "unreadable metadata command".into(),
+                            })
+                        }
+                    };
+                    let mut res = self.results.borrow_mut();
+                    res.push_back((offset, result));
+                    while res.len() > RESULTS_KEPT {
+                        res.pop_front();
+                    }
+                }
+                self.applied.set(batch.last_offset() + 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until the state has applied everything below `offset`.
+    async fn wait_applied(&self, offset: i64, deadline: Instant) -> Result<(), Refused> {
+        while self.applied.get() < offset {
+            let n = self.applied_notify.notified();
+            if self.applied.get() >= offset {
+                break;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Refused {
+                    code: ErrorCode::RequestTimedOut.code(),
+                    message: "the metadata change was not applied in time".into(),
+                });
+            }
+            let _ = monoio::time::timeout(left.min(Duration::from_millis(100)), n).await;
+        }
+        Ok(())
+    }
+
+    /// Appends `cmd` as the leader and returns its outcome and offset once
+    /// applied here.
+    async fn propose_local(&self, cmd: &Command) -> Result<(Outcome, i64), Refused> {
+        let _guard = self.propose_lock.lock().await;
+        if !self.replica.is_leader() {
+            return Err(not_controller("not the controller leader"));
+        }
+        let value = serde_json::to_vec(cmd).map_err(|e| Refused {
+            code: ErrorCode::UnknownServerError.code(),
+            message: e.to_string(),
+        })?;
+        let batch = RecordBatchBuilder::new()
+            .record(NewRecord::new(Bytes::from(value)).with_timestamp(crate::partition::now_ms()))
+            .build()
+            .map_err(|e| Refused {
+                code: ErrorCode::UnknownServerError.code(),
+                message: e.to_string(),
+            })?;
+        let info = self
+            .replica
+            .append(BytesMut::from(&batch[..]), None)
+            .await
+            .map_err(|e| not_controller(e.to_string()))?;
+        let offset = info.base_offset;
+        self.wait_applied(offset + 1, Instant::now() + SUBMIT_TIMEOUT)
+            .await?;
+        let result = self
+            .results
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(o, _)| *o == offset)
+            .map(|(_, r)| r.clone());
+        match result {
+            Some(r) => r.map(|o| (o, offset)),
+            None => Err(Refused {
+                code: ErrorCode::UnknownServerError.code(),
+                message: "the outcome of the change was lost".into(),
+            }),
+        }
+    }
+
+    /// Runs `cmd` through the controller leader (here or forwarded) and
+    /// returns once this broker has applied it.
+    pub async fn submit(&self, cmd: Command) -> Result<Outcome, ApiError> {
+        let deadline = Instant::now() + SUBMIT_TIMEOUT;
+        loop {
+            let attempt = match self.leader() {
+                Some(l) if l == self.node => self.propose_local(&cmd).await,
+                Some(l) => self.forward(l, &cmd, deadline).await,
+                None => Err(not_controller("no controller leader yet")),
+            };
+            match attempt {
+                Ok((out, offset)) => {
+                    self.wait_applied(offset + 1, deadline)
+                        .await
+                        .map_err(to_api)?;
+                    return Ok(out);
+                }
+                Err(r)
+                    if r.code == ErrorCode::NotController.code() && Instant::now() < deadline =>
+                {
+                    monoio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(r) if r.code == ErrorCode::NotController.code() => {
+                    return Err((
+                        ErrorCode::RequestTimedOut,
+                        format!("no controller quorum to apply the change: {}", r.message),
+                    ));
+                }
+                Err(r) => return Err(to_api(r)),
+            }
+        }
+    }
+
+    async fn forward(
+        &self,
+        leader: i32,
+        cmd: &Command,
+        deadline: Instant,
+    ) -> Result<(Outcome, i64), Refused> {
+        let body = serde_json::to_vec(&Forward { cmd: cmd.clone() })
+            .map_err(|e| not_controller(e.to_string()))?;
+        let ttl = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(100));
+        let reply = super::call_app(&self.net, leader, Bytes::from(body), ttl)
+            .await
+            .map_err(|e| not_controller(format!("controller {leader}: {e}")))?;
+        serde_json::from_slice::<ForwardReply>(&reply)
+            .map_err(|e| not_controller(format!("controller {leader} answered badly: {e}")))?
+            .result
+    }
+
+    /// A producer id no broker has handed out: from this broker's block,
+    /// reserving a new block through the controller when it is used up.
+    pub async fn allocate_producer_id(&self) -> Result<i64, ApiError> {
+        let mut ids = self.producer_ids.lock().await;
+        if ids.0 >= ids.1 {
+            match self
+                .submit(Command::ReserveProducerIds {
+                    count: PRODUCER_ID_BLOCK,
+                })
+                .await?
+            {
+                Outcome::ProducerIds { first } => *ids = (first, first + PRODUCER_ID_BLOCK),
+                other => {
+                    return Err((
+                        ErrorCode::UnknownServerError,
+                        format!("unexpected outcome {other:?}"),
+                    ));
+                }
+            }
+        }
+        let id = ids.0;
+        ids.0 += 1;
+        Ok(id)
+    }
+
+    /// Registers this broker (and, first, a cluster id if the cluster has
+    /// none), retrying until it is applied or the shard stops.
+    pub async fn register(self: Rc<Self>, s0: Rc<Shard>, me: BrokerMeta) {
+        let cluster_id = crate::metadata::new_cluster_id();
+        let mut wrote_id = false;
+        while !s0.is_stopping() {
+            if !wrote_id {
+                if self.state.borrow().cluster_id().is_empty() {
+                    match self
+                        .submit(Command::InitCluster {
+                            cluster_id: cluster_id.clone(),
+                        })
+                        .await
+                    {
+                        Ok(_) => wrote_id = true,
+                        Err(e) => {
+                            info!(error = %e.1, "waiting for the controller quorum");
+                            continue;
+                        }
+                    }
+                } else {
+                    wrote_id = true;
+                }
+            }
+            match self
+                .submit(Command::RegisterBroker { broker: me.clone() })
+                .await
+            {
+                Ok(_) => {
+                    info!(node = me.id, "registered with the controller");
+                    return;
+                }
+                Err(e) => info!(error = %e.1, "registration with the controller failed; retrying"),
+            }
+        }
+    }
+}
+
+/// Answers a command forwarded by another broker (on shard 0).
+pub async fn serve_forwarded(s0: &Rc<Shard>, body: Bytes) -> Bytes {
+    let result = match (s0.controller(), serde_json::from_slice::<Forward>(&body)) {
+        (Some(c), Ok(f)) => c.propose_local(&f.cmd).await,
+        (None, _) => Err(not_controller("the controller is not running here")),
+        (_, Err(e)) => Err(Refused {
+            code: ErrorCode::InvalidRequest.code(),
+            message: format!("bad forwarded command: {e}"),
+        }),
+    };
+    Bytes::from(serde_json::to_vec(&ForwardReply { result }).unwrap_or_default())
+}
+
+/// Runs `cmd` through the controller of this cluster-mode broker (any
+/// shard).
+pub async fn submit(shard: &Rc<Shard>, cmd: Command) -> Result<Outcome, ApiError> {
+    shard
+        .submit_to(0, move |s0| async move {
+            match s0.controller() {
+                Some(c) => c.submit(cmd).await,
+                None => Err((
+                    ErrorCode::NotController,
+                    "the controller is not running".to_string(),
+                )),
+            }
+        })
+        .await
+        .unwrap_or_else(|_| {
+            Err((
+                ErrorCode::KafkaStorageError,
+                "broker is shutting down".into(),
+            ))
+        })
+}
+
+/// Hands every shard the new snapshot (and the peers' addresses).
+async fn publish(s0: &Rc<Shard>, snap: Arc<ClusterMetadata>) {
+    for i in 0..s0.shard_count() {
+        let snap = snap.clone();
+        let _ = s0
+            .submit_to(i, move |s| async move {
+                if let Some(net) = s.net() {
+                    net.update_peers(s.ctx.config.node_id, &snap);
+                }
+                s.set_metadata(snap);
+            })
+            .await;
+    }
+}
+
+/// Makes this broker's replicas match the metadata: opens the partitions
+/// assigned to it (on their owner shards), closes and removes those of
+/// deleted topics, reopens those whose configs changed.
+pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterMetadata>) {
+    let node = s0.ctx.config.node_id;
+    // Deleted topics.
+    for t in old.topics.values() {
+        if new.topic_by_id(&t.id).is_none() {
+            for p in 0..t.partitions {
+                if t.replicas_of(p, node).contains(&node) {
+                    let owner = owner_shard(t.id, p, s0.shard_count());
+                    let (id, name) = (t.id, t.name.clone());
+                    let _ = s0
+                        .submit_to(owner, move |s| async move {
+                            crate::handlers::topics::remove_partition(&s, &name, id, p).await;
+                        })
+                        .await;
+                }
+            }
+        }
+    }
+    // Changed configs (topic or broker-wide): reopen with the new ones.
+    let settings_changed = old.settings != new.settings;
+    let mut reconfigured = Vec::new();
+    for t in new.topics.values() {
+        if let Some(o) = old.topic_by_id(&t.id)
+            && (o.configs != t.configs || settings_changed)
+        {
+            crate::handlers::topics::reconfigure_topic(s0, t).await;
+            reconfigured.push(t.id);
+        }
+    }
+    // Open what is missing, shard by shard.
+    for target in 0..s0.shard_count() {
+        let snap = new.clone();
+        let _ = s0
+            .submit_to(target, move |s| async move {
+                let node = s.ctx.config.node_id;
+                let mut opened: BTreeMap<String, i32> = BTreeMap::new();
+                for t in snap.topics.values() {
+                    for p in 0..t.partitions {
+                        if owner_shard(t.id, p, s.shard_count()) != s.id
+                            || !t.replicas_of(p, node).contains(&node)
+                            || s.partition(&(t.id, p)).is_some()
+                        {
+                            continue;
+                        }
+                        match crate::handlers::topics::open_partition(&s, t, p).await {
+                            Ok(()) => *opened.entry(t.name.clone()).or_default() += 1,
+                            Err(e) => {
+                                tracing::error!(topic = %t.name, partition = p, error = %e, "cannot open a partition replica")
+                            }
+                        }
+                    }
+                }
+                for (topic, n) in opened {
+                    info!(%topic, partitions = n, shard = s.id, "replicas opened");
+                }
+            })
+            .await;
+    }
+}

@@ -1,0 +1,170 @@
+//! Watches the leadership of a shard's partition replicas (cluster mode)
+//! and tells every shard, so that Metadata, FindCoordinator and the
+//! request handlers on any shard know each partition's leader and epoch.
+//!
+//! The group coordinator follows leadership here: when this broker
+//! becomes the leader of a `__consumer_offsets` partition it first waits
+//! for the high watermark to reach the log end (everything the old leader
+//! wrote is committed once the new leader's term commits) and loads that
+//! partition's groups, and only then announces itself, so a group request
+//! never reaches a coordinator that has not loaded its state. When it
+//! loses the leadership it drops those groups.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use crate::groups::OFFSETS_TOPIC;
+use crate::shard::{PartitionKey, Shard};
+
+/// How often leadership is checked. A new leader is announced within
+/// this of openraft electing it.
+const INTERVAL: Duration = Duration::from_millis(20);
+/// In-sync replicas are recomputed every this many passes (0.5 s).
+const ISR_EVERY: u32 = 25;
+/// A follower that acknowledged nothing for this long is out of sync
+/// (Kafka's `replica.lag.time.max.ms` is 30 s; a Raft follower that is
+/// alive acknowledges a heartbeat every 200 ms, so 10 s is generous).
+pub const REPLICA_LAG_MAX: Duration = Duration::from_secs(10);
+
+/// Runs until the shard stops.
+pub async fn run(shard: Rc<Shard>) {
+    let mut loaded: HashSet<PartitionKey> = HashSet::new();
+    let mut pass: u32 = 0;
+    loop {
+        pass = pass.wrapping_add(1);
+        let isr_pass = pass.is_multiple_of(ISR_EVERY);
+        monoio::select! {
+            _ = monoio::time::sleep(INTERVAL) => {}
+            _ = shard.stopping() => return,
+        }
+        let parts: Vec<_> = shard
+            .partitions
+            .borrow()
+            .iter()
+            .map(|(k, p)| (*k, p.clone()))
+            .collect();
+        let me = shard.ctx.config.node_id;
+        for (key, part) in parts {
+            let leader = part.leader_id().unwrap_or(-1);
+            let epoch = part.leader_epoch();
+            if isr_pass || (leader == me) != shard.isr_of(&key).is_some() {
+                let isr = part.in_sync_replicas(REPLICA_LAG_MAX);
+                if isr != shard.isr_of(&key) {
+                    shard.announce_isr(key, isr);
+                }
+            }
+            if part.topic == OFFSETS_TOPIC {
+                let leads = leader == me && part.is_leader();
+                if leads && !loaded.contains(&key) {
+                    wait_for_committed_tail(&part).await;
+                    crate::groups::load_partition(&shard, &part).await;
+                    loaded.insert(key);
+                } else if !leads && loaded.remove(&key) {
+                    crate::groups::unload_partition(&shard, key.1);
+                }
+                // Announce this broker as coordinator only once loaded.
+                let shown = if leader == me && !loaded.contains(&key) {
+                    -1
+                } else {
+                    leader
+                };
+                if (shard.leader_of(&key), shard.leader_epoch(&key)) != (shown, epoch) {
+                    shard.announce_leader(key, Some((shown, epoch)));
+                }
+                continue;
+            }
+            if (shard.leader_of(&key), shard.leader_epoch(&key)) != (leader, epoch) {
+                shard.announce_leader(key, Some((leader, epoch)));
+            }
+        }
+        loaded.retain(|k| shard.partition(k).is_some());
+        if pass.is_multiple_of(REBALANCE_EVERY) {
+            rebalance(&shard).await;
+        }
+    }
+}
+
+/// Preferred leaders (each partition's first replica) get their
+/// leadership back this often when they are alive and in sync (Kafka's
+/// `auto.leader.rebalance.enable`, checked every 300 s there; sooner here
+/// so that a rolling restart leaves leaders spread within a minute).
+const REBALANCE_EVERY: u32 = 1500;
+
+/// Hands leadership of this shard's leader replicas to their preferred
+/// replica where that one is alive and in sync.
+async fn rebalance(shard: &Rc<Shard>) {
+    let me = shard.ctx.config.node_id;
+    let meta = shard.metadata();
+    let parts: Vec<_> = shard.partitions.borrow().values().cloned().collect();
+    for part in parts {
+        let Some(t) = meta.topic_by_id(&part.topic_id) else {
+            continue;
+        };
+        let preferred = t.replicas_of(part.index, me)[0];
+        if preferred == me || !part.is_leader() {
+            continue;
+        }
+        let alive = part
+            .in_sync_replicas(Duration::from_secs(1))
+            .is_some_and(|isr| isr.contains(&preferred));
+        if alive {
+            tracing::info!(topic = %part.topic, partition = part.index, to = preferred, "moving leadership to the preferred replica");
+            let _ = part.transfer_leadership(preferred).await;
+        }
+    }
+}
+
+/// Controlled shutdown: hands the leadership of every partition this
+/// shard leads to an in-sync replica (the preferred one if it is), then
+/// waits (at most 5 s) until none is led here, so clients move to the new
+/// leaders on a retriable NOT_LEADER_OR_FOLLOWER instead of waiting for an
+/// election timeout.
+pub async fn hand_off(shard: &Rc<Shard>) {
+    let me = shard.ctx.config.node_id;
+    let meta = shard.metadata();
+    let parts: Vec<_> = shard
+        .partitions
+        .borrow()
+        .values()
+        .filter(|p| p.is_leader())
+        .cloned()
+        .collect();
+    if parts.is_empty() {
+        return;
+    }
+    for part in &parts {
+        let Some(isr) = part.in_sync_replicas(Duration::from_secs(2)) else {
+            continue;
+        };
+        let preferred = meta
+            .topic_by_id(&part.topic_id)
+            .map(|t| t.replicas_of(part.index, me)[0]);
+        let target = match preferred {
+            Some(p) if p != me && isr.contains(&p) => Some(p),
+            _ => isr.iter().copied().find(|n| *n != me),
+        };
+        if let Some(to) = target {
+            let _ = part.transfer_leadership(to).await;
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline && parts.iter().any(|p| p.is_leader()) {
+        monoio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let kept = parts.iter().filter(|p| p.is_leader()).count();
+    tracing::info!(
+        shard = shard.id,
+        moved = parts.len() - kept,
+        kept,
+        "controlled shutdown: leadership handed off"
+    );
+}
+
+/// Waits (at most 5 s) until the high watermark reaches the log end.
+async fn wait_for_committed_tail(part: &crate::partition::Partition) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while part.high_watermark() < part.log.log_end_offset() && Instant::now() < deadline {
+        monoio::time::sleep(Duration::from_millis(5)).await;
+    }
+}

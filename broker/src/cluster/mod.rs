@@ -1,0 +1,223 @@
+//! Cluster mode: what a shard needs to take part in Raft groups that span
+//! brokers.
+//!
+//! * [`ShardNet`]: the shard's side of the node-to-node transport (one
+//!   connection per peer broker from this shard, multiplexing every group
+//!   the shard hosts), its table of groups for incoming requests, and its
+//!   heartbeat ticker (all its leader groups beat in the same instant, so
+//!   N groups' heartbeats to one peer are one write).
+//! * [`BrokerRouter`]: incoming Raft requests land on whichever shard
+//!   accepted the connection (SO_REUSEPORT); the router hands each to the
+//!   shard that owns the group (`owner_shard`, the controller on shard 0).
+//! * [`controller`]: the controller Raft group and the metadata state
+//!   machine every broker applies.
+
+pub mod controller;
+pub mod leadership;
+pub mod placement;
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use monoio::net::{ListenerOpts, TcpListener};
+use tidemark_raft::transport::{
+    FailureCode, GroupId, GroupNetwork, Groups, HeartbeatTicker, Peers, RaftRequest, RaftResponse,
+    RemoteFailure, Router, Signal, Transport, TransportConfig, TransportStats, serve,
+};
+use tidemark_raft::{NodeId, RaftHandle, ReplicaConfig};
+use uuid::Uuid;
+
+use crate::config::ClusterConfig;
+use crate::metadata::ClusterMetadata;
+use crate::shard::{PartitionKey, Shard, owner_shard};
+
+/// The Raft group id of the controller (no topic has the nil id).
+pub const CONTROLLER_GROUP: GroupId = GroupId { key: 0, index: 0 };
+
+/// The Raft group id of a partition.
+pub fn partition_group(key: &PartitionKey) -> GroupId {
+    GroupId {
+        key: key.0.as_u128(),
+        index: key.1,
+    }
+}
+
+/// Timing of the partition and controller groups in a cluster. Kafka
+/// clients retry for longer than the election takes (a new leader within
+/// ~1-2 s of the old one's death); heartbeats go out every 200 ms.
+pub fn replica_config() -> ReplicaConfig {
+    ReplicaConfig::default()
+}
+
+/// One shard's transport, group table and heartbeat ticker.
+pub struct ShardNet {
+    pub transport: Transport,
+    pub groups: Groups,
+    pub ticker: Rc<HeartbeatTicker>,
+    pub stop: Signal,
+    pub stats: Rc<TransportStats>,
+}
+
+impl ShardNet {
+    pub fn new(node_id: i32, cluster: &ClusterConfig) -> Self {
+        let peers = Peers::new();
+        for (id, addr) in &cluster.seeds {
+            if *id != node_id {
+                peers.set(*id as NodeId, *addr);
+            }
+        }
+        let stats = Rc::new(TransportStats::default());
+        ShardNet {
+            transport: Transport::with_stats(
+                node_id as NodeId,
+                peers,
+                TransportConfig::default(),
+                stats.clone(),
+            ),
+            groups: Groups::new(),
+            ticker: HeartbeatTicker::new(replica_config().heartbeat_interval),
+            stop: Signal::new(),
+            stats,
+        }
+    }
+
+    /// The openraft network of `group` on this shard.
+    pub fn network(&self, group: GroupId) -> GroupNetwork {
+        self.transport.network(group)
+    }
+
+    /// Makes `raft` reachable by peers and lets the ticker beat for it.
+    pub fn register(&self, group: GroupId, raft: &RaftHandle) {
+        self.groups.insert(group, raft.clone());
+        self.ticker.register(group, raft);
+    }
+
+    pub fn unregister(&self, group: GroupId) {
+        self.groups.remove(group);
+        self.ticker.unregister(group);
+    }
+
+    /// Learns peers' rpc addresses from the registered brokers.
+    pub fn update_peers(&self, me: i32, meta: &ClusterMetadata) {
+        for b in meta.brokers.values() {
+            if b.id == me {
+                continue;
+            }
+            if let Ok(addr) = b.rpc_addr.parse()
+                && self.transport.peers().get(b.id as NodeId) != Some(addr)
+            {
+                self.transport.peers().set(b.id as NodeId, addr);
+            }
+        }
+    }
+
+    pub fn shutdown(&self) {
+        self.stop.set();
+        self.transport.shutdown();
+    }
+}
+
+/// Starts the shard's rpc listener, transport server and ticker.
+pub fn start(shard: &Rc<Shard>, net: &ShardNet, addr: std::net::SocketAddr) -> Result<(), String> {
+    let opts = ListenerOpts::new()
+        .reuse_port(true)
+        .reuse_addr(true)
+        .backlog(1024);
+    let listener = TcpListener::bind_with_config(addr, &opts)
+        .map_err(|e| format!("cannot listen on --rpc-addr {addr}: {e}"))?;
+    let router = Rc::new(BrokerRouter {
+        shard: shard.clone(),
+    });
+    monoio::spawn(serve(
+        listener,
+        router,
+        TransportConfig::default(),
+        net.stop.clone(),
+        net.stats.clone(),
+    ));
+    monoio::spawn(net.ticker.clone().run(net.stop.clone()));
+    Ok(())
+}
+
+fn failure(code: FailureCode, message: String) -> RaftResponse {
+    RaftResponse::Error(RemoteFailure { code, message })
+}
+
+/// Delivers incoming requests to the owner shard of their group.
+pub struct BrokerRouter {
+    shard: Rc<Shard>,
+}
+
+/// Delivers `req` on the shard that owns `group` (this one).
+async fn deliver_here(
+    shard: Rc<Shard>,
+    from: NodeId,
+    group: GroupId,
+    req: RaftRequest,
+) -> RaftResponse {
+    if shard.is_stopping() {
+        return failure(FailureCode::Refused, "broker is shutting down".into());
+    }
+    let Some(net) = shard.net() else {
+        return failure(FailureCode::Refused, "not in cluster mode".into());
+    };
+    match req {
+        RaftRequest::App(body) if group == CONTROLLER_GROUP => {
+            RaftResponse::App(controller::serve_forwarded(&shard, body).await)
+        }
+        RaftRequest::App(_) => failure(
+            FailureCode::Refused,
+            format!("no application calls for group {group}"),
+        ),
+        req => net.groups.deliver(from, group, req).await,
+    }
+}
+
+impl Router for BrokerRouter {
+    async fn deliver(&self, from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
+        let target = if group == CONTROLLER_GROUP {
+            0
+        } else {
+            owner_shard(
+                Uuid::from_u128(group.key),
+                group.index,
+                self.shard.shard_count(),
+            )
+        };
+        if target == self.shard.id {
+            return deliver_here(self.shard.clone(), from, group, req).await;
+        }
+        match self
+            .shard
+            .submit_to(target, move |s| deliver_here(s, from, group, req))
+            .await
+        {
+            Ok(r) => r,
+            Err(_) => failure(FailureCode::Refused, "broker is shutting down".into()),
+        }
+    }
+}
+
+/// Calls the broker's own RPC `body` on node `target`'s controller group.
+pub async fn call_app(
+    net: &ShardNet,
+    target: i32,
+    body: Bytes,
+    ttl: Duration,
+) -> Result<Bytes, String> {
+    match net
+        .transport
+        .call(
+            target as NodeId,
+            CONTROLLER_GROUP,
+            RaftRequest::App(body),
+            ttl,
+        )
+        .await
+    {
+        Ok(RaftResponse::App(b)) => Ok(b),
+        Ok(other) => Err(format!("unexpected answer {other:?}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
