@@ -10,7 +10,9 @@
 //! never reaches a coordinator that has not loaded its state. When it
 //! loses the leadership it drops those groups.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -27,9 +29,28 @@ const ISR_EVERY: u32 = 25;
 /// alive acknowledges a heartbeat every 200 ms, so 10 s is generous).
 pub const REPLICA_LAG_MAX: Duration = Duration::from_secs(10);
 
+/// A full leader report goes to every peer this often (250 passes, 5 s),
+/// besides one on every change, so a broker that restarted or missed one
+/// learns every leader within this.
+const REPORT_EVERY: u32 = 250;
+
+/// What a leader tells the other brokers about a partition it leads, so
+/// that brokers without a replica (and followers, for the in-sync set)
+/// can answer Metadata and point clients at the leader.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportEntry {
+    pub topic: u128,
+    pub partition: i32,
+    pub leader: i32,
+    pub epoch: i32,
+    pub isr: Vec<i32>,
+}
+
 /// Runs until the shard stops.
 pub async fn run(shard: Rc<Shard>) {
     let mut loaded: HashSet<PartitionKey> = HashSet::new();
+    // What this shard last reported for the partitions it leads.
+    let mut reported: HashMap<PartitionKey, ReportEntry> = HashMap::new();
     let mut pass: u32 = 0;
     loop {
         pass = pass.wrapping_add(1);
@@ -45,15 +66,25 @@ pub async fn run(shard: Rc<Shard>) {
             .map(|(k, p)| (*k, p.clone()))
             .collect();
         let me = shard.ctx.config.node_id;
+        let mut changed = Vec::new();
+        let mut led_now = HashSet::new();
         for (key, part) in parts {
             let leader = part.leader_id().unwrap_or(-1);
             let epoch = part.leader_epoch();
-            if isr_pass || (leader == me) != shard.isr_of(&key).is_some() {
-                let isr = part.in_sync_replicas(REPLICA_LAG_MAX);
-                if isr != shard.isr_of(&key) {
-                    shard.announce_isr(key, isr);
+            let was_leading = reported.contains_key(&key);
+            if leader == me {
+                led_now.insert(key);
+                if isr_pass || !was_leading {
+                    let isr = part.in_sync_replicas(REPLICA_LAG_MAX);
+                    if isr.is_some() && isr != shard.isr_of(&key) {
+                        shard.announce_isr(key, isr);
+                    }
                 }
+            } else if was_leading {
+                // Forget our own view; the new leader's reports fill in.
+                shard.announce_isr(key, None);
             }
+            let mut shown = leader;
             if part.topic == OFFSETS_TOPIC {
                 let leads = leader == me && part.is_leader();
                 if leads && !loaded.contains(&key) {
@@ -64,25 +95,99 @@ pub async fn run(shard: Rc<Shard>) {
                     crate::groups::unload_partition(&shard, key.1);
                 }
                 // Announce this broker as coordinator only once loaded.
-                let shown = if leader == me && !loaded.contains(&key) {
-                    -1
-                } else {
-                    leader
-                };
-                if (shard.leader_of(&key), shard.leader_epoch(&key)) != (shown, epoch) {
-                    shard.announce_leader(key, Some((shown, epoch)));
+                if leader == me && !loaded.contains(&key) {
+                    shown = -1;
                 }
-                continue;
             }
-            if (shard.leader_of(&key), shard.leader_epoch(&key)) != (leader, epoch) {
-                shard.announce_leader(key, Some((leader, epoch)));
+            if (shard.leader_of(&key), shard.leader_epoch(&key)) != (shown, epoch) {
+                shard.announce_leader(key, Some((shown, epoch)));
+            }
+            if shown == me {
+                let entry = ReportEntry {
+                    topic: key.0.as_u128(),
+                    partition: key.1,
+                    leader: me,
+                    epoch,
+                    isr: shard.isr_of(&key).unwrap_or_else(|| vec![me]),
+                };
+                if reported.get(&key) != Some(&entry) {
+                    changed.push(entry.clone());
+                    reported.insert(key, entry);
+                }
             }
         }
+        reported.retain(|k, _| led_now.contains(k));
         loaded.retain(|k| shard.partition(k).is_some());
+        let full = pass.is_multiple_of(REPORT_EVERY);
+        if full {
+            changed = reported.values().cloned().collect();
+        }
+        if !changed.is_empty() {
+            send_report(&shard, changed);
+        }
         if pass.is_multiple_of(REBALANCE_EVERY) {
             rebalance(&shard).await;
         }
     }
+}
+
+/// Sends `entries` to every other registered broker (in the background:
+/// an unreachable peer must not hold up this shard's watcher).
+fn send_report(shard: &Rc<Shard>, entries: Vec<ReportEntry>) {
+    let Some(net) = shard.net() else { return };
+    let me = shard.ctx.config.node_id;
+    let Ok(body) = serde_json::to_vec(&entries) else {
+        return;
+    };
+    let body = bytes::Bytes::from(body);
+    for peer in shard
+        .metadata()
+        .brokers
+        .keys()
+        .copied()
+        .filter(|b| *b != me)
+    {
+        let net = net.clone();
+        let body = body.clone();
+        monoio::spawn(async move {
+            let _ = net
+                .transport
+                .call(
+                    peer as tidemark_raft::NodeId,
+                    super::LEADERS_GROUP,
+                    tidemark_raft::transport::RaftRequest::App(body),
+                    Duration::from_secs(2),
+                )
+                .await;
+        });
+    }
+}
+
+/// Applies a peer's leader report (on shard 0): for partitions this broker
+/// has no replica of, the leader, epoch and in-sync replicas; for those it
+/// follows, the in-sync replicas (its own replica knows the leader).
+pub fn apply_report(s0: &Rc<Shard>, body: &[u8]) -> Result<(), String> {
+    let entries: Vec<ReportEntry> = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let me = s0.ctx.config.node_id;
+    let meta = s0.metadata();
+    for e in entries {
+        let key = (uuid::Uuid::from_u128(e.topic), e.partition);
+        let Some(t) = meta.topic_by_id(&key.0) else {
+            continue;
+        };
+        if e.epoch < s0.leader_epoch(&key) {
+            continue;
+        }
+        if t.replicas_of(e.partition, me).contains(&me) {
+            if s0.leader_of(&key) == e.leader && e.leader != me {
+                s0.announce_isr(key, Some(e.isr));
+            }
+        } else {
+            s0.announce_leader(key, Some((e.leader, e.epoch)));
+            s0.announce_isr(key, Some(e.isr));
+        }
+    }
+    Ok(())
 }
 
 /// Preferred leaders (each partition's first replica) get their

@@ -34,6 +34,9 @@ use crate::shard::{PartitionKey, Shard, owner_shard};
 
 /// The Raft group id of the controller (no topic has the nil id).
 pub const CONTROLLER_GROUP: GroupId = GroupId { key: 0, index: 0 };
+/// Not a Raft group: the address of leader reports between brokers
+/// (`leadership::ReportEntry`), handled on shard 0.
+pub const LEADERS_GROUP: GroupId = GroupId { key: 0, index: 1 };
 
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
@@ -166,6 +169,12 @@ async fn deliver_here(
         RaftRequest::App(body) if group == CONTROLLER_GROUP => {
             RaftResponse::App(controller::serve_forwarded(&shard, body).await)
         }
+        RaftRequest::App(body) if group == LEADERS_GROUP => {
+            match leadership::apply_report(&shard, &body) {
+                Ok(()) => RaftResponse::App(Bytes::new()),
+                Err(e) => failure(FailureCode::Refused, format!("bad leader report: {e}")),
+            }
+        }
         RaftRequest::App(_) => failure(
             FailureCode::Refused,
             format!("no application calls for group {group}"),
@@ -176,7 +185,8 @@ async fn deliver_here(
 
 impl Router for BrokerRouter {
     async fn deliver(&self, from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
-        let target = if group == CONTROLLER_GROUP {
+        // Group key 0 (no topic has the nil id): the controller's groups.
+        let target = if group.key == 0 {
             0
         } else {
             owner_shard(
