@@ -159,9 +159,9 @@ async fn deliver_here(
     group: GroupId,
     req: RaftRequest,
 ) -> RaftResponse {
-    if shard.is_stopping() {
-        return failure(FailureCode::Refused, "broker is shutting down".into());
-    }
+    // A stopping broker keeps answering until its replicas are closed: it
+    // must hear the new leaders it handed its leaderships to (controlled
+    // shutdown); a closed replica answers GroupNotHere.
     let Some(net) = shard.net() else {
         return failure(FailureCode::Refused, "not in cluster mode".into());
     };

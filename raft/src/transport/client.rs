@@ -13,7 +13,8 @@ use monoio::net::TcpStream;
 use openraft::error::{NetworkError, RPCError, ReplicationClosed, StreamingError, Unreachable};
 use openraft::network::{RPCOption, RaftNetworkFactory};
 use openraft::raft::{
-    AppendEntriesRequest, AppendEntriesResponse, SnapshotResponse, VoteRequest, VoteResponse,
+    AppendEntriesRequest, AppendEntriesResponse, SnapshotResponse, TransferLeaderRequest,
+    TransferLeaderResponse, VoteRequest, VoteResponse,
 };
 use openraft::{EmptyNode, OptionalSend, RaftNetworkV2};
 
@@ -487,6 +488,27 @@ impl RaftNetworkV2<TypeConfig> for GroupClient {
             .await;
         match r {
             Ok(RaftResponse::Append(a)) => Ok(a),
+            Ok(_) => Err(CallError::WrongResponse { node: self.target }.to_rpc()),
+            Err(e) => Err(e.to_rpc()),
+        }
+    }
+
+    async fn transfer_leader(
+        &mut self,
+        req: TransferLeaderRequest<TypeConfig>,
+        option: RPCOption,
+    ) -> Result<TransferLeaderResponse<TypeConfig>, RPCError<TypeConfig>> {
+        match self
+            .transport
+            .call(
+                self.target,
+                self.group,
+                RaftRequest::TransferLeader(req),
+                option.hard_ttl(),
+            )
+            .await
+        {
+            Ok(RaftResponse::TransferLeader(r)) => Ok(r),
             Ok(_) => Err(CallError::WrongResponse { node: self.target }.to_rpc()),
             Err(e) => Err(e.to_rpc()),
         }

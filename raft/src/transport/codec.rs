@@ -33,7 +33,10 @@
 //! of the frame (no copy).
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
-use openraft::raft::{AppendEntriesRequest, AppendEntriesResponse, VoteRequest, VoteResponse};
+use openraft::raft::{
+    AppendEntriesRequest, AppendEntriesResponse, TransferLeaderError, TransferLeaderRequest,
+    TransferLeaderResponse, VoteRequest, VoteResponse,
+};
 use openraft::vote::leader_id_std;
 
 use super::membership::{decode_membership, encode_membership};
@@ -65,6 +68,9 @@ pub enum RaftRequest {
     /// The broker's own call (e.g. a metadata change forwarded to the
     /// controller leader): opaque bytes, answered by [`RaftResponse::App`].
     App(Bytes),
+    /// A leader hands its leadership to the receiver (controlled
+    /// shutdown, preferred-leader rebalancing).
+    TransferLeader(TransferLeaderRequest<TypeConfig>),
 }
 
 /// The answer to a [`RaftRequest`].
@@ -74,6 +80,7 @@ pub enum RaftResponse {
     Append(AppendEntriesResponse<TypeConfig>),
     /// The answer to a [`RaftRequest::App`].
     App(Bytes),
+    TransferLeader(TransferLeaderResponse<TypeConfig>),
     /// The request could not be delivered to the group.
     Error(RemoteFailure),
 }
@@ -156,7 +163,9 @@ const KIND_VOTE_REQ: u8 = 1;
 const KIND_APPEND_REQ: u8 = 2;
 const KIND_PRE_VOTE_REQ: u8 = 3;
 const KIND_APP_REQ: u8 = 4;
+const KIND_TRANSFER_REQ: u8 = 5;
 const KIND_APP_RESP: u8 = 0x84;
+const KIND_TRANSFER_RESP: u8 = 0x85;
 const KIND_VOTE_RESP: u8 = 0x81;
 const KIND_APPEND_RESP: u8 = 0x82;
 const KIND_ERROR_RESP: u8 = 0xff;
@@ -224,6 +233,9 @@ pub fn request_len(req: &RaftRequest) -> usize {
                     + a.entries.iter().map(entry_len).sum::<usize>()
             }
             RaftRequest::App(b) => 4 + b.len(),
+            RaftRequest::TransferLeader(t) => {
+                VOTE_LEN + 8 + opt_log_id_len(&t.last_log_id().copied())
+            }
         }
 }
 
@@ -241,6 +253,15 @@ pub fn response_len(resp: &RaftResponse) -> usize {
                 }
             }
             RaftResponse::App(b) => 4 + b.len(),
+            RaftResponse::TransferLeader(r) => {
+                1 + match r {
+                    Ok(()) => 0,
+                    Err(TransferLeaderError::VoteChanged { .. }) => 2 * VOTE_LEN,
+                    Err(TransferLeaderError::LogNotFlushed { expected, actual }) => {
+                        opt_log_id_len(expected) + opt_log_id_len(actual)
+                    }
+                }
+            }
             RaftResponse::Error(e) => 2 + 2 + message_bytes(&e.message).len(),
         }
 }
@@ -359,6 +380,12 @@ pub fn encode_request(
             buf.put_u32(b.len() as u32);
             buf.put_slice(b);
         }
+        RaftRequest::TransferLeader(t) => {
+            put_header(buf, size, KIND_TRANSFER_REQ, corr, group);
+            put_vote(buf, t.from_leader());
+            buf.put_u64(*t.to_node_id());
+            put_opt_log_id(buf, &t.last_log_id().copied());
+        }
     }
     debug_assert_eq!(buf.len() - start, size);
     Ok(())
@@ -395,6 +422,22 @@ pub fn encode_response(buf: &mut BytesMut, corr: u64, group: GroupId, resp: &Raf
             put_header(buf, size, KIND_APP_RESP, corr, group);
             buf.put_u32(b.len() as u32);
             buf.put_slice(b);
+        }
+        RaftResponse::TransferLeader(r) => {
+            put_header(buf, size, KIND_TRANSFER_RESP, corr, group);
+            match r {
+                Ok(()) => buf.put_u8(0),
+                Err(TransferLeaderError::VoteChanged { expected, actual }) => {
+                    buf.put_u8(1);
+                    put_vote(buf, expected);
+                    put_vote(buf, actual);
+                }
+                Err(TransferLeaderError::LogNotFlushed { expected, actual }) => {
+                    buf.put_u8(2);
+                    put_opt_log_id(buf, expected);
+                    put_opt_log_id(buf, actual);
+                }
+            }
         }
         RaftResponse::Error(e) => {
             put_header(buf, size, KIND_ERROR_RESP, corr, group);
@@ -584,6 +627,35 @@ pub fn decode_frame(frame: Bytes) -> Result<Frame, CodecError> {
             group,
             req: RaftRequest::App(r.bytes("app request")?),
         },
+        KIND_TRANSFER_REQ => {
+            let vote = r.vote()?;
+            let to = r.u64("transfer target")?;
+            let last = r.opt_log_id()?;
+            Frame::Request {
+                corr,
+                group,
+                req: RaftRequest::TransferLeader(TransferLeaderRequest::new(vote, to, last)),
+            }
+        }
+        KIND_TRANSFER_RESP => {
+            let resp = match r.u8("transfer response tag")? {
+                0 => Ok(()),
+                1 => Err(TransferLeaderError::VoteChanged {
+                    expected: r.vote()?,
+                    actual: r.vote()?,
+                }),
+                2 => Err(TransferLeaderError::LogNotFlushed {
+                    expected: r.opt_log_id()?,
+                    actual: r.opt_log_id()?,
+                }),
+                t => return Err(CodecError::Invalid(format!("transfer response tag {t}"))),
+            };
+            Frame::Response {
+                corr,
+                group,
+                resp: RaftResponse::TransferLeader(resp),
+            }
+        }
         KIND_APP_RESP => Frame::Response {
             corr,
             group,
@@ -711,6 +783,15 @@ mod tests {
                 leader_commit: None,
                 entries: vec![],
             }),
+            RaftRequest::App(Bytes::new()),
+            RaftRequest::App(Bytes::from_static(b"{\"cmd\":1}")),
+            RaftRequest::TransferLeader(TransferLeaderRequest::new(vote(7, 2, true), 3, None)),
+            RaftRequest::TransferLeader(TransferLeaderRequest::new(
+                vote(8, 1, true),
+                2,
+                Some(log_id(8, 1234)),
+            )),
+            // Last: `received_batches_are_slices_of_the_frame` takes it.
             RaftRequest::Append(append_with_everything()),
         ]
     }
@@ -732,6 +813,16 @@ mod tests {
             RaftResponse::Append(AppendEntriesResponse::PartialSuccess(Some(log_id(5, 6)))),
             RaftResponse::Append(AppendEntriesResponse::Conflict),
             RaftResponse::Append(AppendEntriesResponse::HigherVote(vote(9, 3, true))),
+            RaftResponse::App(Bytes::from_static(b"answer")),
+            RaftResponse::TransferLeader(Ok(())),
+            RaftResponse::TransferLeader(Err(TransferLeaderError::VoteChanged {
+                expected: vote(3, 1, true),
+                actual: vote(4, 2, false),
+            })),
+            RaftResponse::TransferLeader(Err(TransferLeaderError::LogNotFlushed {
+                expected: Some(log_id(3, 9)),
+                actual: None,
+            })),
             RaftResponse::Error(RemoteFailure {
                 code: FailureCode::GroupNotHere,
                 message: "group x is not on this node".into(),
@@ -747,6 +838,12 @@ mod tests {
         match (a, b) {
             (RaftRequest::Vote(a), RaftRequest::Vote(b)) => a == b,
             (RaftRequest::PreVote(a), RaftRequest::PreVote(b)) => a == b,
+            (RaftRequest::App(a), RaftRequest::App(b)) => a == b,
+            (RaftRequest::TransferLeader(a), RaftRequest::TransferLeader(b)) => {
+                a.from_leader() == b.from_leader()
+                    && a.to_node_id() == b.to_node_id()
+                    && a.last_log_id() == b.last_log_id()
+            }
             (RaftRequest::Append(a), RaftRequest::Append(b)) => {
                 a.vote == b.vote
                     && a.prev_log_id == b.prev_log_id

@@ -92,6 +92,10 @@ impl Router for Groups {
                 .append_entries(a)
                 .await
                 .map_or_else(stopped, RaftResponse::Append),
+            RaftRequest::TransferLeader(t) => match raft.handle_transfer_leader(t).await {
+                Ok(r) => RaftResponse::TransferLeader(r),
+                Err(e) => failure(FailureCode::GroupStopped, format!("group {group}: {e}")),
+            },
             RaftRequest::App(_) => failure(
                 FailureCode::Refused,
                 "application calls are not served by a plain group table".into(),
