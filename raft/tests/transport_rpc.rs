@@ -50,6 +50,7 @@ impl Router for Echo {
                 RaftResponse::Vote(VoteResponse::new(v.vote, None, group.index % 2 == 0))
             }
             RaftRequest::Append(_) => RaftResponse::Append(AppendEntriesResponse::Success),
+            RaftRequest::TransferLeader(_) => RaftResponse::TransferLeader(Ok(())),
             // The broker's own calls: answered with the bytes reversed.
             RaftRequest::App(b) => {
                 let mut v = b.to_vec();
