@@ -567,6 +567,70 @@ mod tests {
         assert!(s.allocate_producer_id().unwrap() > b);
     }
 
+    fn topic(name: &str, partitions: i32) -> TopicMeta {
+        TopicMeta {
+            name: name.into(),
+            id: Uuid::new_v4(),
+            partitions,
+            configs: BTreeMap::new(),
+            replicas: vec![vec![1, 2, 3]; partitions as usize],
+        }
+    }
+
+    #[test]
+    fn replicated_commands_apply_deterministically_and_refusals_change_nothing() {
+        use kafka_protocol::ErrorCode as E;
+        let mut a = MetadataState::new(Settings::default(), 1);
+        let mut b = MetadataState::new(Settings::default(), 2);
+        let t = topic("orders", 3);
+        let cmds = vec![
+            Command::InitCluster {
+                cluster_id: "first".into(),
+            },
+            Command::InitCluster {
+                cluster_id: "second".into(),
+            },
+            Command::CreateTopic { topic: t.clone() },
+            Command::CreateTopic {
+                topic: topic("orders", 5),
+            },
+            Command::DeleteTopic {
+                name: "nope".into(),
+            },
+            Command::ReserveProducerIds { count: 1000 },
+            Command::ReserveProducerIds { count: 1000 },
+            Command::SetDynamicSettings {
+                settings: BTreeMap::from([("num.partitions".into(), "-4".into())]),
+                cluster_default: true,
+                node: None,
+            },
+        ];
+        let ra: Vec<_> = cmds.iter().map(|c| a.apply(c)).collect();
+        let rb: Vec<_> = cmds.iter().map(|c| b.apply(c)).collect();
+        assert_eq!(ra, rb, "every broker gets the same outcomes");
+        assert_eq!(a.cluster_id(), "first");
+        assert_eq!(ra[3].as_ref().unwrap_err().code, E::TopicAlreadyExists.code());
+        assert_eq!(ra[4].as_ref().unwrap_err().code, E::UnknownTopicOrPartition.code());
+        assert_eq!(ra[5], Ok(Outcome::ProducerIds { first: 0 }));
+        assert_eq!(ra[6], Ok(Outcome::ProducerIds { first: 1000 }));
+        assert_eq!(ra[7].as_ref().unwrap_err().code, E::InvalidConfig.code());
+        let snap = a.snapshot();
+        assert_eq!(snap.topic("orders"), Some(&t));
+        assert_eq!(snap.topic("orders").unwrap().replicas_of(2, 9), vec![1, 2, 3]);
+        assert_eq!(snap.topic("orders").unwrap().replication_factor(), 3);
+        assert_eq!(snap.settings, b.snapshot().settings);
+        // Per-broker dynamic settings apply to that broker only.
+        let set = Command::SetDynamicSettings {
+            settings: BTreeMap::from([("num.partitions".into(), "7".into())]),
+            cluster_default: false,
+            node: Some(2),
+        };
+        a.apply(&set).unwrap();
+        b.apply(&set).unwrap();
+        assert_eq!(a.snapshot().settings.i32("num.partitions"), 1);
+        assert_eq!(b.snapshot().settings.i32("num.partitions"), 7);
+    }
+
     #[test]
     fn a_damaged_file_is_reported() {
         let dir = tempfile::tempdir().unwrap();
