@@ -609,14 +609,23 @@ mod tests {
         let rb: Vec<_> = cmds.iter().map(|c| b.apply(c)).collect();
         assert_eq!(ra, rb, "every broker gets the same outcomes");
         assert_eq!(a.cluster_id(), "first");
-        assert_eq!(ra[3].as_ref().unwrap_err().code, E::TopicAlreadyExists.code());
-        assert_eq!(ra[4].as_ref().unwrap_err().code, E::UnknownTopicOrPartition.code());
+        assert_eq!(
+            ra[3].as_ref().unwrap_err().code,
+            E::TopicAlreadyExists.code()
+        );
+        assert_eq!(
+            ra[4].as_ref().unwrap_err().code,
+            E::UnknownTopicOrPartition.code()
+        );
         assert_eq!(ra[5], Ok(Outcome::ProducerIds { first: 0 }));
         assert_eq!(ra[6], Ok(Outcome::ProducerIds { first: 1000 }));
         assert_eq!(ra[7].as_ref().unwrap_err().code, E::InvalidConfig.code());
         let snap = a.snapshot();
         assert_eq!(snap.topic("orders"), Some(&t));
-        assert_eq!(snap.topic("orders").unwrap().replicas_of(2, 9), vec![1, 2, 3]);
+        assert_eq!(
+            snap.topic("orders").unwrap().replicas_of(2, 9),
+            vec![1, 2, 3]
+        );
         assert_eq!(snap.topic("orders").unwrap().replication_factor(), 3);
         assert_eq!(snap.settings, b.snapshot().settings);
         // Per-broker dynamic settings apply to that broker only.

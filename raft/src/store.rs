@@ -41,6 +41,10 @@ use crate::types::{
 
 /// Bytes read from the log per read call when collecting entries.
 const READ_CHUNK: usize = 1 << 20;
+/// Bytes of batches one AppendEntries carries at most (beyond its first
+/// batch): bounds the leader's memory per lagging follower and keeps
+/// requests far below the transport's frame limit.
+const REPLICATION_BYTES: usize = 4 << 20;
 /// The state file is rewritten (moving its recovery anchor, the applied
 /// point) each time the high watermark has moved this many offsets, so a
 /// crash rescans a bounded tail of the log at the next open.
@@ -263,12 +267,28 @@ impl Shared {
         match loc {
             Locate::Exact(o) => Ok(o),
             Locate::OutOfRange => Err(to_io(format!("raft index {index} is not in the log"))),
-            Locate::Scan { index: i, offset } => Ok(self.walk(i, offset, index, None).await?.1),
+            Locate::Scan { index: i, offset } => {
+                Ok(self.walk(i, offset, index, None, usize::MAX).await?.1)
+            }
         }
     }
 
     /// Entries `[start, end)`.
     async fn entries(&self, start: u64, end: u64) -> Result<Vec<Entry>, io::Error> {
+        self.entries_limited(start, end, usize::MAX).await
+    }
+
+    /// The entries from `start` towards `end`, stopping after the batch
+    /// that brings their bytes to `budget` (at least one entry): what one
+    /// AppendEntries carries, so that a follower far behind is sent a few
+    /// MiB at a time rather than `max_payload_entries` whole batches
+    /// (256 x 1 MiB), which the leader would hold in memory per follower.
+    async fn entries_limited(
+        &self,
+        start: u64,
+        end: u64,
+        budget: usize,
+    ) -> Result<Vec<Entry>, io::Error> {
         let mut out = Vec::with_capacity((end.saturating_sub(start)).min(4096) as usize);
         if start >= end {
             return Ok(out);
@@ -281,7 +301,8 @@ impl Shared {
                 return Err(to_io(format!("raft index {start} is not in the log")));
             }
         };
-        self.walk(i, off, end, Some((start, &mut out))).await?;
+        self.walk(i, off, end, Some((start, &mut out)), budget)
+            .await?;
         Ok(out)
     }
 
@@ -294,7 +315,9 @@ impl Shared {
         mut off: i64,
         end: u64,
         mut collect: Option<(u64, &mut Vec<Entry>)>,
+        budget: usize,
     ) -> Result<(u64, i64), io::Error> {
+        let mut collected = 0usize;
         // Takes the non-data entries numbered `i`, `i + 1`, ... that sit at
         // `off`.
         let side_entries = |i: &mut u64, off: i64, collect: &mut Option<(u64, &mut Vec<Entry>)>| {
@@ -350,12 +373,16 @@ impl Shared {
                             rb.base_offset()
                         )));
                     }
+                    collected += rb.as_bytes().len();
                     out.push(Entry {
                         log_id: log_id(term as Term, i),
                         payload: Payload::Normal(KafkaBatch::stored(rb.as_bytes().clone())),
                     });
                 }
                 i += 1;
+                if collected >= budget {
+                    return Ok((i, off));
+                }
                 side_entries(&mut i, off, &mut collect)?;
             }
         }
@@ -451,6 +478,18 @@ impl RaftLogReader<TypeConfig> for LogStore {
     ) -> Result<Vec<Entry>, io::Error> {
         let (start, end) = bounds(&range, self.shared.map.borrow().next_index());
         self.shared.entries(start, end).await
+    }
+
+    /// Replication reads through here: at most ~4 MiB per call.
+    async fn limited_get_log_entries(
+        &mut self,
+        start: u64,
+        end: u64,
+    ) -> Result<Vec<Entry>, io::Error> {
+        let end = end.min(self.shared.map.borrow().next_index());
+        self.shared
+            .entries_limited(start, end, REPLICATION_BYTES)
+            .await
     }
 
     async fn read_vote(&mut self) -> Result<Option<Vote>, io::Error> {
