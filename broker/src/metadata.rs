@@ -583,7 +583,7 @@ mod tests {
         let mut a = MetadataState::new(Settings::default(), 1);
         let mut b = MetadataState::new(Settings::default(), 2);
         let t = topic("orders", 3);
-        let cmds = vec![
+        let cmds = [
             Command::InitCluster {
                 cluster_id: "first".into(),
             },

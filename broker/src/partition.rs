@@ -219,6 +219,12 @@ impl Partition {
         self.replica.transfer_leadership(to as u64).await
     }
 
+    /// See `PartitionReplica::may_grant_vote` (a wiped replica does not
+    /// vote until it has caught up).
+    pub fn may_grant_vote(&self, candidate_last: Option<u64>) -> bool {
+        self.replica.may_grant_vote(candidate_last)
+    }
+
     /// Whether this replica leads and accepts writes.
     pub fn is_leader(&self) -> bool {
         self.replica.is_leader()

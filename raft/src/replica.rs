@@ -91,6 +91,11 @@ impl ReplicaConfig {
             // not fsynced on every change, and Kafka bumps the epoch on
             // every leadership change.
             enable_leader_restore: Some(restore),
+            // A follower whose log went back to empty (its broker's data
+            // was wiped) is sent the log again from the start instead of
+            // being treated as a bug and left behind; its votes are held
+            // back until it has caught up (`may_grant_vote`).
+            allow_log_reversion: Some(true),
             ..Config::default()
         };
         c.validate().map_err(|e| Error::Config(e.to_string()))
@@ -115,6 +120,9 @@ pub struct PartitionReplica {
     wake_lock: futures_util::lock::Mutex<()>,
     writes_in_flight: Cell<usize>,
     last_write: Cell<Instant>,
+    /// Opened on an empty folder in a multi-voter group and not yet caught
+    /// up with a leader: see [`PartitionReplica::may_grant_vote`].
+    unsynced: Cell<bool>,
 }
 
 impl PartitionReplica {
@@ -213,6 +221,7 @@ impl PartitionReplica {
             wake_lock: futures_util::lock::Mutex::new(()),
             writes_in_flight: Cell::new(0),
             last_write: Cell::new(Instant::now()),
+            unsynced: Cell::new(!initialized && !single_voter),
         }))
     }
 
@@ -386,6 +395,38 @@ impl PartitionReplica {
 
     pub fn node_id(&self) -> NodeId {
         self.node_id
+    }
+
+    /// Whether this replica may grant a (pre-)vote to a candidate whose
+    /// last log entry is `candidate_last`.
+    ///
+    /// A replica that starts from an empty folder in an existing group (a
+    /// broker whose data was wiped) has lost both its log and its vote. If
+    /// it voted before catching up, it could help elect a candidate that
+    /// misses entries committed with its own help before the wipe, and the
+    /// group would lose acknowledged writes. So until it has caught up
+    /// with a leader (it knows a commit point and holds the log up to
+    /// it), it only votes for candidates whose log is no longer than its
+    /// own: at a group's first election every log is empty, so a new group
+    /// still elects; in an existing group the others elect without it.
+    pub fn may_grant_vote(&self, candidate_last: Option<u64>) -> bool {
+        if !self.unsynced.get() {
+            return true;
+        }
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            return true;
+        };
+        let m = r.metrics().borrow_watched().clone();
+        let own_last = m.last_log_index;
+        if let Some(c) = m.cluster_committed
+            && own_last >= Some(c.index)
+            && m.current_leader.is_some_and(|l| l != self.node_id)
+        {
+            self.unsynced.set(false);
+            return true;
+        }
+        candidate_last.unwrap_or(0) <= own_last.unwrap_or(0)
     }
 
     /// Asks openraft to hand the leadership to `to` (a voter that is in

@@ -126,6 +126,11 @@ impl Controller {
         Ok(c)
     }
 
+    /// See `PartitionReplica::may_grant_vote`.
+    pub fn may_grant_vote(&self, candidate_last: Option<u64>) -> bool {
+        self.replica.may_grant_vote(candidate_last)
+    }
+
     /// The controller leader this broker knows of.
     pub fn leader(&self) -> Option<i32> {
         self.replica.leader_id().map(|l| l as i32)

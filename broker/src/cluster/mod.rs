@@ -179,8 +179,33 @@ async fn deliver_here(
             FailureCode::Refused,
             format!("no application calls for group {group}"),
         ),
+        RaftRequest::Vote(v) | RaftRequest::PreVote(v)
+            if !may_grant_vote(&shard, group, v.last_log_id.map(|l| l.index)) =>
+        {
+            failure(
+                FailureCode::Refused,
+                format!(
+                    "the replica of {group} here lost its log and has not caught up yet; it does not vote"
+                ),
+            )
+        }
         req => net.groups.deliver(from, group, req).await,
     }
+}
+
+/// Whether this broker's replica of `group` may vote for a candidate
+/// whose log ends at `candidate_last` (a wiped replica may not until it
+/// has caught up).
+fn may_grant_vote(shard: &Shard, group: GroupId, candidate_last: Option<u64>) -> bool {
+    if group == CONTROLLER_GROUP {
+        return shard
+            .controller()
+            .is_none_or(|c| c.may_grant_vote(candidate_last));
+    }
+    let key = (Uuid::from_u128(group.key), group.index);
+    shard
+        .partition(&key)
+        .is_none_or(|p| p.may_grant_vote(candidate_last))
 }
 
 impl Router for BrokerRouter {
