@@ -96,6 +96,7 @@ class Load:
             "reconnect.backoff.max.ms": 1000,
             "topic.metadata.refresh.interval.ms": 2000,
             "partitioner": "murmur2_random",
+            "log_level": 2,  # connection refused etc. are expected here
         }
         if not idempotence:
             # retries may reorder with several requests in flight
@@ -253,6 +254,7 @@ def _consumer(bootstrap, name, **extra):
         "topic.metadata.refresh.interval.ms": 2000,
         "reconnect.backoff.ms": 100,
         "reconnect.backoff.max.ms": 1000,
+        "log_level": 2,
     }
     conf.update(extra)
     return Consumer(conf)
@@ -318,12 +320,13 @@ def read_back(bootstrap, topic, partitions, timeout=60.0, at_least=None):
     watermark. at_least maps partition -> offset the high watermark is
     waited for (bounded; e.g. 1 + the highest acknowledged offset), since a
     new leader may still be committing its term's first entry.
-    Returns ({partition: high watermark}, [Seen])."""
+    Returns ({partition: high watermark}, [Seen], {partition: error} for
+    the partitions with no high watermark after the wait, which are not read)."""
     from confluent_kafka import OFFSET_BEGINNING, KafkaException, TopicPartition
     deadline = time.monotonic() + timeout
     c = _consumer(bootstrap, "read-back")
     try:
-        hw = {}
+        hw, errors = {}, {}
         for p in partitions:
             want = (at_least or {}).get(p, 0)
             last = None
@@ -339,26 +342,29 @@ def read_back(bootstrap, topic, partitions, timeout=60.0, at_least=None):
                 if time.monotonic() > hw_deadline:
                     break
                 time.sleep(0.1)
-            if not isinstance(last, int):
-                raise AssertionError("no high watermark for %s/%d: %s" % (topic, p, last))
-            hw[p] = last
-        c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in partitions])
+            if isinstance(last, int):
+                hw[p] = last
+            else:
+                errors[p] = str(last)
+        readable = [p for p in partitions if p in hw]
         out = []
-        pos = {p: 0 for p in partitions}
+        pos = {p: 0 for p in readable}
+        if readable:
+            c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in readable])
         for _ in range(int(timeout / 0.2) + 10):
-            if all(pos[p] >= hw[p] for p in partitions) or time.monotonic() > deadline:
+            if all(pos[p] >= hw[p] for p in readable) or time.monotonic() > deadline:
                 break
             for m in c.consume(num_messages=10000, timeout=0.2):
                 if m.error():
                     continue
                 out.append(Seen(m.partition(), m.offset(), m.key(), m.value()))
                 pos[m.partition()] = max(pos[m.partition()], m.offset() + 1)
-        short = {p: (pos[p], hw[p]) for p in partitions if pos[p] < hw[p]}
+        short = {p: (pos[p], hw[p]) for p in readable if pos[p] < hw[p]}
         if short:
             raise AssertionError("read-back of %s stopped short of the high watermark after "
                                  "%.0fs: {partition: (read up to, high watermark)} %s"
                                  % (topic, timeout, short))
-        return hw, out
+        return hw, out, errors
     finally:
         c.close()
 
@@ -421,9 +427,13 @@ class Result:
 
     def assert_ok(self):
         if self.problems:
-            lines = ["%s: %s" % p for p in self.problems[:12]]
-            if len(self.problems) > 12:
-                lines.append("... %d more" % (len(self.problems) - 12))
+            by_kind = collections.defaultdict(list)
+            for kind, text in self.problems:
+                by_kind[kind].append(text)
+            lines = []
+            for kind, texts in sorted(by_kind.items()):
+                lines.append("%s: %d, e.g." % (kind, len(texts)))
+                lines.extend("    " + t for t in texts[:3])
             raise AssertionError("scenario %s: %d problems\n%s\n%s"
                                  % (self.scenario, len(self.problems), "\n".join(lines),
                                     self.summary()))
@@ -462,10 +472,11 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
         places[where] = (a.key, a.value)
         got = final.get(where)
         if got is None:
-            above = hw is not None and a.offset >= hw.get(a.partition, 0)
+            where_hw = (hw or {}).get(a.partition)
             r.add("lost", "acknowledged %r at %d/%d is not in the log%s"
                   % (a.value, a.partition, a.offset,
-                     " (high watermark %d)" % hw[a.partition] if above else ""))
+                     " (high watermark %s)" % where_hw
+                     if where_hw is None or a.offset >= where_hw else ""))
         elif got != (a.key, a.value):
             r.add("changed", "acknowledged %r at %d/%d, the log has %r there"
                   % (a.value, a.partition, a.offset, got[1]))
@@ -579,11 +590,13 @@ class Run:
                 pass  # reported through the check if a record is really missing
             self.observer.stop()
         at_least = {p: o for p, o in want.items()}
-        hw, log = read_back(self.bootstrap, self.topic, self.partitions, timeout=read_timeout,
-                            at_least=at_least)
+        hw, log, hw_errors = read_back(self.bootstrap, self.topic, self.partitions,
+                                       timeout=read_timeout, at_least=at_least)
         r = check(self.scenario, acked, list(self.observer.seen), log, self.faults,
                   idempotence=self.idempotence, errors=self.load.errors, fatal=self.load.fatal,
                   hw=hw)
+        for p, e in sorted(hw_errors.items()):
+            r.add("unreadable", "no high watermark for %s/%d at the end: %s" % (self.topic, p, e))
         r.notes.extend(self.notes)
         if self.load.undelivered:
             r.notes.append("undelivered=%d" % self.load.undelivered)

@@ -81,6 +81,15 @@ def _conn_quiet(addr, timeout=2.0):
         return None
 
 
+def _wait(predicate, timeout, what, last, interval=0.1):
+    """harness.wait_until, with the dict `last` (filled by the predicate)
+    rendered into the failure message when it fails."""
+    try:
+        return harness.wait_until(predicate, timeout=timeout, interval=interval, what=what)
+    except AssertionError as e:
+        raise AssertionError("%s; last seen: %s" % (e, last)) from None
+
+
 class Node(harness.Broker):
     """One broker of a cluster: harness.Broker plus an RPC port, a rack, the
     seed list, and SIGSTOP / SIGCONT."""
@@ -213,9 +222,8 @@ class Cluster:
                     return False
             return True
 
-        harness.wait_until(all_listed, timeout=max(1.0, deadline - time.monotonic()), interval=0.1,
-                           what="Metadata from every broker to list brokers %s (last seen: %s)"
-                                % (sorted(want), last))
+        _wait(all_listed, max(1.0, deadline - time.monotonic()),
+              "Metadata from every broker to list brokers %s" % sorted(want), last)
         if probe_topic:
             self.create_topic(harness.unique_topic("ready-probe"), 1,
                               timeout=max(5.0, deadline - time.monotonic()))
@@ -380,17 +388,19 @@ class Cluster:
     def leader_of(self, topic, partition, timeout=30.0, exclude=()):
         """The leader's node id per Metadata (highest leader epoch seen),
         waiting until it is a serving broker not in exclude."""
+        last = {}
+
         def serving_leader():
             p = self.partition_state(topic, partition)
+            last["state"] = p
             if p is None:
                 return None
             lid = p["LeaderId"]
             if lid in self.nodes and self.nodes[lid].serving() and lid not in exclude:
                 return lid
             return None
-        return harness.wait_until(serving_leader, timeout=timeout, interval=0.1,
-                                  what="a serving leader for %s/%d (not %s)"
-                                       % (topic, partition, list(exclude)))
+        return _wait(serving_leader, timeout, "a serving leader for %s/%d (not %s)"
+                     % (topic, partition, list(exclude)), last)
 
     def replicas_of(self, topic, partition, timeout=10.0):
         p = harness.wait_until(lambda: self.partition_state(topic, partition), timeout=timeout,
@@ -451,11 +461,9 @@ class Cluster:
                     return None
             return t
 
-        return harness.wait_until(ready, timeout=max(1.0, deadline - time.monotonic()),
-                                  interval=0.1,
-                                  what="topic %s: %d partitions with leaders%s (last: %s)"
-                                       % (topic, partitions, " and full ISR" if full_isr else "",
-                                          state.get("last")))
+        return _wait(ready, max(1.0, deadline - time.monotonic()),
+                     "topic %s: %d partitions with leaders%s"
+                     % (topic, partitions, " and full ISR" if full_isr else ""), state)
 
     def coordinator_of(self, group, timeout=20.0):
         """FindCoordinator for a consumer group: the coordinator's node id."""
@@ -482,8 +490,7 @@ class Cluster:
                 return r["NodeId"]
             return None
 
-        return harness.wait_until(find, timeout=timeout, interval=0.2,
-                                  what="FindCoordinator for group %s (last: %s)" % (group, last))
+        return _wait(find, timeout, "FindCoordinator for group %s" % group, last, interval=0.2)
 
     def high_watermark(self, topic, partition, timeout=10.0):
         """ListOffsets LATEST from the current leader."""
