@@ -381,6 +381,22 @@ def window(acked, fault_t):
     return min(after) - max(before)
 
 
+def longest_gap(acked, fault_t, until=None):
+    """The longest pause between consecutive acks from the last ack at or
+    before fault_t up to `until` (the next fault, or the end), seconds.
+    window() can be near zero when responses already on their way at the
+    fault arrive just after it; this shows the pause that followed."""
+    times = sorted(a.t for a in acked if until is None or a.t <= until)
+    start = None
+    for i, x in enumerate(times):
+        if x <= fault_t:
+            start = i
+    if start is None:
+        return None
+    gaps = [b - a for a, b in zip(times[start:], times[start + 1:])]
+    return max(gaps) if gaps else None
+
+
 class Result:
     def __init__(self, scenario):
         self.scenario = scenario
@@ -393,6 +409,7 @@ class Result:
         self.duplicates = 0
         self.gaps = 0
         self.windows = []  # (label, seconds or None)
+        self.gaps_after = []  # (label, longest pause in acks after that fault, or None)
         self.fatal = None
         self.notes = []
 
@@ -411,8 +428,12 @@ class Result:
         def fmt(w):
             return "none" if w is None else "%.3f" % w
         extra = ""
+        if self.gaps_after:
+            extra += " max_pause_s=%s" % fmt(self.gaps_after[0][1])
         if len(self.windows) > 1:
             extra += " windows=[%s]" % ",".join("%s:%s" % (lbl, fmt(w)) for lbl, w in self.windows)
+            extra += " max_pauses=[%s]" % ",".join("%s:%s" % (lbl, fmt(w))
+                                                   for lbl, w in self.gaps_after)
         if self.fatal:
             extra += " fatal=%r" % self.fatal
         if self.error_names:
@@ -522,8 +543,11 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
         offs.sort()
         r.gaps += (offs[-1] - offs[0] + 1 - len(offs)) + offs[0]
 
-    for label, t in faults:
+    faults = sorted(faults, key=lambda f: f[1])
+    for i, (label, t) in enumerate(faults):
         r.windows.append((label, window(acked, t)))
+        until = faults[i + 1][1] if i + 1 < len(faults) else None
+        r.gaps_after.append((label, longest_gap(acked, t, until)))
     return r
 
 

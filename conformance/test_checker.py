@@ -106,3 +106,15 @@ def test_report_appends_to_the_file(tmp_path, monkeypatch, capsys):
     checker.report("scenario=b acked=2")
     assert path.read_text() == "scenario=a acked=1\nscenario=b acked=2\n"
     assert "scenario=b" in capsys.readouterr().out
+
+
+def test_longest_gap_after_a_fault():
+    acked, _ = _history()  # acks at 1.0 1.1 1.2 4.0 4.5
+    assert checker.longest_gap(acked, 1.15) == pytest.approx(2.8)
+    assert checker.longest_gap(acked, 1.15, until=1.2) == pytest.approx(0.1)
+    assert checker.longest_gap(acked, 0.5) is None
+    r = checker.check("gap", acked, [], [_seen(a) for a in acked],
+                      faults=[("b", 4.2), ("a", 1.15)])
+    assert [lbl for lbl, _ in r.windows] == ["a", "b"]
+    assert r.gaps_after[0][1] == pytest.approx(2.8) and r.gaps_after[1][1] == pytest.approx(0.5)
+    assert "max_pause_s=2.800" in r.summary()
