@@ -19,7 +19,9 @@
   returned a record that was later lost); with idempotence, no key's
   sequence number is in the log twice.
 - window(): the write-unavailability window around a fault: (first ack
-  after the fault) - (last ack before it), in seconds.
+  after the fault) - (last ack before it), in seconds (over the faulted
+  partition's acks when the fault names one); longest_gap(): the longest
+  pause in acks after it.
 
 Run ties these together for one scenario: start(), fault(label) at each
 fault, finish() -> Result with summary() and assert_ok().
@@ -371,9 +373,11 @@ def read_back(bootstrap, topic, partitions, timeout=60.0, at_least=None):
 
 # ------------------------------------------------------------------ the check
 
-def window(acked, fault_t):
-    """(first ack after fault_t) - (last ack at or before it), seconds; None
-    when there is no ack on one side."""
+def window(acked, fault_t, partition=None):
+    """(first ack after fault_t) - (last ack at or before it), seconds, over
+    one partition's acks if given; None when there is no ack on one side."""
+    if partition is not None:
+        acked = [a for a in acked if a.partition == partition]
     before = [a.t for a in acked if a.t <= fault_t]
     after = [a.t for a in acked if a.t > fault_t]
     if not before or not after:
@@ -381,12 +385,14 @@ def window(acked, fault_t):
     return min(after) - max(before)
 
 
-def longest_gap(acked, fault_t, until=None):
-    """The longest pause between consecutive acks from the last ack at or
-    before fault_t up to `until` (the next fault, or the end), seconds.
-    window() can be near zero when responses already on their way at the
-    fault arrive just after it; this shows the pause that followed."""
-    times = sorted(a.t for a in acked if until is None or a.t <= until)
+def longest_gap(acked, fault_t, until=None, partition=None):
+    """The longest pause between consecutive acks (of one partition, if
+    given) from the last ack at or before fault_t up to `until` (the next
+    fault, or the end), seconds. window() can be near zero when responses
+    already on their way at the fault arrive just after it; this shows the
+    pause that followed."""
+    times = sorted(a.t for a in acked if (until is None or a.t <= until)
+                   and (partition is None or a.partition == partition))
     start = None
     for i, x in enumerate(times):
         if x <= fault_t:
@@ -464,7 +470,8 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
           hw=None):
     """Compare what the producer was told and what a reader was given with
     the final log. acked: [Ack]; observed: [Seen] read during the scenario;
-    log: [Seen] from read_back(); faults: [(label, t)]. Returns a Result."""
+    log: [Seen] from read_back(); faults: [(label, t)] or [(label, t,
+    partition)] (window and pause over that partition). Returns a Result."""
     r = Result(scenario)
     r.acked = len(acked)
     r.observed = len(observed)
@@ -544,10 +551,12 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
         r.gaps += (offs[-1] - offs[0] + 1 - len(offs)) + offs[0]
 
     faults = sorted(faults, key=lambda f: f[1])
-    for i, (label, t) in enumerate(faults):
-        r.windows.append((label, window(acked, t)))
+    for i, f in enumerate(faults):
+        label, t = f[0], f[1]
+        part = f[2] if len(f) > 2 else None
+        r.windows.append((label, window(acked, t, part)))
         until = faults[i + 1][1] if i + 1 < len(faults) else None
-        r.gaps_after.append((label, longest_gap(acked, t, until)))
+        r.gaps_after.append((label, longest_gap(acked, t, until, part)))
     return r
 
 
@@ -576,10 +585,11 @@ class Run:
         self.load.start()
         return self
 
-    def fault(self, label, t=None):
-        """Mark a fault (t defaults to now); returns t."""
+    def fault(self, label, t=None, partition=None):
+        """Mark a fault (t defaults to now); returns t. With a partition, the
+        fault's window and pause are measured on that partition's acks."""
         t = time.time() if t is None else t
-        self.faults.append((label, t))
+        self.faults.append((label, t, partition))
         return t
 
     def abort(self):

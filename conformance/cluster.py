@@ -249,12 +249,29 @@ class Cluster:
         self.nodes[node_id].sigcont()
         return t
 
-    def start_node(self, node_id, timeout=None):
-        """Start a broker that is not running (same id, ports, data dir)."""
+    def start_node(self, node_id, timeout=None, rejoin_timeout=30.0):
+        """Start a broker that is not running (same id, ports, data dir);
+        ready when it answers ApiVersions and (cluster mode, rejoin_timeout
+        not None) its Metadata lists every running broker again."""
         n = self.nodes[node_id]
         t = self._event("start node %d" % node_id)
         n.start(timeout=timeout or harness.READY_TIMEOUT)
+        if not self.single_node and rejoin_timeout:
+            self.wait_rejoined(node_id, rejoin_timeout)
         return t
+
+    def wait_rejoined(self, node_id, timeout=30.0):
+        """Wait until this broker's Metadata lists every running broker (a
+        restarted or wiped broker has caught up with the cluster's view)."""
+        want = {n.node_id for n in self.nodes.values() if n.running()}
+        last = {}
+
+        def sees_all():
+            listed = self.brokers_seen_by(node_id)
+            last["brokers listed by node %d" % node_id] = listed
+            return listed is not None and want <= set(listed)
+        _wait(sees_all, timeout, "node %d to rejoin (its Metadata to list brokers %s)"
+              % (node_id, sorted(want)), last, interval=0.2)
 
     def restart(self, node_id, how="kill9", timeout=None):
         """Stop one broker (kill9 or term; nothing if it is down already) and
@@ -374,11 +391,18 @@ class Cluster:
                         out[n.node_id] = p
         return out
 
-    def partition_state(self, topic, partition):
+    def partition_state(self, topic, partition, views_out=None):
         """The view with the highest leader epoch among the serving brokers
-        (dict with LeaderId, LeaderEpoch, ReplicaNodes, IsrNodes), or None."""
+        (dict with LeaderId, LeaderEpoch, ReplicaNodes, IsrNodes), or None.
+        views_out (a dict) is given every broker's view, for diagnostics."""
         best = None
-        for p in self.partition_views(topic, partition).values():
+        views = self.partition_views(topic, partition)
+        if views_out is not None:
+            views_out.clear()
+            views_out.update({n: {k: v[k] for k in ("ErrorCode", "LeaderId", "LeaderEpoch",
+                                                    "ReplicaNodes", "IsrNodes") if k in v}
+                              for n, v in views.items()})
+        for p in views.values():
             if p["ErrorCode"] not in (0, NOT_LEADER_OR_FOLLOWER) or p["LeaderId"] < 0:
                 continue
             if best is None or p.get("LeaderEpoch", -1) > best.get("LeaderEpoch", -1):
@@ -391,8 +415,7 @@ class Cluster:
         last = {}
 
         def serving_leader():
-            p = self.partition_state(topic, partition)
-            last["state"] = p
+            p = self.partition_state(topic, partition, last)
             if p is None:
                 return None
             lid = p["LeaderId"]
@@ -400,7 +423,7 @@ class Cluster:
                 return lid
             return None
         return _wait(serving_leader, timeout, "a serving leader for %s/%d (not %s)"
-                     % (topic, partition, list(exclude)), last)
+                     % (topic, partition, list(exclude)), last)  # last: {node: its view}
 
     def replicas_of(self, topic, partition, timeout=10.0):
         p = harness.wait_until(lambda: self.partition_state(topic, partition), timeout=timeout,

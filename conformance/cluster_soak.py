@@ -36,7 +36,7 @@ RESUME_TIMEOUT = 60.0
 def _fault_kill_leader(c, run, rng):
     p = run.load.busiest_partition()
     leader = c.leader_of(run.topic, p)
-    t = run.fault("kill9-leader-%d" % leader, c.kill9(leader))
+    t = run.fault("kill9-leader-%d" % leader, c.kill9(leader), partition=p)
     run.load.wait_acks(100, after=t, timeout=RESUME_TIMEOUT)
     c.start_node(leader)
     return "kill -9 node %d (leader of partition %d), restarted" % (leader, p)
@@ -56,7 +56,7 @@ def _fault_sigstop(c, run, rng):
     p = run.load.busiest_partition()
     leader = c.leader_of(run.topic, p)
     secs = rng.uniform(2.0, 8.0)
-    t = run.fault("sigstop-%d" % leader, c.sigstop(leader))
+    t = run.fault("sigstop-%d" % leader, c.sigstop(leader), partition=p)
     time.sleep(secs)
     c.sigcont(leader)
     run.load.wait_acks(100, after=t, timeout=RESUME_TIMEOUT)
@@ -76,7 +76,7 @@ def _fault_wipe_follower(c, run, rng):
     if not followers:
         return _fault_kill_any(c, run, rng)
     victim = rng.choice(followers)
-    t = run.fault("wipe-%d" % victim, c.kill9(victim))
+    t = run.fault("wipe-%d" % victim, c.kill9(victim), partition=p)
     c.wipe(victim)
     run.load.wait_acks(100, after=t, timeout=RESUME_TIMEOUT)
     return "kill -9 node %d (follower of partition %d), wiped, restarted" % (victim, p)
@@ -131,7 +131,7 @@ def main():
             n += 1
             t0 = time.time()
             what = fault(c, run, rng)
-            w = checker.window(list(run.load.acked), run.faults[-1][1])
+            w = checker.window(list(run.load.acked), run.faults[-1][1], run.faults[-1][2])
             print("fault %d at +%.0fs: %s; window_s=%s; acked so far %d, errors %d"
                   % (n, t0 - run.faults[0][1], what, "none" if w is None else "%.3f" % w,
                      len(run.load.acked), run.load.error_count()), flush=True)

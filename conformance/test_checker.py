@@ -118,3 +118,11 @@ def test_longest_gap_after_a_fault():
     assert [lbl for lbl, _ in r.windows] == ["a", "b"]
     assert r.gaps_after[0][1] == pytest.approx(2.8) and r.gaps_after[1][1] == pytest.approx(0.5)
     assert "max_pause_s=2.800" in r.summary()
+
+
+def test_window_of_one_partition():
+    acked, _ = _history()  # partition 0 acks at 1.0 1.1 4.0; partition 1 at 1.2 4.5
+    assert checker.window(acked, 1.15, partition=0) == pytest.approx(2.9)
+    assert checker.longest_gap(acked, 1.25, partition=1) == pytest.approx(3.3)
+    r = checker.check("p", acked, [], [_seen(a) for a in acked], faults=[("f", 1.15, 0)])
+    assert r.window_s() == pytest.approx(2.9)

@@ -99,7 +99,7 @@ def _kill_leader_scenario(c, scenario, idempotence=True):
     try:
         p = run.load.busiest_partition()
         leader = c.leader_of(run.topic, p)
-        t = run.fault("kill9-leader", c.kill9(leader))
+        t = run.fault("kill9-leader", c.kill9(leader), partition=p)
         new_leader = c.leader_of(run.topic, p, timeout=RESUME_TIMEOUT, exclude=[leader])
         run.notes.append("partition=%d leader=%d->%d new_leader_seen_s=%s"
                          % (p, leader, new_leader, _since(t)))
@@ -127,7 +127,7 @@ def test_sigstop_leader_past_election_timeout(cluster3):
     try:
         p = run.load.busiest_partition()
         leader = c.leader_of(run.topic, p)
-        t = run.fault("sigstop-leader", c.sigstop(leader))
+        t = run.fault("sigstop-leader", c.sigstop(leader), partition=p)
         new_leader = c.leader_of(run.topic, p, timeout=RESUME_TIMEOUT, exclude=[leader])
         run.notes.append("partition=%d leader=%d->%d new_leader_seen_s=%s"
                          % (p, leader, new_leader, _since(t)))
@@ -166,7 +166,7 @@ def test_wiped_follower_comes_back(cluster3):
         p = run.load.busiest_partition()
         leader = c.leader_of(run.topic, p)
         follower = next(r for r in c.replicas_of(run.topic, p) if r != leader)
-        t = run.fault("kill9-follower", c.kill9(follower))
+        t = run.fault("kill9-follower", c.kill9(follower), partition=p)
         run.load.wait_acks(RESUME_ACKS, after=t, timeout=RESUME_TIMEOUT)
         t_wipe = c.wipe(follower)
         run.notes.append("partition=%d leader=%d wiped=%d" % (p, leader, follower))
@@ -174,7 +174,7 @@ def test_wiped_follower_comes_back(cluster3):
         _wait_in_isr(c, run, run.topic, p, follower, t_wipe)
         # now the wiped replica's copy matters: the leader goes
         leader = c.leader_of(run.topic, p)
-        t2 = run.fault("kill9-leader-after-wipe", c.kill9(leader))
+        t2 = run.fault("kill9-leader-after-wipe", c.kill9(leader), partition=p)
         new_leader = c.leader_of(run.topic, p, timeout=RESUME_TIMEOUT, exclude=[leader])
         run.notes.append("then leader=%d->%d" % (leader, new_leader))
         run.load.wait_acks(RESUME_ACKS, after=t2, timeout=RESUME_TIMEOUT)
