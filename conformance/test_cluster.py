@@ -27,6 +27,7 @@ import checker
 import clients
 import cluster
 import harness
+import rawkafka
 
 pytestmark = pytest.mark.cluster
 
@@ -111,6 +112,41 @@ def _kill_leader_scenario(c, scenario, idempotence=True):
         run.abort()
         raise
     run.finish().assert_ok()
+
+
+@needs_cluster
+def test_metadata_replicas_racks_and_not_leader(cluster3):
+    """Every broker lists all three with their racks; a topic created with
+    the default replication factor has 3 replicas on distinct racks, all in
+    sync, and a leader epoch; replication_factor 2 is honoured; a produce
+    sent to a follower gets NOT_LEADER_OR_FOLLOWER."""
+    c = cluster3
+    racks = {n.node_id: n.rack for n in c.nodes.values()}
+    for n in c.nodes.values():
+        md = c.metadata([], n.node_id)
+        assert {b["NodeId"]: b.get("Rack") for b in md["Brokers"]} == racks, \
+            "node %d lists brokers %s" % (n.node_id, md["Brokers"])
+    topic = harness.unique_topic("md")
+    with rawkafka.KafkaConn(c.nodes[1].bootstrap) as k:
+        res, _ = k.create_topics([{"Name": topic, "NumPartitions": 3, "ReplicationFactor": -1}])
+        assert res[topic]["ErrorCode"] == 0, res[topic]
+    t = c.create_topic(topic, 3, full_isr=True)  # already exists: waits for leaders and ISR
+    for p in t["Partitions"]:
+        assert len(set(p["ReplicaNodes"])) == 3, p
+        assert sorted(p["IsrNodes"]) == sorted(p["ReplicaNodes"]), p
+        assert {racks[r] for r in p["ReplicaNodes"]} == set(racks.values()), p
+        assert p["LeaderId"] in p["ReplicaNodes"] and p["LeaderEpoch"] >= 0, p
+    two = harness.unique_topic("md-rf2")
+    t2 = c.create_topic(two, 2, replication_factor=2, full_isr=True)
+    assert all(len(set(p["ReplicaNodes"])) == 2 for p in t2["Partitions"]), t2["Partitions"]
+    p0 = c.partition_state(topic, 0)
+    follower = next(r for r in p0["ReplicaNodes"] if r != p0["LeaderId"])
+    with rawkafka.KafkaConn(c.nodes[follower].bootstrap) as k:
+        part, _ = k.produce(topic, 0, rawkafka.build_batch([(b"k", b"v", [])]), acks=-1)
+    assert part["ErrorCode"] == cluster.NOT_LEADER_OR_FOLLOWER, part
+    with rawkafka.KafkaConn(c.nodes[p0["LeaderId"]].bootstrap) as k:
+        part, _ = k.produce(topic, 0, rawkafka.build_batch([(b"k", b"v", [])]), acks=-1)
+    assert part["ErrorCode"] == 0 and part["BaseOffset"] == 0, part
 
 
 @needs_cluster
