@@ -539,10 +539,19 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
     # 4. duplicates (a retried message written twice) and offset gaps
     seen_vals = collections.Counter(v for (_, v) in final.values())
     r.duplicates = sum(n - 1 for n in seen_vals.values() if n > 1)
-    if idempotence and r.duplicates:
-        dup = [v for v, n in seen_vals.items() if n > 1][:5]
-        r.add("duplicate", "%d records are in the log more than once with an idempotent "
-              "producer, e.g. %r" % (r.duplicates, dup))
+    if r.duplicates:
+        where = collections.defaultdict(list)
+        for (p, off), (_, v) in final.items():
+            if seen_vals[v] > 1:
+                where[v].append((p, off))
+        per_part = collections.Counter(p for places_ in where.values() for p, _ in places_[1:])
+        first = sorted(where.items(), key=lambda kv: min(kv[1]))[:3]
+        r.notes.append("dups_per_partition=%s" % dict(sorted(per_part.items())))
+        if idempotence:
+            r.add("duplicate", "%d records are in the log more than once with an idempotent "
+                  "producer (per partition %s), e.g. %s" % (
+                      r.duplicates, dict(sorted(per_part.items())),
+                      "; ".join("%r at %s" % (v, sorted(pl)) for v, pl in first)))
     per_part = collections.defaultdict(list)
     for (p, off) in final:
         per_part[p].append(off)
