@@ -3,6 +3,10 @@ acks=all producer and a consumer running throughout, one fault per test,
 then checker.check(): every acknowledged record at its acknowledged offset,
 per-key order, nothing a consumer read is lost later.
 
+First, the cluster's shape: Metadata lists every broker with its rack,
+replication factor 3 by default on distinct racks, 2 when asked, a
+follower answers a produce with NOT_LEADER_OR_FOLLOWER.
+
 Scenarios (3 brokers unless said): kill -9 the leader of the busiest
 partition and restart it (idempotent producer, and without idempotence);
 SIGSTOP the leader for 5 s (past the ~3 s election timeout) and SIGCONT;
