@@ -142,8 +142,8 @@ class Node(harness.Broker):
         self.paused = False
 
     def __repr__(self):
-        return "<Node %d kafka=%s rpc=%s pid=%s%s>" % (
-            self.node_id, self.bootstrap, self.rpc_addr, self.pid, " STOPPED" if self.paused else "")
+        return "<Node %d kafka=%s rpc=%s pid=%s%s>" % (self.node_id, self.bootstrap, self.rpc_addr,
+                                                      self.pid, " STOPPED" if self.paused else "")
 
 
 class Cluster:
@@ -504,7 +504,8 @@ class Cluster:
                                       {"KeyType": 0, "CoordinatorKeys": [group]})
                         r = r["Coordinators"][0]
                     else:
-                        r = c.request(rawkafka.API_FIND_COORDINATOR, v, {"Key": group, "KeyType": 0})
+                        r = c.request(rawkafka.API_FIND_COORDINATOR, v,
+                                      {"Key": group, "KeyType": 0})
             except (OSError, rawkafka.ConnectionClosed, ValueError) as e:
                 last["r"] = repr(e)
                 return None

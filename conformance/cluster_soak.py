@@ -18,7 +18,6 @@ TIDEMARK_BIN picks the binary; data directories are kept when it fails.
 """
 
 import argparse
-import os
 import random
 import sys
 import time
