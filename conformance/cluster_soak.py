@@ -132,7 +132,7 @@ def main():
             what = fault(c, run, rng)
             w = checker.window(list(run.load.acked), run.faults[-1][1], run.faults[-1][2])
             print("fault %d at +%.0fs: %s; window_s=%s; acked so far %d, errors %d"
-                  % (n, t0 - run.faults[0][1], what, "none" if w is None else "%.3f" % w,
+                  % (n, max(0.0, t0 - run.faults[0][1]), what, "none" if w is None else "%.3f" % w,
                      len(run.load.acked), run.load.error_count()), flush=True)
             c.check_alive()
             time.sleep(rng.uniform(2.0, 6.0))
