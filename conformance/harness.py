@@ -165,7 +165,9 @@ class Broker:
         return argv + self.extra_args
 
     # -- lifecycle
-    def start(self, timeout=READY_TIMEOUT):
+    def start(self, timeout=READY_TIMEOUT, wait=True):
+        """Start the process; with wait=False return at once (the caller
+        calls wait_ready(), e.g. after starting every broker of a cluster)."""
         if self.running():
             raise BrokerError("broker already running (pid %d)" % self.pid)
         log_path = self.root / ("broker.%d.log" % self.starts)
@@ -181,7 +183,8 @@ class Broker:
                                      cwd=str(self.root))
         if self not in LIVE_BROKERS:
             LIVE_BROKERS.append(self)
-        self.wait_ready(timeout)
+        if wait:
+            self.wait_ready(timeout)
         return self
 
     def wait_ready(self, timeout=READY_TIMEOUT):
