@@ -35,6 +35,10 @@ pub struct Cli {
     /// Address for broker-to-broker (Raft) traffic; cluster mode only.
     #[arg(long, env = "TIDEMARK_RPC_ADDR")]
     pub rpc_addr: Option<String>,
+    /// Address other brokers are told to reach this one at (defaults to
+    /// --rpc-addr), e.g. behind a proxy or NAT.
+    #[arg(long, env = "TIDEMARK_ADVERTISE_RPC_ADDR")]
+    pub advertise_rpc_addr: Option<String>,
     /// The initial controller voters, `ID@HOST:PORT,...` (their
     /// --rpc-addr). Without it the broker runs alone (single node).
     #[arg(long, env = "TIDEMARK_SEEDS")]
@@ -59,6 +63,7 @@ struct FileConfig {
     node_id: Option<i32>,
     cores: Option<usize>,
     rpc_addr: Option<String>,
+    advertise_rpc_addr: Option<String>,
     seeds: Option<String>,
     rack: Option<String>,
     /// Kafka-named settings: `[settings]` with `"log.retention.ms" = 1000`.
@@ -85,6 +90,8 @@ pub struct BrokerConfig {
 pub struct ClusterConfig {
     /// Where this broker listens for other brokers.
     pub rpc_addr: SocketAddr,
+    /// Where other brokers reach it (registered with the controller).
+    pub advertised_rpc_addr: String,
     /// The controller voters and their rpc addresses.
     pub seeds: Vec<(i32, SocketAddr)>,
     pub rack: Option<String>,
@@ -249,9 +256,15 @@ impl BrokerConfig {
         let cluster = match cli.seeds.or(file.seeds) {
             Some(seeds) => {
                 let seeds = parse_seeds(&seeds)?;
-                let rpc_addr = resolve(&rpc_addr.ok_or(ConfigError::RpcAddrMissing)?)?;
+                let rpc_text = rpc_addr.ok_or(ConfigError::RpcAddrMissing)?;
+                let rpc_addr = resolve(&rpc_text)?;
+                let advertised_rpc_addr = match cli.advertise_rpc_addr.or(file.advertise_rpc_addr) {
+                    Some(a) => resolve(&a)?.to_string(),
+                    None => rpc_addr.to_string(),
+                };
                 Some(ClusterConfig {
                     rpc_addr,
+                    advertised_rpc_addr,
                     seeds,
                     rack,
                 })

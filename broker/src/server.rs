@@ -254,7 +254,7 @@ fn shard_main(
                             host: ctx.config.advertised_host.clone(),
                             port: ctx.config.advertised_port,
                             rack: c.rack.clone(),
-                            rpc_addr: c.rpc_addr.to_string(),
+                            rpc_addr: c.advertised_rpc_addr.clone(),
                         };
                         monoio::spawn(ctl.register(shard.clone(), me));
                     }

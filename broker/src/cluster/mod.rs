@@ -46,11 +46,22 @@ pub fn partition_group(key: &PartitionKey) -> GroupId {
     }
 }
 
-/// Timing of the partition and controller groups in a cluster. Kafka
-/// clients retry for longer than the election takes (a new leader within
-/// ~1-2 s of the old one's death); heartbeats go out every 200 ms.
+/// Timing of the partition and controller groups in a cluster.
+///
+/// A follower that hears no leader for 0.7-1.4 s starts an election; the
+/// others refuse to vote until their leader lease (openraft: the longest
+/// election timeout) has run out since they last heard the old leader, so
+/// a dead leader is replaced 1.4-2.8 s after its last heartbeat. With the
+/// 1-2 s of `ReplicaConfig::default` the new leader came 3.3-3.7 s after a
+/// kill -9 (conformance cluster tests), too close to the 5 s target once
+/// clients find it. Heartbeats every 200 ms leave 3.5 of them per shortest
+/// timeout, enough on a busy 2-core machine.
 pub fn replica_config() -> ReplicaConfig {
-    ReplicaConfig::default()
+    ReplicaConfig {
+        election_timeout_min: Duration::from_millis(700),
+        election_timeout_max: Duration::from_millis(1400),
+        ..ReplicaConfig::default()
+    }
 }
 
 /// One shard's transport, group table and heartbeat ticker.
