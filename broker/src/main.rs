@@ -10,9 +10,11 @@ fn main() -> ExitCode {
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("TIDEMARK_LOG")
                 // openraft logs every election and shutdown step of every
-                // partition group at info: one line per event is ours to
-                // write, so its own lines start at warn.
-                .unwrap_or_else(|_| "info,openraft=warn,tidemark_raft=warn".into()),
+                // partition group at info, and at warn every heartbeat
+                // each group fails to send to a dead peer (thousands of
+                // lines a second in a cluster with one broker down): the
+                // transport logs the lost connection once instead.
+                .unwrap_or_else(|_| "info,openraft=error,tidemark_raft=warn".into()),
         )
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))

@@ -349,7 +349,13 @@ async fn run_conn(inner: Rc<Inner>, target: NodeId, addr: SocketAddr, conn: Rc<C
     };
     if result.is_err() {
         TransportStats::add(&stats.connection_failures, 1);
-        tracing::debug!(target_node = target, %why, "raft transport connection failed");
+        // One line when a working connection breaks; failed reconnects
+        // (every backoff step while the peer is down) only at debug.
+        if connected {
+            tracing::warn!(target_node = target, %why, "connection to a peer broker lost");
+        } else {
+            tracing::debug!(target_node = target, %why, "raft transport connection failed");
+        }
     }
     let pending: Vec<_> = conn.pending.borrow_mut().drain().map(|(_, s)| s).collect();
     for slot in pending {
