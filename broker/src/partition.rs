@@ -225,6 +225,11 @@ impl Partition {
         self.replica.may_grant_vote(candidate_last)
     }
 
+    /// See `PartitionReplica::is_synced`.
+    pub fn is_synced(&self) -> bool {
+        self.replica.is_synced()
+    }
+
     /// Whether this replica leads and accepts writes.
     pub fn is_leader(&self) -> bool {
         self.replica.is_leader()

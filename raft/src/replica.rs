@@ -410,6 +410,23 @@ impl PartitionReplica {
     /// own: at a group's first election every log is empty, so a new group
     /// still elects; in an existing group the others elect without it.
     pub fn may_grant_vote(&self, candidate_last: Option<u64>) -> bool {
+        if self.is_synced() {
+            return true;
+        }
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            return true;
+        };
+        let own_last = r.metrics().borrow_watched().last_log_index;
+        candidate_last.unwrap_or(0) <= own_last.unwrap_or(0)
+    }
+
+    /// Whether this replica holds every entry a leader has told it is
+    /// committed (always, for a replica that did not start empty). Once
+    /// true it stays true; the broker calls it regularly so that the
+    /// answer is settled while a leader is alive, not first asked when
+    /// the leader has just died.
+    pub fn is_synced(&self) -> bool {
         if !self.unsynced.get() {
             return true;
         }
@@ -417,16 +434,15 @@ impl PartitionReplica {
         let Some(r) = raft.as_ref() else {
             return true;
         };
-        let m = r.metrics().borrow_watched().clone();
-        let own_last = m.last_log_index;
-        if let Some(c) = m.cluster_committed
-            && own_last >= Some(c.index)
-            && m.current_leader.is_some_and(|l| l != self.node_id)
+        let m = r.metrics();
+        let m = m.borrow_watched();
+        if let Some(c) = &m.cluster_committed
+            && m.last_log_index >= Some(c.index)
         {
             self.unsynced.set(false);
             return true;
         }
-        candidate_last.unwrap_or(0) <= own_last.unwrap_or(0)
+        false
     }
 
     /// Asks openraft to hand the leadership to `to` (a voter that is in

@@ -176,6 +176,7 @@ impl Controller {
                 self.leader().unwrap_or(-1),
                 std::sync::atomic::Ordering::Relaxed,
             );
+            self.replica.is_synced();
             let hw = self.replica.high_watermark();
             if self.applied.get() >= hw {
                 monoio::select! {

@@ -71,6 +71,9 @@ pub async fn run(shard: Rc<Shard>) {
         for (key, part) in parts {
             let leader = part.leader_id().unwrap_or(-1);
             let epoch = part.leader_epoch();
+            // Settles whether a replica that started empty has caught up
+            // (it may vote freely from then on), while a leader is alive.
+            part.is_synced();
             let was_leading = reported.contains_key(&key);
             if leader == me {
                 led_now.insert(key);
