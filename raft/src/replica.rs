@@ -167,10 +167,9 @@ impl PartitionReplica {
             .is_initialized()
             .await
             .map_err(|e| Error::Fatal(e.to_string()))?;
-        if !initialized {
-            if voters.is_empty() {
-                return Err(Error::Config("a new group needs at least one voter".into()));
-            }
+        // A new replica with no voters given joins an existing group as a
+        // learner: it waits for the leader to add it and send the log.
+        if !initialized && !voters.is_empty() {
             raft.initialize(voters.clone())
                 .await
                 .map_err(|e| Error::Fatal(e.to_string()))?;
@@ -443,6 +442,39 @@ impl PartitionReplica {
             return true;
         }
         false
+    }
+
+    /// Every node of the group: voters and learners.
+    pub fn members(&self) -> BTreeSet<NodeId> {
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            return BTreeSet::from([self.node_id]);
+        };
+        let m = r.metrics();
+        let m = m.borrow_watched();
+        m.membership_config
+            .membership()
+            .nodes()
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// On the leader: adds `node` as a learner (it receives the log but
+    /// does not vote). Returns without waiting for it to catch up.
+    pub async fn add_learner(&self, node: NodeId) -> Result<(), Error> {
+        let raft = self.raft.borrow().clone();
+        let Some(r) = raft else {
+            return Err(Error::NotLeader { leader: None });
+        };
+        match r.add_learner(node, openraft::EmptyNode {}, false).await {
+            Ok(_) => Ok(()),
+            Err(RaftError::APIError(ClientWriteError::ForwardToLeader(f))) => {
+                Err(Error::NotLeader {
+                    leader: f.leader_id,
+                })
+            }
+            Err(e) => Err(Error::Fatal(e.to_string())),
+        }
     }
 
     /// Asks openraft to hand the leadership to `to` (a voter that is in

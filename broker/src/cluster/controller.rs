@@ -50,6 +50,11 @@ pub struct Controller {
     replica: Rc<PartitionReplica>,
     net: Rc<ShardNet>,
     node: i32,
+    /// The controller voters (`--seeds`).
+    seeds: Vec<i32>,
+    /// Round-robin over the seeds while no leader is known (a joining
+    /// broker, before the leader added it).
+    attempt: Cell<usize>,
     state: RefCell<MetadataState>,
     /// The next log offset to apply.
     applied: Cell<i64>,
@@ -70,6 +75,9 @@ struct Forward {
 #[derive(Serialize, Deserialize)]
 struct ForwardReply {
     result: Result<(Outcome, i64), Refused>,
+    /// When refused as not the leader: the leader the receiver knows.
+    #[serde(default)]
+    leader: Option<i32>,
 }
 
 fn not_controller(msg: impl Into<String>) -> Refused {
@@ -93,12 +101,13 @@ impl Controller {
         let cfg = &s0.ctx.config;
         let cluster = cfg.cluster.as_ref().ok_or("not in cluster mode")?;
         let node = cfg.node_id;
-        if !cluster.is_voter(node) {
-            return Err(format!(
-                "broker {node} is not in --seeds: every broker must be a controller voter in this version"
-            ));
-        }
-        let voters = cluster.seeds.iter().map(|(id, _)| *id as NodeId).collect();
+        // A broker that is not a seed joins as a learner: it registers
+        // through a seed and the controller leader adds it to the group.
+        let voters = if cluster.is_voter(node) {
+            cluster.seeds.iter().map(|(id, _)| *id as NodeId).collect()
+        } else {
+            std::collections::BTreeSet::new()
+        };
         let replica = PartitionReplica::open(
             cfg.data_dir.join("controller"),
             LogConfig::default(),
@@ -116,6 +125,8 @@ impl Controller {
             replica,
             net,
             node,
+            seeds: cluster.seeds.iter().map(|(id, _)| *id).collect(),
+            attempt: Cell::new(0),
             state: RefCell::new(MetadataState::new(cfg.settings.clone(), node)),
             applied: Cell::new(0),
             results: RefCell::default(),
@@ -168,6 +179,7 @@ impl Controller {
     /// Applies what the log committed, forever (until the shard stops):
     /// each round publishes the new snapshot and reconciles partitions.
     pub async fn run(self: Rc<Self>, s0: Rc<Shard>) {
+        let mut idle_rounds: u64 = 0;
         loop {
             if s0.is_stopping() {
                 return;
@@ -179,6 +191,12 @@ impl Controller {
             self.replica.is_synced();
             let hw = self.replica.high_watermark();
             if self.applied.get() >= hw {
+                idle_rounds += 1;
+                // A new leader adds brokers that registered under an old
+                // one but were not added before it died.
+                if idle_rounds.is_multiple_of(200) {
+                    self.add_learners().await;
+                }
                 monoio::select! {
                     _ = monoio::time::sleep(Duration::from_millis(5)) => {}
                     _ = s0.stopping() => return,
@@ -196,6 +214,7 @@ impl Controller {
             }
             let new = Arc::new(self.snapshot());
             publish(&s0, new.clone()).await;
+            self.add_learners().await;
             reconcile(&s0, &old, &new).await;
             self.applied_notify.notify_all();
         }
@@ -308,10 +327,30 @@ impl Controller {
     /// returns once this broker has applied it.
     pub async fn submit(&self, cmd: Command) -> Result<Outcome, ApiError> {
         let deadline = Instant::now() + SUBMIT_TIMEOUT;
+        let mut hint: Option<i32> = None;
         loop {
-            let attempt = match self.leader() {
+            let target = self.leader().or(hint.take()).or_else(|| {
+                // No leader known (a broker joining as a learner): ask
+                // the seeds in turn; one that is not the leader names it.
+                let others: Vec<i32> = self
+                    .seeds
+                    .iter()
+                    .copied()
+                    .filter(|s| *s != self.node)
+                    .collect();
+                let i = self.attempt.get();
+                self.attempt.set(i + 1);
+                others.get(i % others.len().max(1)).copied()
+            });
+            let attempt = match target {
                 Some(l) if l == self.node => self.propose_local(&cmd).await,
-                Some(l) => self.forward(l, &cmd, deadline).await,
+                Some(l) => match self.forward(l, &cmd, deadline).await {
+                    Err((r, leader)) => {
+                        hint = leader.filter(|h| *h != l);
+                        Err(r)
+                    }
+                    Ok(x) => Ok(x),
+                },
                 None => Err(not_controller("no controller leader yet")),
             };
             match attempt {
@@ -337,23 +376,58 @@ impl Controller {
         }
     }
 
+    /// Sends `cmd` to `leader`; on refusal, also the leader it names.
     async fn forward(
         &self,
         leader: i32,
         cmd: &Command,
         deadline: Instant,
-    ) -> Result<(Outcome, i64), Refused> {
+    ) -> Result<(Outcome, i64), (Refused, Option<i32>)> {
         let body = serde_json::to_vec(&Forward { cmd: cmd.clone() })
-            .map_err(|e| not_controller(e.to_string()))?;
+            .map_err(|e| (not_controller(e.to_string()), None))?;
         let ttl = deadline
             .saturating_duration_since(Instant::now())
-            .max(Duration::from_millis(100));
+            .clamp(Duration::from_millis(100), Duration::from_secs(5));
         let reply = super::call_app(&self.net, leader, Bytes::from(body), ttl)
             .await
-            .map_err(|e| not_controller(format!("controller {leader}: {e}")))?;
-        serde_json::from_slice::<ForwardReply>(&reply)
-            .map_err(|e| not_controller(format!("controller {leader} answered badly: {e}")))?
-            .result
+            .map_err(|e| (not_controller(format!("controller {leader}: {e}")), None))?;
+        let reply = serde_json::from_slice::<ForwardReply>(&reply).map_err(|e| {
+            (
+                not_controller(format!("controller {leader} answered badly: {e}")),
+                None,
+            )
+        })?;
+        reply.result.map_err(|r| (r, reply.leader))
+    }
+
+    /// On the leader: makes every registered broker that is not yet in
+    /// the group a learner, so that it receives the metadata log.
+    async fn add_learners(&self) {
+        if !self.replica.is_leader() {
+            return;
+        }
+        let members = self.replica.members();
+        let brokers: Vec<i32> = self
+            .state
+            .borrow()
+            .snapshot()
+            .brokers
+            .keys()
+            .copied()
+            .collect();
+        for b in brokers {
+            if !members.contains(&(b as NodeId)) {
+                match self.replica.add_learner(b as NodeId).await {
+                    Ok(()) => info!(
+                        node = b,
+                        "broker added to the controller group as a learner"
+                    ),
+                    Err(e) => {
+                        warn!(node = b, error = %e, "cannot add a broker as a controller learner")
+                    }
+                }
+            }
+        }
     }
 
     /// A producer id no broker has handed out: from this broker's block,
@@ -385,7 +459,9 @@ impl Controller {
     /// none), retrying until it is applied or the shard stops.
     pub async fn register(self: Rc<Self>, s0: Rc<Shard>, me: BrokerMeta) {
         let cluster_id = crate::metadata::new_cluster_id();
-        let mut wrote_id = false;
+        // Only the seeds name the cluster; a joining broker learns the id
+        // from the log once the leader has added it.
+        let mut wrote_id = !self.seeds.contains(&self.node);
         while !s0.is_stopping() {
             if !wrote_id {
                 if self.state.borrow().cluster_id().is_empty() {
@@ -421,6 +497,7 @@ impl Controller {
 
 /// Answers a command forwarded by another broker (on shard 0).
 pub async fn serve_forwarded(s0: &Rc<Shard>, body: Bytes) -> Bytes {
+    let leader = s0.controller().and_then(|c| c.leader());
     let result = match (s0.controller(), serde_json::from_slice::<Forward>(&body)) {
         (Some(c), Ok(f)) => c.propose_local(&f.cmd).await,
         (None, _) => Err(not_controller("the controller is not running here")),
@@ -429,7 +506,7 @@ pub async fn serve_forwarded(s0: &Rc<Shard>, body: Bytes) -> Bytes {
             message: format!("bad forwarded command: {e}"),
         }),
     };
-    Bytes::from(serde_json::to_vec(&ForwardReply { result }).unwrap_or_default())
+    Bytes::from(serde_json::to_vec(&ForwardReply { result, leader }).unwrap_or_default())
 }
 
 /// Runs `cmd` through the controller of this cluster-mode broker (any
