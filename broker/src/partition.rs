@@ -294,6 +294,7 @@ impl Partition {
         &self,
         records: Bytes,
         acks: i16,
+        timeout: std::time::Duration,
     ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
         if self.net.is_some() {
             if !self.replica.is_leader() {
@@ -392,14 +393,52 @@ impl Partition {
                     last_offset: base_offset + count as i64 - 1,
                     log_start_offset: self.log.log_start_offset(),
                 };
-                // A duplicate is answered once the original is durable.
-                self.wait_for_high_watermark(info.last_offset + 1).await;
-                return Ok((info, None));
+                // A duplicate is answered once the original is durable,
+                // and only if the batch at its offset is the original (it
+                // may have been in flight on a leader that lost its term).
+                if self
+                    .wait_for_high_watermark(info.last_offset + 1, timeout)
+                    .await
+                    && self.holds_batch(base_offset, pid, first_seq).await
+                {
+                    return Ok((info, None));
+                }
+                // Rebuild what this replica knows of producers from its
+                // log before the next write (cluster mode).
+                self.producers_epoch.set(-1);
+                return Err(produce_err(
+                    ErrorCode::RequestTimedOut,
+                    format!(
+                        "the earlier copy of producer {pid}'s batch (sequence {first_seq}) is not committed yet"
+                    ),
+                ));
             }
         }
         let predicted = self.next_offset.get();
         self.next_offset.set(predicted + i64::from(count));
-        let appended = self.replica.append(BytesMut::from(&records[..]), lat).await;
+        let appended = monoio::time::timeout(
+            timeout,
+            self.replica.append(BytesMut::from(&records[..]), lat),
+        )
+        .await;
+        let appended = match appended {
+            Ok(a) => a,
+            Err(_) => {
+                // Kafka's answer when replication does not finish within
+                // the request's timeout. The batch may still commit:
+                // rebuild the producers' state from the log before the
+                // next write, so a retry is recognised if it did.
+                self.producers_epoch.set(-1);
+                self.next_offset.set(self.log.log_end_offset());
+                return Err(produce_err(
+                    ErrorCode::RequestTimedOut,
+                    format!(
+                        "the batch was not replicated within {} ms",
+                        timeout.as_millis()
+                    ),
+                ));
+            }
+        };
         let info = match appended {
             Ok(info) => info,
             Err(e) => {
@@ -428,14 +467,35 @@ impl Partition {
 
     /// Waits until the high watermark reaches `offset` (bounded: a failed
     /// log stops waiting after 30 s).
-    async fn wait_for_high_watermark(&self, offset: i64) {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    async fn wait_for_high_watermark(&self, offset: i64, timeout: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + timeout;
         while self.high_watermark() < offset && std::time::Instant::now() < deadline {
             let n = self.new_data.notified();
             if self.high_watermark() >= offset {
                 break;
             }
             let _ = monoio::time::timeout(std::time::Duration::from_millis(100), n).await;
+        }
+        self.high_watermark() >= offset
+    }
+
+    /// Whether the committed batch at `base_offset` is producer `pid`'s
+    /// batch starting at sequence `first_seq` (a duplicate is answered
+    /// with the original's offset only if the original is really there).
+    async fn holds_batch(&self, base_offset: i64, pid: i64, first_seq: i32) -> bool {
+        match self
+            .log
+            .read(base_offset, 1, Some(self.high_watermark()))
+            .await
+        {
+            Ok(r) => r.batches.first().is_some_and(|b| {
+                RecordBatch::new(b.clone()).is_ok_and(|b| {
+                    b.base_offset() == base_offset
+                        && b.producer_id() == pid
+                        && b.base_sequence() == first_seq
+                })
+            }),
+            Err(_) => false,
         }
     }
 

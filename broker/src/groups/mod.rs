@@ -224,7 +224,10 @@ where
         tracing::error!(error = %e, "cannot build a __consumer_offsets batch");
         ErrorCode::UnknownServerError
     })?;
-    match part.append(batch, -1).await {
+    match part
+        .append(batch, -1, std::time::Duration::from_secs(30))
+        .await
+    {
         Ok((info, _)) => Ok(Some(info.base_offset)),
         Err(e) => {
             tracing::warn!(code = ?e.code, message = %e.message, "__consumer_offsets append failed");

@@ -46,6 +46,15 @@ pub async fn handle(
 ) -> Option<ProduceResponse> {
     let internal_allowed = client_id == Some(ADMIN_CLIENT_ID);
     let acks = req.acks;
+    // How long a write may wait for replication before the client hears
+    // REQUEST_TIMED_OUT (the request's timeout for acks=all, as Kafka; at
+    // least 0.5 s, so that a tiny value never cancels an append before it
+    // reached the Raft group).
+    let timeout = std::time::Duration::from_millis(if acks == -1 {
+        req.timeout_ms.max(500) as u64
+    } else {
+        30_000
+    });
     let meta = shard.metadata();
     let mut topics: Vec<TopicProduceResponse> = Vec::with_capacity(req.topic_data.len());
     // (topic slot, partition slot, future) for appends in flight.
@@ -121,7 +130,7 @@ pub async fn handle(
                 .push(error_response(p.index, ErrorCode::None, None));
             let fut = shard.submit_to(owner, move |s| async move {
                 match s.partition(&key) {
-                    Some(part) => part.append(records, acks).await,
+                    Some(part) => part.append(records, acks, timeout).await,
                     None => Err(ProduceError {
                         code: ErrorCode::NotLeaderOrFollower,
                         message: "this broker does not host the partition (yet)".into(),
