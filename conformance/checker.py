@@ -588,6 +588,7 @@ class Run:
                                  name="observer-" + scenario)
         self.faults = []
         self.notes = []  # "name=value" words added to the summary line
+        self.hw, self.log = None, None  # the read-back, after finish()
 
     def start(self):
         self.observer.start()
@@ -609,9 +610,12 @@ class Run:
             if t is not None:
                 t.join(30)
 
-    def finish(self, read_timeout=60.0):
+    def finish(self, read_timeout=60.0, extra_check=None):
         """Stop the load, wait for the observer to catch up (bounded), read
-        everything back and check. Returns the Result (also reported)."""
+        everything back and check. Returns the Result (also reported).
+        extra_check(result, log), if given, runs before the report: a
+        scenario's own checks against the final log ([Seen]), through
+        result.add(kind, text) and result.notes."""
         try:
             self.load.stop()
         finally:
@@ -635,6 +639,7 @@ class Run:
         at_least = {p: o for p, o in want.items()}
         hw, log, hw_errors = read_back(self.bootstrap, self.topic, self.partitions,
                                        timeout=read_timeout, at_least=at_least)
+        self.hw, self.log = hw, log  # for a scenario's own checks after finish()
         r = check(self.scenario, acked, list(self.observer.seen), log, self.faults,
                   idempotence=self.idempotence, errors=self.load.errors, fatal=self.load.fatal,
                   hw=hw)
@@ -645,5 +650,7 @@ class Run:
             r.notes.append("undelivered=%d" % self.load.undelivered)
         if self.observer.errors:
             r.notes.append("observer_errors=%s" % dict(self.observer.errors))
+        if extra_check is not None:
+            extra_check(r, log)
         report(r.summary())
         return r

@@ -17,6 +17,13 @@ restart_all(), wipe() (stop, delete the data directory, start again with
 the same id and ports). Each fault method returns the wall-clock time
 (time.time()) at which the fault hit, for checker.Run.fault().
 
+Cluster(..., proxied=True) starts an rpcproxy.RpcProxy (a thread here)
+per broker on 127.0.0.1:PROXY and gives each broker
+`--advertise-rpc-addr 127.0.0.1:PROXY` and the proxies as --seeds, so all
+broker-to-broker traffic goes through the proxies; cut(n) cuts broker n
+off from the others (clients still reach its Kafka port), heal() undoes
+it.
+
 Every wait is bounded in time and in iterations. close() stops every
 process by its PID (SIGCONT first if it is frozen).
 
@@ -34,6 +41,7 @@ from pathlib import Path
 
 import harness
 import rawkafka
+import rpcproxy
 
 RACKS = ("zone-a", "zone-b", "zone-c")
 
@@ -99,17 +107,28 @@ class Node(harness.Broker):
         self.cluster = cluster
         self.rack = rack
         self.rpc_port = harness.free_port()
+        # proxied cluster: other brokers reach this one through 127.0.0.1:proxy_port
+        self.proxy_port = harness.free_port() if cluster.proxied else None
         self.paused = False  # SIGSTOPped and not yet SIGCONTed
 
     @property
     def rpc_addr(self):
         return "%s:%d" % (self.host, self.rpc_port)
 
+    @property
+    def advertised_rpc_addr(self):
+        """Where the other brokers reach this one: its proxy, if proxied."""
+        if self.proxy_port is not None:
+            return "%s:%d" % (self.host, self.proxy_port)
+        return self.rpc_addr
+
     def argv(self):
         argv = super().argv()
         if not self.cluster.single_node:
             argv += ["--rpc-addr", self.rpc_addr, "--rack", self.rack,
                      "--seeds", self.cluster.seeds]
+            if self.proxy_port is not None:
+                argv += ["--advertise-rpc-addr", self.advertised_rpc_addr]
         return argv
 
     def serving(self):
@@ -150,10 +169,15 @@ class Cluster:
     """N tidemark brokers forming one cluster (see the module docstring)."""
 
     def __init__(self, size=3, settings=None, cores=None, racks=RACKS, single_node=False,
-                 binary=None, name="cluster"):
+                 binary=None, name="cluster", proxied=False):
         if single_node and size != 1:
             raise ValueError("single_node is a cluster of one")
+        if proxied and single_node:
+            raise ValueError("a single node has no broker-to-broker traffic to proxy")
         self.single_node = single_node
+        self.proxied = proxied
+        self.proxies = {}  # node id -> rpcproxy.RpcProxy (proxied only)
+        self.cut_off = set()  # node ids cut off from the other brokers (proxied only)
         self.name = name
         if cores is None:
             cores = int(os.environ.get("TIDEMARK_CLUSTER_CORES", "1"))
@@ -164,7 +188,13 @@ class Cluster:
             for i in range(1, size + 1):
                 self.nodes[i] = Node(self, i, racks[(i - 1) % len(racks)], settings=settings,
                                      cores=cores, binary=binary, tmp_root=str(self.root))
+            if proxied:
+                for n in self.nodes.values():
+                    self.proxies[n.node_id] = rpcproxy.RpcProxy(
+                        n.node_id, n.proxy_port, n.rpc_addr, blocked=self._blocked).start()
         except BaseException:
+            for pr in self.proxies.values():
+                pr.close()
             shutil.rmtree(self.root, ignore_errors=True)
             raise
         self.events = []  # (time.time(), text): what was done to the cluster, for reports
@@ -176,7 +206,7 @@ class Cluster:
 
     @property
     def seeds(self):
-        return ",".join("%d@%s" % (n.node_id, n.rpc_addr) for n in self.nodes.values())
+        return ",".join("%d@%s" % (n.node_id, n.advertised_rpc_addr) for n in self.nodes.values())
 
     @property
     def bootstrap(self):
@@ -248,6 +278,44 @@ class Cluster:
         t = self._event("SIGCONT node %d" % node_id)
         self.nodes[node_id].sigcont()
         return t
+
+    # -- network partitions (proxied clusters only)
+    def _blocked(self, callee, caller):
+        """For the proxies: is a connection from caller (a node id, or None
+        when not known yet) to callee cut? Every connection to or from a
+        cut-off broker is."""
+        cut = self.cut_off
+        return callee in cut or (caller is not None and caller in cut)
+
+    def _apply_cut(self):
+        slow = [nid for nid, pr in self.proxies.items() if not pr.apply()]
+        if slow:
+            raise AssertionError("rpc proxies of nodes %s did not apply the cut within 5 s" % slow)
+
+    def cut(self, node_id):
+        """Cut one broker off from every other broker (clients still reach
+        it): its proxy closes every connection and refuses new ones, the
+        other proxies close and refuse the connections it opens (its hello
+        names it). Returns the time the cut was in place."""
+        if not self.proxied:
+            raise ValueError("cut() needs Cluster(proxied=True)")
+        self.cut_off.add(node_id)
+        self._apply_cut()
+        return self._event("cut node %d off from the other brokers" % node_id)
+
+    def heal(self):
+        """Stop cutting anything; brokers reconnect on their own. Returns the time."""
+        if not self.proxied:
+            raise ValueError("heal() needs Cluster(proxied=True)")
+        t = self._event("heal (was cut: %s)" % sorted(self.cut_off))
+        self.cut_off.clear()
+        self._apply_cut()
+        return t
+
+    def proxy_stats(self):
+        """{node id: {stat: count}} of every proxy (accepted, forwarded, cut,
+        refused, closed, bytes, ...)."""
+        return {nid: dict(pr.stats) for nid, pr in self.proxies.items()}
 
     def start_node(self, node_id, timeout=None, rejoin_timeout=30.0):
         """Start a broker that is not running (same id, ports, data dir);
@@ -328,6 +396,13 @@ class Cluster:
                 n.close(keep_data=keep_data)
             except harness.BrokerError as e:
                 errors.append("node %d: %s" % (n.node_id, e))
+        # after the brokers: a controlled shutdown talks to the other brokers
+        self.cut_off.clear()
+        for nid, pr in self.proxies.items():
+            try:
+                pr.close()
+            except AssertionError as e:
+                errors.append("proxy of node %d: %s" % (nid, e))
         try:
             self.root.rmdir()  # only if every node's directory went
         except OSError:
