@@ -125,8 +125,9 @@ class Node(harness.Broker):
     def argv(self):
         argv = super().argv()
         if not self.cluster.single_node:
-            argv += ["--rpc-addr", self.rpc_addr, "--rack", self.rack,
-                     "--seeds", self.cluster.seeds]
+            # argv_seeds: a broker joining with a seed list it is not in
+            seeds = getattr(self, "argv_seeds", None) or self.cluster.seeds
+            argv += ["--rpc-addr", self.rpc_addr, "--rack", self.rack, "--seeds", seeds]
             if self.proxy_port is not None:
                 argv += ["--advertise-rpc-addr", self.advertised_rpc_addr]
         return argv
