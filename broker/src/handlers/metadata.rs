@@ -134,7 +134,25 @@ fn topic_error(name: Option<String>, id: Uuid, code: ErrorCode) -> MetadataRespo
     }
 }
 
+/// Cluster mode: waits (at most 5 s) until this broker has caught up with
+/// the controller log far enough to know itself registered. Before that
+/// its metadata is empty or stale (right after a start, or a wiped data
+/// folder), and a client that believed it (a broker list with only this
+/// one) stalled on every partition.
+async fn wait_until_caught_up(shard: &Shard) {
+    let me = shard.ctx.config.node_id;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while shard.is_cluster()
+        && !shard.metadata().brokers.contains_key(&me)
+        && std::time::Instant::now() < deadline
+        && !shard.is_stopping()
+    {
+        monoio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 pub async fn handle(shard: &Rc<Shard>, req: MetadataRequest, version: i16) -> MetadataResponse {
+    wait_until_caught_up(shard).await;
     let mut resp = MetadataResponse {
         brokers: brokers(shard),
         cluster_id: Some(shard.metadata().cluster_id.clone()),
