@@ -403,9 +403,9 @@ impl Partition {
                 {
                     return Ok((info, None));
                 }
-                // Rebuild what this replica knows of producers from its
-                // log before the next write (cluster mode).
-                self.producers_epoch.set(-1);
+                // The original is still in flight (it commits, or the
+                // leadership changes and the next epoch rebuilds the
+                // producers' state from the log): the client retries.
                 return Err(produce_err(
                     ErrorCode::RequestTimedOut,
                     format!(
@@ -425,11 +425,14 @@ impl Partition {
             Ok(a) => a,
             Err(_) => {
                 // Kafka's answer when replication does not finish within
-                // the request's timeout. The batch may still commit:
-                // rebuild the producers' state from the log before the
-                // next write, so a retry is recognised if it did.
-                self.producers_epoch.set(-1);
-                self.next_offset.set(self.log.log_end_offset());
+                // the request's timeout. The batch is still in the Raft
+                // pipeline and keeps its recorded sequence: it commits
+                // (a retry is then a duplicate, answered with its offset)
+                // or the leadership changes, and the next leader rebuilds
+                // the producers' state from its log. (Rebuilding here
+                // would drop the sequences of batches still in flight
+                // behind this one, and the producer's next batch would be
+                // refused as out of order: librdkafka treats that as fatal.)
                 return Err(produce_err(
                     ErrorCode::RequestTimedOut,
                     format!(

@@ -123,6 +123,8 @@ pub struct PartitionReplica {
     /// Opened on an empty folder in a multi-voter group and not yet caught
     /// up with a leader: see [`PartitionReplica::may_grant_vote`].
     unsynced: Cell<bool>,
+    /// On the leader: when each follower last held everything committed.
+    caught_up: RefCell<std::collections::HashMap<NodeId, Instant>>,
 }
 
 impl PartitionReplica {
@@ -221,6 +223,7 @@ impl PartitionReplica {
             writes_in_flight: Cell::new(0),
             last_write: Cell::new(Instant::now()),
             unsynced: Cell::new(!initialized && !single_voter),
+            caught_up: RefCell::default(),
         }))
     }
 
@@ -494,30 +497,47 @@ impl PartitionReplica {
     }
 
     /// On the leader: the voters in sync, i.e. this node and every
-    /// follower that acknowledged a heartbeat or an append within
-    /// `max_lag` (Kafka's `replica.lag.time.max.ms`). `None` on a
-    /// follower, which does not know.
+    /// follower that, within `max_lag` (Kafka's
+    /// `replica.lag.time.max.ms`), both acknowledged something and held
+    /// everything the leader had committed (as Kafka's ISR: caught up,
+    /// not merely alive; a follower refilling a wiped log is alive but
+    /// out of sync until it has caught up). `None` on a follower, which
+    /// does not know.
     pub fn in_sync_replicas(&self, max_lag: Duration) -> Option<Vec<NodeId>> {
         use openraft::Instant as _;
         let raft = self.raft.borrow();
         let Some(r) = raft.as_ref() else {
             return Some(vec![self.node_id]);
         };
-        let m = r.metrics().borrow_watched().clone();
+        let m = r.metrics();
+        let m = m.borrow_watched();
         if m.current_leader != Some(self.node_id) {
             return None;
         }
+        let committed = m.local_committed.map(|c| c.index);
+        let now = Instant::now();
+        let mut caught_up = self.caught_up.borrow_mut();
+        if let Some(rep) = &m.replication {
+            for (node, matched) in rep {
+                if matched.map(|l| l.index) >= committed {
+                    caught_up.insert(*node, now);
+                }
+            }
+        }
+        let beats = m.heartbeat.clone().unwrap_or_default();
         let voters: Vec<NodeId> = m.membership_config.membership().voter_ids().collect();
-        let beats = m.heartbeat.unwrap_or_default();
         Some(
             voters
                 .into_iter()
                 .filter(|v| {
                     *v == self.node_id
-                        || beats
+                        || (beats
                             .get(v)
                             .and_then(|t| t.as_ref())
                             .is_some_and(|t| t.elapsed() <= max_lag)
+                            && caught_up
+                                .get(v)
+                                .is_some_and(|t| now.duration_since(*t) <= max_lag))
                 })
                 .collect(),
         )
