@@ -291,7 +291,7 @@ impl Partition {
     /// watermark has moved past it. Returns the offsets and, for
     /// LogAppendTime topics, the time stamped on the batch.
     pub async fn append(
-        &self,
+        self: &Rc<Self>,
         records: Bytes,
         acks: i16,
         timeout: std::time::Duration,
@@ -416,32 +416,49 @@ impl Partition {
         }
         let predicted = self.next_offset.get();
         self.next_offset.set(predicted + i64::from(count));
-        let appended = monoio::time::timeout(
-            timeout,
-            self.replica.append(BytesMut::from(&records[..]), lat),
-        )
-        .await;
-        let appended = match appended {
-            Ok(a) => a,
-            Err(_) => {
-                // Kafka's answer when replication does not finish within
-                // the request's timeout. The batch is still in the Raft
-                // pipeline and keeps its recorded sequence: it commits
-                // (a retry is then a duplicate, answered with its offset)
-                // or the leadership changes, and the next leader rebuilds
-                // the producers' state from its log. (Rebuilding here
-                // would drop the sequences of batches still in flight
-                // behind this one, and the producer's next batch would be
-                // refused as out of order: librdkafka treats that as fatal.)
-                return Err(produce_err(
-                    ErrorCode::RequestTimedOut,
-                    format!(
-                        "the batch was not replicated within {} ms",
-                        timeout.as_millis()
-                    ),
-                ));
-            }
-        };
+        // The append runs in its own task, which also does the
+        // bookkeeping when it ends, so that answering the client after
+        // `timeout` never cancels it half way: a cancelled append may or
+        // may not have reached the Raft group, and the sequence recorded
+        // above would then describe a batch that never existed (the
+        // producer's retry, rebatched, was refused as out of order, which
+        // librdkafka treats as fatal; found by the cluster soak).
+        let (tx, rx) = futures_channel::oneshot::channel();
+        let this = self.clone();
+        let batch = BytesMut::from(&records[..]);
+        monoio::spawn(async move {
+            let appended = this.replica.append(batch, lat).await;
+            let _ = tx.send(this.finish_append(appended, pid, first_seq, predicted));
+        });
+        match monoio::time::timeout(timeout, rx).await {
+            Ok(Ok(Ok(info))) => Ok((info, lat)),
+            Ok(Ok(Err(e))) => Err(e),
+            Ok(Err(_)) => Err(produce_err(
+                ErrorCode::KafkaStorageError,
+                "the append task stopped",
+            )),
+            // Kafka's answer when replication does not finish within the
+            // request's timeout. The batch keeps its recorded sequence
+            // until its append ends: committed, a retry is a duplicate
+            // answered with its offset; failed, the sequence is forgotten.
+            Err(_) => Err(produce_err(
+                ErrorCode::RequestTimedOut,
+                format!(
+                    "the batch was not replicated within {} ms",
+                    timeout.as_millis()
+                ),
+            )),
+        }
+    }
+
+    /// The bookkeeping after a batch's append ended.
+    fn finish_append(
+        &self,
+        appended: Result<AppendInfo, tidemark_raft::Error>,
+        pid: i64,
+        first_seq: i32,
+        predicted: i64,
+    ) -> Result<AppendInfo, ProduceError> {
         let info = match appended {
             Ok(info) => info,
             Err(e) => {
@@ -465,7 +482,7 @@ impl Partition {
                 .set(self.next_offset.get().max(info.last_offset + 1));
         }
         self.new_data.notify_all();
-        Ok((info, lat))
+        Ok(info)
     }
 
     /// Waits until the high watermark reaches `offset` (bounded: a failed
