@@ -127,12 +127,16 @@ impl ProducerState {
     }
 
     /// Undoes `record` of the batch starting at `first_seq` (its append
-    /// failed).
+    /// failed), and of every batch of the producer recorded after it: they
+    /// entered the Raft log after it, so they fail with it (appends end
+    /// in any order, and undoing only a last one left the earlier failed
+    /// batches recorded; the producer's retry of them, rebatched, was then
+    /// refused as out of order).
     pub fn forget_last(&mut self, producer_id: i64, first_seq: i32) {
         if let Some(e) = self.producers.get_mut(&producer_id)
-            && e.batches.back().is_some_and(|b| b.first_seq == first_seq)
+            && let Some(i) = e.batches.iter().position(|b| b.first_seq == first_seq)
         {
-            e.batches.pop_back();
+            e.batches.truncate(i);
         }
     }
 
@@ -162,6 +166,26 @@ impl ProducerState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_append_forgets_the_batches_recorded_after_it() {
+        let mut s = ProducerState::default();
+        s.record(7, 0, 0, 10, 0);
+        // Three pipelined batches recorded, then all fail, the first
+        // failure reported first.
+        s.record(7, 0, 10, 5, 10);
+        s.record(7, 0, 15, 5, 15);
+        s.record(7, 0, 20, 5, 20);
+        s.forget_last(7, 10);
+        s.forget_last(7, 15);
+        s.forget_last(7, 20);
+        // The producer's retry, rebatched, follows the last committed one.
+        assert_eq!(s.check(7, 0, 10, 12), Ok(Check::Append));
+        assert_eq!(
+            s.check(7, 0, 0, 10),
+            Ok(Check::Duplicate { base_offset: 0 })
+        );
+    }
 
     #[test]
     fn duplicates_gaps_and_fencing() {

@@ -123,6 +123,8 @@ pub struct PartitionReplica {
     /// Opened on an empty folder in a multi-voter group and not yet caught
     /// up with a leader: see [`PartitionReplica::may_grant_vote`].
     unsynced: Cell<bool>,
+    /// The commit point an empty-started replica must reach to be synced.
+    sync_target: Cell<Option<u64>>,
     /// On the leader: when each follower last held everything committed.
     caught_up: RefCell<std::collections::HashMap<NodeId, Instant>>,
 }
@@ -223,6 +225,7 @@ impl PartitionReplica {
             writes_in_flight: Cell::new(0),
             last_write: Cell::new(Instant::now()),
             unsynced: Cell::new(!initialized && !single_voter),
+            sync_target: Cell::new(None),
             caught_up: RefCell::default(),
         }))
     }
@@ -438,8 +441,16 @@ impl PartitionReplica {
         };
         let m = r.metrics();
         let m = m.borrow_watched();
-        if let Some(c) = &m.cluster_committed
-            && m.last_log_index >= Some(c.index)
+        // The target is the first commit point a leader reported after
+        // this replica started empty: what was committed before the wipe
+        // is at or below it. (Chasing the leader's latest commit point
+        // instead never ended for a follower that stays a little behind
+        // under load, and two survivors then refused each other.)
+        if self.sync_target.get().is_none() {
+            self.sync_target.set(m.cluster_committed.map(|c| c.index));
+        }
+        if let Some(target) = self.sync_target.get()
+            && m.last_log_index >= Some(target)
         {
             self.unsynced.set(false);
             return true;
