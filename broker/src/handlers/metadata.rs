@@ -25,6 +25,17 @@ pub struct PartitionState {
     pub isr: Vec<i32>,
 }
 
+impl PartitionState {
+    /// LEADER_NOT_AVAILABLE while there is no leader, else none.
+    pub fn error_code(&self) -> i16 {
+        if self.leader < 0 {
+            ErrorCode::LeaderNotAvailable.code()
+        } else {
+            0
+        }
+    }
+}
+
 /// The leader, epoch, replicas and in-sync replicas of partition `p`.
 /// In a cluster the in-sync replicas are known exactly where this broker
 /// leads the partition; elsewhere it reports every replica (a follower
@@ -105,11 +116,7 @@ pub fn topic_response(shard: &Shard, t: &TopicMeta) -> MetadataResponseTopic {
             .map(|p| {
                 let st = partition_state(shard, t, p);
                 MetadataResponsePartition {
-                    error_code: if st.leader < 0 {
-                        ErrorCode::LeaderNotAvailable.code()
-                    } else {
-                        0
-                    },
+                    error_code: st.error_code(),
                     partition_index: p,
                     leader_id: st.leader,
                     leader_epoch: st.epoch,

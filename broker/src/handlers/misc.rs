@@ -359,11 +359,7 @@ pub fn describe_topic_partitions(
             let st = super::metadata::partition_state(shard, t, p);
             out.partitions
                 .push(DescribeTopicPartitionsResponsePartition {
-                    error_code: if st.leader < 0 {
-                        ErrorCode::LeaderNotAvailable.code()
-                    } else {
-                        0
-                    },
+                    error_code: st.error_code(),
                     partition_index: p,
                     leader_id: st.leader,
                     leader_epoch: st.epoch,
