@@ -196,6 +196,22 @@ fn validate_broker_dynamics(dynamics: &BTreeMap<String, String>) -> Result<(), A
     Ok(())
 }
 
+/// Topic `name` as it is now, with `configs` as its overrides.
+fn with_configs(
+    s0: &Shard,
+    name: &str,
+    configs: BTreeMap<String, String>,
+) -> Result<crate::metadata::TopicMeta, ApiError> {
+    let mut t = s0.metadata().topic(name).cloned().ok_or_else(|| {
+        (
+            ErrorCode::UnknownTopicOrPartition,
+            format!("topic '{name}' does not exist"),
+        )
+    })?;
+    t.configs = configs;
+    Ok(t)
+}
+
 /// Applies a validated change on shard 0: persist, publish, reconfigure.
 async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
     shard
@@ -205,16 +221,9 @@ async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
                 // Cluster mode: the controller log carries the change to
                 // every broker, which reconfigures its own replicas.
                 let cmd = match change {
-                    Change::Topic { name, configs } => {
-                        let Some(mut t) = s0.metadata().topic(&name).cloned() else {
-                            return Err((
-                                ErrorCode::UnknownTopicOrPartition,
-                                format!("topic '{name}' does not exist"),
-                            ));
-                        };
-                        t.configs = configs;
-                        crate::metadata::Command::UpdateTopic { topic: t }
-                    }
+                    Change::Topic { name, configs } => crate::metadata::Command::UpdateTopic {
+                        topic: with_configs(&s0, &name, configs)?,
+                    },
                     Change::Broker {
                         dynamics,
                         cluster_default,
@@ -228,13 +237,7 @@ async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
             }
             match change {
                 Change::Topic { name, configs } => {
-                    let Some(mut t) = s0.metadata().topic(&name).cloned() else {
-                        return Err((
-                            ErrorCode::UnknownTopicOrPartition,
-                            format!("topic '{name}' does not exist"),
-                        ));
-                    };
-                    t.configs = configs;
+                    let t = with_configs(&s0, &name, configs)?;
                     s0.with_store(|st| st.update_topic(t.clone()))
                         .ok_or((ErrorCode::NotController, "no metadata store".to_string()))?
                         .map_err(|e| (ErrorCode::KafkaStorageError, e.to_string()))?;
