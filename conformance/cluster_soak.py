@@ -152,9 +152,9 @@ def main():
                 r.assert_ok()
             except AssertionError as e:
                 print(e)
-    except (AssertionError, harness.BrokerError) as e:
+    except Exception as e:  # noqa: BLE001 - any failure keeps the evidence
         keep = True
-        print("soak could not go on: %s" % e)
+        print("soak could not go on: %s: %s" % (type(e).__name__, e))
         print(c.log_tails(30))
     finally:
         if run is not None:

@@ -52,6 +52,23 @@ def test_a_lost_ack_is_reported():
         r.assert_ok()
 
 
+def test_an_ack_without_offset_is_found_by_value():
+    # librdkafka's implicit acks (idempotent producer) carry no offset.
+    acked, log = _history()
+    implicit = [a._replace(offset=None) if a.offset == 1 else a for a in acked]
+    r = checker.check("implicit", implicit, [], log)
+    assert r.ok, r.problems
+    assert "acked_without_offset=2" in r.summary()
+    # ... and must still be in the log, in key order
+    r = checker.check("implicit-lost", implicit, [],
+                      [s for s in log if (s.partition, s.offset) != (1, 1)])
+    assert _kinds(r) == ["lost"]
+    swapped = [Seen(0, 1, log[3].key, log[3].value), Seen(0, 2, log[1].key, log[1].value)]
+    both = [a._replace(offset=None) if a.partition == 0 and a.offset > 0 else a for a in acked]
+    r = checker.check("implicit-order", both, [], [log[0], *swapped, log[2], log[4]])
+    assert _kinds(r) == ["order"]
+
+
 def test_a_changed_record_is_reported():
     acked, log = _history()
     log[1] = Seen(0, 1, log[1].key, b"something else")

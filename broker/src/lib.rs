@@ -28,6 +28,7 @@ pub mod producer_state;
 pub mod server;
 pub mod settings;
 pub mod shard;
+pub mod turnstile;
 
 /// What every shard shares, read-only apart from a few counters that are
 /// touched per connection or per produce request, not per record.

@@ -22,6 +22,10 @@ use uuid::Uuid;
 use crate::cluster::{ShardNet, partition_group};
 use crate::notify::LocalNotify;
 use crate::producer_state::{Check, ProducerState};
+use crate::turnstile::Turnstile;
+
+/// How long a produce waits for a just-elected leader to take writes.
+const LEADERSHIP_SETTLE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The folder of one partition's log.
 pub fn log_dir(data_dir: &Path, topic: &str, topic_id: Uuid, index: i32) -> PathBuf {
@@ -55,7 +59,16 @@ pub struct Partition {
     /// Cluster mode: the leader epoch for which `producers` was rebuilt
     /// from the log (a new leader must know what the old one accepted).
     producers_epoch: Cell<i32>,
-    producers_lock: futures_util::lock::Mutex<()>,
+    /// Bumped each time `producers` is rebuilt, so that an append started
+    /// under an earlier leadership and ending after the rebuild leaves
+    /// the rebuilt state alone (its failure used to undo batches the
+    /// rebuild had found committed in the log, and the producer's next
+    /// batch was refused as out of order, fatally for librdkafka).
+    producers_gen: Cell<u64>,
+    /// Appends check and record producers' sequences (and reach the Raft
+    /// group) one at a time, in arrival order, even when a rebuild of the
+    /// producers' state makes the first of them wait.
+    admission: Turnstile,
     /// `min.insync.replicas` of the topic.
     min_insync: Cell<usize>,
 }
@@ -173,7 +186,8 @@ impl Partition {
             producers,
             in_sync: Cell::new(replicas.len().max(1)),
             producers_epoch: Cell::new(-1),
-            producers_lock: futures_util::lock::Mutex::new(()),
+            producers_gen: Cell::new(0),
+            admission: Turnstile::default(),
             min_insync: Cell::new(min_insync.max(1) as usize),
             net,
         })
@@ -189,22 +203,28 @@ impl Partition {
 
     /// A new leader rebuilds the idempotent producers' state from its log
     /// (the old leader's accepted batches are all there: a Raft leader's
-    /// log holds every committed entry), once per leader epoch.
+    /// log holds every committed entry), once per leader epoch. Called
+    /// with the admission turn held.
     async fn refresh_producers(&self) -> Result<(), ProduceError> {
         let epoch = self.replica.leader_epoch();
         if self.net.is_none() || self.producers_epoch.get() == epoch {
             return Ok(());
         }
-        let _guard = self.producers_lock.lock().await;
-        if self.producers_epoch.get() == epoch {
-            return Ok(());
-        }
         let state = rebuild_producer_state(&self.log)
             .await
             .map_err(|e| produce_err(storage_error_code(&e), e.to_string()))?;
+        tracing::debug!(
+            topic = %self.topic,
+            partition = self.index,
+            epoch,
+            producers = state.len(),
+            log_end = self.log.log_end_offset(),
+            "producer state rebuilt for a new leadership"
+        );
         *self.producers.borrow_mut() = state;
         self.next_offset.set(self.log.log_end_offset());
         self.producers_epoch.set(epoch);
+        self.producers_gen.set(self.producers_gen.get() + 1);
         Ok(())
     }
 
@@ -296,8 +316,13 @@ impl Partition {
         acks: i16,
         timeout: std::time::Duration,
     ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
+        // Held until the batch is handed to the Raft group (or refused).
+        let turn = self.admission.enter().await;
         if self.net.is_some() {
-            if !self.replica.is_leader() {
+            if !self
+                .wait_until_leading(timeout.min(LEADERSHIP_SETTLE))
+                .await
+            {
                 return Err(produce_err(
                     ErrorCode::NotLeaderOrFollower,
                     format!(
@@ -375,6 +400,19 @@ impl Partition {
                 let mut producers = self.producers.borrow_mut();
                 match producers.check(pid, epoch, first_seq, count) {
                     Err(code) => {
+                        tracing::warn!(
+                            topic = %self.topic,
+                            partition = self.index,
+                            pid,
+                            epoch,
+                            first_seq,
+                            count,
+                            known = %producers.describe(pid),
+                            leader_epoch = self.replica.leader_epoch(),
+                            log_end = self.log.log_end_offset(),
+                            ?code,
+                            "idempotent batch refused"
+                        );
                         return Err(produce_err(
                             code,
                             format!("producer {pid} epoch {epoch} sequence {first_seq} refused"),
@@ -388,6 +426,7 @@ impl Partition {
                 }
             };
             if let Some(base_offset) = duplicate {
+                drop(turn);
                 let info = AppendInfo {
                     base_offset,
                     last_offset: base_offset + count as i64 - 1,
@@ -426,10 +465,14 @@ impl Partition {
         let (tx, rx) = futures_channel::oneshot::channel();
         let this = self.clone();
         let batch = BytesMut::from(&records[..]);
+        let generation = self.producers_gen.get();
         monoio::spawn(async move {
             let appended = this.replica.append(batch, lat).await;
-            let _ = tx.send(this.finish_append(appended, pid, first_seq, predicted));
+            let _ = tx.send(this.finish_append(appended, pid, first_seq, predicted, generation));
         });
+        // The spawned append reaches the Raft group before any task
+        // spawned after it (monoio runs new tasks in spawn order).
+        drop(turn);
         match monoio::time::timeout(timeout, rx).await {
             Ok(Ok(Ok(info))) => Ok((info, lat)),
             Ok(Ok(Err(e))) => Err(e),
@@ -451,14 +494,55 @@ impl Partition {
         }
     }
 
-    /// The bookkeeping after a batch's append ended.
+    /// Whether this replica leads, waiting (at most `max`) while it has
+    /// won an election but has not yet heard from a majority as leader
+    /// (openraft names it leader at once; it takes writes only after).
+    ///
+    /// Why wait instead of answering NOT_LEADER_OR_FOLLOWER: the new
+    /// leader is announced from the moment it is elected, so a producer's
+    /// pipelined requests can arrive in that window. Refusing the first
+    /// and taking the next (once leadership settled) answers the next
+    /// OUT_OF_ORDER_SEQUENCE_NUMBER; librdkafka then bumps its epoch and
+    /// sends again, under new sequences, batches whose first send may
+    /// have been written after all: duplicates (found by the cluster
+    /// soak). Waiting here, with the admission turn held, keeps them in
+    /// order.
+    async fn wait_until_leading(&self, max: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + max;
+        let me = self.replica.node_id();
+        loop {
+            if self.replica.is_leader() {
+                return true;
+            }
+            if self.replica.leader_id() != Some(me) || std::time::Instant::now() >= deadline {
+                return false;
+            }
+            monoio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+    }
+
+    /// The bookkeeping after a batch's append ended. `generation` is the
+    /// producers' state the batch was recorded in: if the state was
+    /// rebuilt from the log since (a new leadership of this replica), the
+    /// rebuild already holds the truth about this batch (in the log or
+    /// not), and neither the state nor `next_offset` is touched.
     fn finish_append(
         &self,
         appended: Result<AppendInfo, tidemark_raft::Error>,
         pid: i64,
         first_seq: i32,
         predicted: i64,
+        generation: u64,
     ) -> Result<AppendInfo, ProduceError> {
+        if generation != self.producers_gen.get() {
+            return match appended {
+                Ok(info) => {
+                    self.new_data.notify_all();
+                    Ok(info)
+                }
+                Err(e) => Err(produce_err(raft_error_code(&e), e.to_string())),
+            };
+        }
         let info = match appended {
             Ok(info) => info,
             Err(e) => {

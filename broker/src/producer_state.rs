@@ -154,6 +154,21 @@ impl ProducerState {
         }
     }
 
+    /// The epoch and remembered sequence ranges of one producer, for logs.
+    pub fn describe(&self, producer_id: i64) -> String {
+        match self.producers.get(&producer_id) {
+            None => "unknown".into(),
+            Some(e) => {
+                let ranges: Vec<String> = e
+                    .batches
+                    .iter()
+                    .map(|b| format!("{}..{}@{}", b.first_seq, b.last_seq, b.base_offset))
+                    .collect();
+                format!("epoch {} batches [{}]", e.epoch, ranges.join(", "))
+            }
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.producers.len()
     }
