@@ -87,6 +87,20 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Create a topic on Metadata or Produce when it does not exist."
     ),
     b!(
+        "auto.leader.rebalance.enable",
+        Boolean,
+        "true",
+        true,
+        "Cluster mode: each leader hands partitions back to their preferred replica (the first) when it is in sync."
+    ),
+    b!(
+        "leader.imbalance.check.interval.seconds",
+        Long,
+        "30",
+        true,
+        "Cluster mode: how often leaders check for partitions to hand back (Kafka: 300)."
+    ),
+    b!(
         "log.retention.ms",
         Long,
         "604800000",
@@ -396,7 +410,8 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "queued.max.request.bytes"
         | "log.retention.check.interval.ms"
         | "group.consumer.session.timeout.ms"
-        | "group.consumer.heartbeat.interval.ms" => 1,
+        | "group.consumer.heartbeat.interval.ms"
+        | "leader.imbalance.check.interval.seconds" => 1,
         _ => 0,
     };
     if n < min {

@@ -52,6 +52,7 @@ pub async fn run(shard: Rc<Shard>) {
     // What this shard last reported for the partitions it leads.
     let mut reported: HashMap<PartitionKey, ReportEntry> = HashMap::new();
     let mut pass: u32 = 0;
+    let mut last_rebalance = Instant::now();
     loop {
         pass = pass.wrapping_add(1);
         let isr_pass = pass.is_multiple_of(ISR_EVERY);
@@ -128,8 +129,17 @@ pub async fn run(shard: Rc<Shard>) {
         if !changed.is_empty() {
             send_report(&shard, changed);
         }
-        if pass.is_multiple_of(REBALANCE_EVERY) {
-            rebalance(&shard).await;
+        let settings = &shard.metadata().settings;
+        let every = Duration::from_secs(
+            settings
+                .i64("leader.imbalance.check.interval.seconds")
+                .max(1) as u64,
+        );
+        if last_rebalance.elapsed() >= every {
+            last_rebalance = Instant::now();
+            if settings.bool("auto.leader.rebalance.enable") {
+                rebalance(&shard).await;
+            }
         }
     }
 }
@@ -193,14 +203,14 @@ pub fn apply_report(s0: &Rc<Shard>, body: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Preferred leaders (each partition's first replica) get their
-/// leadership back this often when they are alive and in sync (Kafka's
-/// `auto.leader.rebalance.enable`, checked every 300 s there; sooner here
-/// so that a rolling restart leaves leaders spread within a minute).
-const REBALANCE_EVERY: u32 = 1500;
-
 /// Hands leadership of this shard's leader replicas to their preferred
-/// replica where that one is alive and in sync.
+/// replica where that one is alive and in sync. Runs every
+/// `leader.imbalance.check.interval.seconds` while
+/// `auto.leader.rebalance.enable` (Kafka checks every 300 s; the default
+/// here is 30 s, so that a rolling restart leaves leaders spread within a
+/// minute). Kafka only moves leaders once a broker's share of
+/// non-preferred leaders passes `leader.imbalance.per.broker.percentage`;
+/// here every partition goes back at once.
 async fn rebalance(shard: &Rc<Shard>) {
     let me = shard.ctx.config.node_id;
     let meta = shard.metadata();

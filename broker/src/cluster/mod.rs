@@ -13,6 +13,7 @@
 //!   machine every broker applies.
 
 pub mod controller;
+pub mod elections;
 pub mod leadership;
 pub mod placement;
 
@@ -37,6 +38,9 @@ pub const CONTROLLER_GROUP: GroupId = GroupId { key: 0, index: 0 };
 /// Not a Raft group: the address of leader reports between brokers
 /// (`leadership::ReportEntry`), handled on shard 0.
 pub const LEADERS_GROUP: GroupId = GroupId { key: 0, index: 1 };
+/// Not a Raft group: the address of preferred-leader election requests
+/// to a partition leader (`elections::ElectRequest`), handled on shard 0.
+pub const ELECTIONS_GROUP: GroupId = GroupId { key: 0, index: 2 };
 
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
@@ -184,6 +188,12 @@ async fn deliver_here(
             match leadership::apply_report(&shard, &body) {
                 Ok(()) => RaftResponse::App(Bytes::new()),
                 Err(e) => failure(FailureCode::Refused, format!("bad leader report: {e}")),
+            }
+        }
+        RaftRequest::App(body) if group == ELECTIONS_GROUP => {
+            match elections::serve(&shard, &body).await {
+                Ok(b) => RaftResponse::App(b),
+                Err(e) => failure(FailureCode::Refused, format!("bad election request: {e}")),
             }
         }
         RaftRequest::App(_) => failure(

@@ -11,6 +11,7 @@ use crate::shard::Shard;
 pub mod api_versions;
 pub mod configs;
 pub mod consumer_group;
+pub mod elect_leaders;
 pub mod fetch;
 pub mod fetch_session;
 pub mod find_coordinator;
@@ -119,6 +120,9 @@ pub async fn handle(
         }
         RequestBody::OffsetForLeaderEpoch(r) => {
             ResponseBody::OffsetForLeaderEpoch(misc::offset_for_leader_epoch(shard, r).await)
+        }
+        RequestBody::ElectLeaders(r) => {
+            ResponseBody::ElectLeaders(elect_leaders::handle(shard, r, v).await)
         }
         RequestBody::DescribeTopicPartitions(r) => {
             ResponseBody::DescribeTopicPartitions(misc::describe_topic_partitions(shard, r))
