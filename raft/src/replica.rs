@@ -93,8 +93,9 @@ impl ReplicaConfig {
             enable_leader_restore: Some(restore),
             // A follower whose log went back to empty (its broker's data
             // was wiped) is sent the log again from the start instead of
-            // being treated as a bug and left behind; its votes are held
-            // back until it has caught up (`may_grant_vote`).
+            // being treated as a bug and left behind; until it has caught
+            // up it votes only for candidates whose log reaches what was
+            // committed (`may_grant_vote`).
             allow_log_reversion: Some(true),
             ..Config::default()
         };
@@ -123,8 +124,9 @@ pub struct PartitionReplica {
     /// Opened on an empty folder in a multi-voter group and not yet caught
     /// up with a leader: see [`PartitionReplica::may_grant_vote`].
     unsynced: Cell<bool>,
-    /// The commit point an empty-started replica must reach to be synced.
-    sync_target: Cell<Option<u64>>,
+    /// The commit point (term, index) an empty-started replica must reach
+    /// to be synced.
+    sync_target: Cell<Option<(u64, u64)>>,
     /// On the leader: when each follower last held everything committed.
     caught_up: RefCell<std::collections::HashMap<NodeId, Instant>>,
 }
@@ -407,14 +409,22 @@ impl PartitionReplica {
     ///
     /// A replica that starts from an empty folder in an existing group (a
     /// broker whose data was wiped) has lost both its log and its vote. If
-    /// it voted before catching up, it could help elect a candidate that
-    /// misses entries committed with its own help before the wipe, and the
-    /// group would lose acknowledged writes. So until it has caught up
-    /// with a leader (it knows a commit point and holds the log up to
-    /// it), it only votes for candidates whose log is no longer than its
-    /// own: at a group's first election every log is empty, so a new group
-    /// still elects; in an existing group the others elect without it.
-    pub fn may_grant_vote(&self, candidate_last: Option<u64>) -> bool {
+    /// it voted like any other replica before catching up, it could help
+    /// elect a candidate that misses entries committed with its own help
+    /// before the wipe, and the group would lose acknowledged writes.
+    ///
+    /// So until it has caught up, it stands in for its lost log with the
+    /// commit point it first heard from a leader after starting (its
+    /// *sync target*: everything committed before the wipe is at or below
+    /// it) and votes only for candidates whose log reaches it. Holding the
+    /// vote back from every candidate until caught up (the first version)
+    /// left a group without a leader whenever its leader died before the
+    /// wiped replica had refilled: the other survivor, which had every
+    /// committed entry, could not win without that vote. A replica that
+    /// heard no leader yet votes only for candidates whose log is no
+    /// longer than its own: at a group's first election every log is
+    /// empty, so a new group still elects.
+    pub fn may_grant_vote(&self, candidate_last: Option<(u64, u64)>) -> bool {
         if self.is_synced() {
             return true;
         }
@@ -422,8 +432,27 @@ impl PartitionReplica {
         let Some(r) = raft.as_ref() else {
             return true;
         };
-        let own_last = r.metrics().borrow_watched().last_log_index;
-        candidate_last.unwrap_or(0) <= own_last.unwrap_or(0)
+        let m = r.metrics();
+        let m = m.borrow_watched();
+        // Log ids compare as Raft compares logs: term first, then index.
+        let grant = match self.sync_target.get() {
+            Some(target) => candidate_last.is_some_and(|c| c >= target),
+            None => candidate_last.map_or(0, |c| c.1) <= m.last_log_index.unwrap_or(0),
+        };
+        if !grant {
+            tracing::info!(
+                dir = %self.shared.log.dir().display(),
+                node = self.node_id,
+                ?candidate_last,
+                own_last = ?m.last_log_index,
+                sync_target = ?self.sync_target.get(),
+                cluster_committed = ?m.cluster_committed.map(|c| (c.leader_id.term, c.index)),
+                term = %m.current_term,
+                leader = ?m.current_leader,
+                "vote held back: this replica started empty and the candidate's log does not reach what was committed"
+            );
+        }
+        grant
     }
 
     /// Whether this replica holds every entry a leader has told it is
@@ -447,9 +476,10 @@ impl PartitionReplica {
         // instead never ended for a follower that stays a little behind
         // under load, and two survivors then refused each other.)
         if self.sync_target.get().is_none() {
-            self.sync_target.set(m.cluster_committed.map(|c| c.index));
+            self.sync_target
+                .set(m.cluster_committed.map(|c| (c.leader_id.term, c.index)));
         }
-        if let Some(target) = self.sync_target.get()
+        if let Some((_, target)) = self.sync_target.get()
             && m.last_log_index >= Some(target)
         {
             self.unsynced.set(false);

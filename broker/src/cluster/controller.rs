@@ -138,7 +138,7 @@ impl Controller {
     }
 
     /// See `PartitionReplica::may_grant_vote`.
-    pub fn may_grant_vote(&self, candidate_last: Option<u64>) -> bool {
+    pub fn may_grant_vote(&self, candidate_last: Option<(u64, u64)>) -> bool {
         self.replica.may_grant_vote(candidate_last)
     }
 

@@ -200,19 +200,19 @@ async fn deliver_here(
             FailureCode::Refused,
             format!("no application calls for group {group}"),
         ),
-        // The guard for replicas that started empty is off: with it, the
-        // wipe-then-kill-leader test lost quorum in 2 of 4 runs (the two
-        // survivors refused each other for over 30 s) and the cause is
-        // not found yet. Without it a wiped voter can, in a rare
-        // interleaving, help elect a replica that misses entries it helped
-        // commit (see the issue note).
+        // A replica that started empty votes only for candidates whose log
+        // reaches what was committed (see `PartitionReplica::may_grant_vote`).
         RaftRequest::Vote(v) | RaftRequest::PreVote(v)
-            if VOTE_GUARD && !may_grant_vote(&shard, group, v.last_log_id.map(|l| l.index)) =>
+            if !may_grant_vote(
+                &shard,
+                group,
+                v.last_log_id.map(|l| (l.leader_id.term, l.index)),
+            ) =>
         {
             failure(
                 FailureCode::Refused,
                 format!(
-                    "the replica of {group} here lost its log and has not caught up yet; it does not vote"
+                    "the replica of {group} here lost its log, and the candidate's log does not reach what was committed"
                 ),
             )
         }
@@ -220,14 +220,10 @@ async fn deliver_here(
     }
 }
 
-/// Whether replicas that started empty hold back their votes (see
-/// `deliver_here`).
-const VOTE_GUARD: bool = false;
-
 /// Whether this broker's replica of `group` may vote for a candidate
 /// whose log ends at `candidate_last` (a wiped replica may not until it
 /// has caught up).
-fn may_grant_vote(shard: &Shard, group: GroupId, candidate_last: Option<u64>) -> bool {
+fn may_grant_vote(shard: &Shard, group: GroupId, candidate_last: Option<(u64, u64)>) -> bool {
     if group == CONTROLLER_GROUP {
         return shard
             .controller()
