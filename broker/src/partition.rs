@@ -24,6 +24,10 @@ use crate::notify::LocalNotify;
 use crate::producer_state::{Check, ProducerState};
 use crate::turnstile::Turnstile;
 
+/// For this long after a new leadership, a sequence gap is answered as
+/// retriable (see `append`).
+const GAP_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// How long a produce waits for a just-elected leader to take writes.
 const LEADERSHIP_SETTLE: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -65,6 +69,8 @@ pub struct Partition {
     /// rebuild had found committed in the log, and the producer's next
     /// batch was refused as out of order, fatally for librdkafka).
     producers_gen: Cell<u64>,
+    /// When `producers` was last rebuilt for a new leadership.
+    producers_rebuilt_at: Cell<std::time::Instant>,
     /// Appends check and record producers' sequences (and reach the Raft
     /// group) one at a time, in arrival order, even when a rebuild of the
     /// producers' state makes the first of them wait.
@@ -187,6 +193,7 @@ impl Partition {
             in_sync: Cell::new(replicas.len().max(1)),
             producers_epoch: Cell::new(-1),
             producers_gen: Cell::new(0),
+            producers_rebuilt_at: Cell::new(std::time::Instant::now()),
             admission: Turnstile::default(),
             min_insync: Cell::new(min_insync.max(1) as usize),
             net,
@@ -225,6 +232,7 @@ impl Partition {
         self.next_offset.set(self.log.log_end_offset());
         self.producers_epoch.set(epoch);
         self.producers_gen.set(self.producers_gen.get() + 1);
+        self.producers_rebuilt_at.set(std::time::Instant::now());
         Ok(())
     }
 
@@ -241,7 +249,7 @@ impl Partition {
 
     /// See `PartitionReplica::may_grant_vote` (a wiped replica does not
     /// vote until it has caught up).
-    pub fn may_grant_vote(&self, candidate_last: Option<u64>) -> bool {
+    pub fn may_grant_vote(&self, candidate_last: Option<(u64, u64)>) -> bool {
         self.replica.may_grant_vote(candidate_last)
     }
 
@@ -399,6 +407,36 @@ impl Partition {
             let duplicate = {
                 let mut producers = self.producers.borrow_mut();
                 match producers.check(pid, epoch, first_seq, count) {
+                    Err(ErrorCode::OutOfOrderSequenceNumber)
+                        if self.net.is_some()
+                            && self.producers_rebuilt_at.get().elapsed() < GAP_GRACE
+                            && producers.is_gap_ahead(pid, epoch, first_seq) =>
+                    {
+                        // Just after this replica became leader, a gap
+                        // most likely means the batch before this one
+                        // was refused here a moment ago (not leader yet)
+                        // and its retry is on the way: a retriable answer
+                        // makes the client send both again in order.
+                        // OUT_OF_ORDER_SEQUENCE_NUMBER, as Kafka answers,
+                        // makes librdkafka bump its epoch and resend
+                        // under new sequences batches whose first send
+                        // may have been written (duplicates, found by the
+                        // cluster soak after restarting every broker).
+                        tracing::info!(
+                            topic = %self.topic,
+                            partition = self.index,
+                            pid,
+                            first_seq,
+                            known = %producers.describe(pid),
+                            "sequence gap just after a leadership change; asking for a retry"
+                        );
+                        return Err(produce_err(
+                            ErrorCode::NotLeaderOrFollower,
+                            format!(
+                                "producer {pid} sequence {first_seq} leaves a gap right after a leadership change; retry the earlier batches first"
+                            ),
+                        ));
+                    }
                     Err(code) => {
                         tracing::warn!(
                             topic = %self.topic,

@@ -99,6 +99,26 @@ impl ProducerState {
         }
     }
 
+    /// Whether a batch of the producer's current epoch starting at
+    /// `first_seq` lies ahead of the next expected sequence (a gap), as
+    /// opposed to behind it (a batch older than the five remembered).
+    pub fn is_gap_ahead(&self, producer_id: i64, epoch: i16, first_seq: i32) -> bool {
+        let Some(e) = self.producers.get(&producer_id) else {
+            return false;
+        };
+        let Some(last) = e.batches.back() else {
+            return false;
+        };
+        if epoch != e.epoch {
+            return false;
+        }
+        // Distance forward from the expected sequence, on the wrapping
+        // 31-bit sequence circle: ahead means less than half way round.
+        let expected = i64::from(next_seq(last.last_seq));
+        let distance = (i64::from(first_seq) - expected).rem_euclid(i64::from(i32::MAX) + 1);
+        distance > 0 && distance < (1 << 30)
+    }
+
     /// Records an appended batch.
     pub fn record(
         &mut self,
@@ -200,6 +220,20 @@ mod tests {
             s.check(7, 0, 0, 10),
             Ok(Check::Duplicate { base_offset: 0 })
         );
+    }
+
+    #[test]
+    fn a_gap_is_ahead_and_an_old_batch_is_not() {
+        let mut s = ProducerState::default();
+        s.record(7, 0, 0, 10, 0);
+        assert!(s.is_gap_ahead(7, 0, 12));
+        assert!(!s.is_gap_ahead(7, 0, 10), "the expected sequence is no gap");
+        assert!(!s.is_gap_ahead(7, 0, 3), "behind");
+        assert!(!s.is_gap_ahead(7, 1, 12), "another epoch");
+        assert!(!s.is_gap_ahead(8, 0, 12), "unknown producer");
+        let mut w = ProducerState::default();
+        w.record(1, 0, i32::MAX - 1, 2, 0);
+        assert!(w.is_gap_ahead(1, 0, 5), "ahead across the wrap");
     }
 
     #[test]
