@@ -349,3 +349,33 @@ def test_read_committed_sees_up_to_the_last_stable_offset(broker):
             assert part["AbortedTransactions"] in (None, [])
         lo = c.list_offset(topic, 0, rawkafka.LATEST)
         assert lo["Offset"] == 4
+
+
+API_ELECT_LEADERS = 43
+
+
+@pytest.mark.parametrize("version", [0, 1, 2])
+def test_elect_leaders_on_a_single_node(broker, version):
+    """Every partition of a single node is led by its only (preferred)
+    replica: ELECTION_NOT_NEEDED; an unknown partition is
+    UNKNOWN_TOPIC_OR_PARTITION; the all-partitions form (null list) lists
+    nothing; an unknown election type is INVALID_REQUEST (v1+)."""
+    topic = harness.unique_topic("elect")
+    rawkafka.ensure_topic(broker.bootstrap, topic, 2)
+    with KafkaConn(broker.bootstrap) as c:
+        body = {"ElectionType": 0, "TimeoutMs": 5000,
+                "TopicPartitions": [{"Topic": topic, "Partitions": [0, 1, 7]}]}
+        r = c.request(API_ELECT_LEADERS, version, body)
+        if version >= 1:
+            assert r["ErrorCode"] == 0
+        got = {(t["Topic"], p["PartitionId"]): p["ErrorCode"]
+               for t in r["ReplicaElectionResults"] for p in t["PartitionResult"]}
+        assert got == {(topic, 0): rawkafka.ELECTION_NOT_NEEDED,
+                       (topic, 1): rawkafka.ELECTION_NOT_NEEDED,
+                       (topic, 7): rawkafka.UNKNOWN_TOPIC_OR_PARTITION}, got
+        r = c.request(API_ELECT_LEADERS, version, dict(body, TopicPartitions=None))
+        assert r["ReplicaElectionResults"] == [], r
+        if version >= 1:
+            r = c.request(API_ELECT_LEADERS, version, dict(body, ElectionType=5))
+            assert r["ErrorCode"] == rawkafka.INVALID_REQUEST, r
+            assert r["ReplicaElectionResults"] == []
