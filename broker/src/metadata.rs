@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -251,6 +252,7 @@ impl Persisted {
                 .settings(statics, node)
                 .unwrap_or_else(|_| statics.clone()),
             brokers: self.brokers.clone(),
+            deleted_topics: Arc::default(),
         }
     }
 }
@@ -262,6 +264,8 @@ pub struct MetadataState {
     state: Persisted,
     statics: Settings,
     node: i32,
+    /// Topics deleted so far (see `ClusterMetadata::deleted_topics`).
+    deleted: Arc<BTreeMap<Uuid, (String, i32)>>,
 }
 
 impl MetadataState {
@@ -270,15 +274,31 @@ impl MetadataState {
             state: Persisted::default(),
             statics,
             node,
+            deleted: Arc::default(),
         }
     }
 
     pub fn apply(&mut self, cmd: &Command) -> Result<Outcome, Refused> {
-        self.state.apply(cmd, &self.statics)
+        let deleting = match cmd {
+            Command::DeleteTopic { name } => self
+                .state
+                .topics
+                .iter()
+                .find(|t| &t.name == name)
+                .map(|t| (t.id, (t.name.clone(), t.partitions))),
+            _ => None,
+        };
+        let outcome = self.state.apply(cmd, &self.statics)?;
+        if let Some((id, what)) = deleting {
+            Arc::make_mut(&mut self.deleted).insert(id, what);
+        }
+        Ok(outcome)
     }
 
     pub fn snapshot(&self) -> ClusterMetadata {
-        self.state.snapshot(&self.statics, Some(self.node))
+        let mut snap = self.state.snapshot(&self.statics, Some(self.node));
+        snap.deleted_topics = self.deleted.clone();
+        snap
     }
 
     pub fn cluster_id(&self) -> &str {
@@ -295,6 +315,11 @@ pub struct ClusterMetadata {
     pub settings: Settings,
     /// Cluster mode: the registered brokers (empty on a single node).
     pub brokers: BTreeMap<i32, BrokerMeta>,
+    /// Cluster mode: every topic deleted so far, by id (ids are never
+    /// reused), with its name and partition count, so that a broker that
+    /// was down during a deletion removes the topic's folders when it
+    /// replays it (empty on a single node, which deletes at once).
+    pub deleted_topics: Arc<BTreeMap<Uuid, (String, i32)>>,
 }
 
 impl ClusterMetadata {
@@ -575,6 +600,32 @@ mod tests {
             configs: BTreeMap::new(),
             replicas: vec![vec![1, 2, 3]; partitions as usize],
         }
+    }
+
+    #[test]
+    fn deleted_topics_are_remembered_by_id() {
+        let mut a = MetadataState::new(Settings::default(), 1);
+        let t = topic("gone", 4);
+        a.apply(&Command::CreateTopic { topic: t.clone() }).unwrap();
+        assert!(a.snapshot().deleted_topics.is_empty());
+        a.apply(&Command::DeleteTopic {
+            name: "gone".into(),
+        })
+        .unwrap();
+        // A refused deletion records nothing.
+        assert!(
+            a.apply(&Command::DeleteTopic {
+                name: "gone".into()
+            })
+            .is_err()
+        );
+        let snap = a.snapshot();
+        assert!(snap.topic("gone").is_none());
+        assert_eq!(
+            snap.deleted_topics.get(&t.id),
+            Some(&("gone".to_string(), 4))
+        );
+        assert_eq!(snap.deleted_topics.len(), 1);
     }
 
     #[test]

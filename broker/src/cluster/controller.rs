@@ -567,6 +567,30 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
             }
         }
     }
+    // Topics deleted while this broker was down: replaying the controller
+    // log, it may apply a topic's creation and deletion in one round (so
+    // `old` never had it) while its folders are still on disk.
+    if !Arc::ptr_eq(&old.deleted_topics, &new.deleted_topics) {
+        for (id, (name, partitions)) in new.deleted_topics.iter() {
+            if old.deleted_topics.contains_key(id) || old.topic_by_id(id).is_some() {
+                continue;
+            }
+            for p in 0..*partitions {
+                let dir = crate::partition::log_dir(&s0.ctx.config.data_dir, name, *id, p);
+                if !dir.exists() {
+                    continue;
+                }
+                info!(topic = %name, partition = p, "removing the replica of a topic deleted while this broker was down");
+                let owner = owner_shard(*id, p, s0.shard_count());
+                let (id, name) = (*id, name.clone());
+                let _ = s0
+                    .submit_to(owner, move |s| async move {
+                        crate::handlers::topics::remove_partition(&s, &name, id, p).await;
+                    })
+                    .await;
+            }
+        }
+    }
     // Changed configs (topic or broker-wide): reopen with the new ones.
     let settings_changed = old.settings != new.settings;
     let mut reconfigured = Vec::new();

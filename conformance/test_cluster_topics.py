@@ -1,0 +1,53 @@
+"""Topic lifecycle across brokers that come and go: a topic deleted while
+one of its replicas' brokers was down leaves no folders behind once that
+broker is back (it replays the creation and the deletion together from
+the controller log, and must still remove what it had on disk), and a
+topic created meanwhile gets its replica there.
+"""
+
+import time
+
+import pytest
+
+import cluster
+import harness
+
+pytestmark = pytest.mark.cluster
+
+needs_cluster = pytest.mark.skipif(
+    not cluster.binary_has_cluster_mode(),
+    reason="%s --help does not list --seeds (no cluster mode)" % harness.broker_binary())
+
+
+def _folders(node, topic):
+    logs = node.data_dir / "logs"
+    if not logs.is_dir():
+        return []
+    return sorted(d.name for d in logs.iterdir() if d.name.startswith(topic + "-"))
+
+
+@needs_cluster
+def test_a_topic_deleted_while_a_broker_was_down_leaves_no_folders():
+    from confluent_kafka.admin import AdminClient, NewTopic
+    c = cluster.Cluster(3, name="orphans")
+    try:
+        c.start()
+        gone = harness.unique_topic("gone")
+        c.create_topic(gone, 2, full_isr=True)
+        victim = c.node(3)
+        assert len(_folders(victim, gone)) == 2, _folders(victim, gone)
+        c.kill9(3)
+        admin = AdminClient({"bootstrap.servers": c.node(1).bootstrap})
+        admin.delete_topics([gone], operation_timeout=20)[gone].result(timeout=30)
+        born = harness.unique_topic("born")
+        admin.create_topics([NewTopic(born, 1, 3)])[born].result(timeout=30)
+        assert len(_folders(c.node(1), gone)) == 0
+        c.start_node(3)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (_folders(victim, gone)
+                                               or not _folders(victim, born)):
+            time.sleep(0.2)
+        assert _folders(victim, gone) == [], "folders of the deleted topic are left"
+        assert len(_folders(victim, born)) == 1, "the topic created meanwhile has no replica"
+    finally:
+        c.close()
