@@ -434,11 +434,7 @@ impl PartitionReplica {
         };
         let m = r.metrics();
         let m = m.borrow_watched();
-        // Log ids compare as Raft compares logs: term first, then index.
-        let grant = match self.sync_target.get() {
-            Some(target) => candidate_last.is_some_and(|c| c >= target),
-            None => candidate_last.map_or(0, |c| c.1) <= m.last_log_index.unwrap_or(0),
-        };
+        let grant = unsynced_vote(self.sync_target.get(), candidate_last, m.last_log_index);
         if !grant {
             tracing::info!(
                 dir = %self.shared.log.dir().display(),
@@ -787,4 +783,50 @@ async fn settle_single_voter(raft: &RaftHandle) -> Result<(), Error> {
         .map_err(|_| Error::Timeout("a single-voter group to lead"))?;
     raft.runtime_config().tick(false);
     Ok(())
+}
+
+/// The vote of a replica that started empty and has not caught up:
+/// granted to a candidate whose last log id (term, index) reaches the sync
+/// target (compared as Raft compares logs: term first, then index); with
+/// no target yet (no leader heard since the start), only to a candidate
+/// whose log is no longer than this replica's own (a new group's first
+/// election).
+fn unsynced_vote(
+    target: Option<(u64, u64)>,
+    candidate_last: Option<(u64, u64)>,
+    own_last_index: Option<u64>,
+) -> bool {
+    match target {
+        Some(target) => candidate_last.is_some_and(|c| c >= target),
+        None => candidate_last.map_or(0, |c| c.1) <= own_last_index.unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod vote_tests {
+    use super::unsynced_vote;
+
+    #[test]
+    fn a_wiped_replica_votes_only_for_logs_that_reach_its_target() {
+        let target = Some((5, 100));
+        // The survivor that holds everything committed gets the vote, even
+        // though the wiped replica itself holds only 10 entries.
+        assert!(unsynced_vote(target, Some((5, 100)), Some(10)));
+        assert!(unsynced_vote(target, Some((5, 250)), Some(10)));
+        assert!(
+            unsynced_vote(target, Some((6, 90)), Some(10)),
+            "a later term wins"
+        );
+        // A candidate missing committed entries does not.
+        assert!(!unsynced_vote(target, Some((5, 99)), Some(10)));
+        assert!(
+            !unsynced_vote(target, Some((4, 500)), Some(10)),
+            "an older term loses"
+        );
+        assert!(!unsynced_vote(target, None, Some(10)));
+        // No leader heard yet: only a new group's first election.
+        assert!(unsynced_vote(None, Some((0, 0)), Some(0)));
+        assert!(unsynced_vote(None, None, None));
+        assert!(!unsynced_vote(None, Some((1, 1)), Some(0)));
+    }
 }
