@@ -344,6 +344,15 @@ impl Partition {
             // sync (the batch would still commit on a Raft majority, but
             // the client asked for min.insync.replicas copies).
             if acks == -1 && self.in_sync.get() < self.min_insync.get() {
+                if let Ok(b) = RecordBatch::new(records.clone())
+                    && b.producer_id() >= 0
+                {
+                    self.producers.borrow_mut().note_refused(
+                        b.producer_id(),
+                        b.producer_epoch(),
+                        b.base_sequence(),
+                    );
+                }
                 return Err(produce_err(
                     ErrorCode::NotEnoughReplicas,
                     format!(
@@ -408,15 +417,17 @@ impl Partition {
                 let mut producers = self.producers.borrow_mut();
                 match producers.check(pid, epoch, first_seq, count) {
                     Err(ErrorCode::OutOfOrderSequenceNumber)
-                        if self.net.is_some()
-                            && self.producers_rebuilt_at.get().elapsed() < GAP_GRACE
-                            && producers.is_gap_ahead(pid, epoch, first_seq) =>
+                        if producers.awaits_retry(pid, epoch, first_seq).is_some()
+                            || (self.net.is_some()
+                                && self.producers_rebuilt_at.get().elapsed() < GAP_GRACE
+                                && producers.is_gap_ahead(pid, epoch, first_seq)) =>
                     {
-                        // Just after this replica became leader, a gap
-                        // most likely means the batch before this one
-                        // was refused here a moment ago (not leader yet)
-                        // and its retry is on the way: a retriable answer
-                        // makes the client send both again in order.
+                        // The batch before this one failed here with a
+                        // retriable error (or, just after this replica
+                        // became leader, was most likely refused a moment
+                        // ago, before it led) and its retry is on the
+                        // way: a retriable answer makes the client send
+                        // both again in order.
                         // OUT_OF_ORDER_SEQUENCE_NUMBER, as Kafka answers,
                         // makes librdkafka bump its epoch and resend
                         // under new sequences batches whose first send
@@ -428,12 +439,12 @@ impl Partition {
                             pid,
                             first_seq,
                             known = %producers.describe(pid),
-                            "sequence gap just after a leadership change; asking for a retry"
+                            "sequence gap behind a batch that failed or was refused; asking for a retry"
                         );
                         return Err(produce_err(
                             ErrorCode::NotLeaderOrFollower,
                             format!(
-                                "producer {pid} sequence {first_seq} leaves a gap right after a leadership change; retry the earlier batches first"
+                                "producer {pid} sequence {first_seq} leaves a gap behind a batch that failed here; retry the earlier batches first"
                             ),
                         ));
                     }

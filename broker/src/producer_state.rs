@@ -14,6 +14,7 @@
 //!   `i32::MAX`): else OUT_OF_ORDER_SEQUENCE_NUMBER.
 
 use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
 
 use kafka_protocol::ErrorCode;
 
@@ -32,7 +33,15 @@ struct BatchSeq {
 struct Entry {
     epoch: i16,
     batches: VecDeque<BatchSeq>,
+    /// The first sequence of a batch that was refused or failed with a
+    /// retriable error here, and when: the producer will send it again,
+    /// so a later batch that arrives first waits for it (see
+    /// [`ProducerState::awaits_retry`]).
+    retry_from: Option<(i32, Instant)>,
 }
+
+/// How long a batch refused with a retriable error is waited for.
+pub const RETRY_WAIT: Duration = Duration::from_secs(30);
 
 /// What to do with an incoming batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,11 +140,13 @@ impl ProducerState {
         let e = self.producers.entry(producer_id).or_insert_with(|| Entry {
             epoch,
             batches: VecDeque::new(),
+            retry_from: None,
         });
         if epoch != e.epoch {
             e.epoch = epoch;
             e.batches.clear();
         }
+        e.retry_from = None;
         e.batches.push_back(BatchSeq {
             first_seq,
             last_seq: last_seq(first_seq, count),
@@ -157,7 +168,39 @@ impl ProducerState {
             && let Some(i) = e.batches.iter().position(|b| b.first_seq == first_seq)
         {
             e.batches.truncate(i);
+            e.retry_from = Some((first_seq, Instant::now()));
         }
+    }
+
+    /// Notes that the batch starting at `first_seq`, the next one the
+    /// producer owes, was refused with a retriable error before it was
+    /// recorded.
+    pub fn note_refused(&mut self, producer_id: i64, epoch: i16, first_seq: i32) {
+        if let Some(e) = self.producers.get_mut(&producer_id)
+            && e.epoch == epoch
+            && e.batches
+                .back()
+                .is_some_and(|b| next_seq(b.last_seq) == first_seq)
+        {
+            e.retry_from = Some((first_seq, Instant::now()));
+        }
+    }
+
+    /// If a batch at `first_seq` leaves a gap only because an earlier batch
+    /// of the producer failed here with a retriable error (within
+    /// [`RETRY_WAIT`]), the first sequence of that batch: the caller
+    /// answers retriably, so that the producer sends both again in order.
+    /// (Kafka answers OUT_OF_ORDER_SEQUENCE_NUMBER, on which librdkafka
+    /// bumps its epoch and resends, under new sequences, batches that may
+    /// have been written: duplicates.)
+    pub fn awaits_retry(&self, producer_id: i64, epoch: i16, first_seq: i32) -> Option<i32> {
+        let e = self.producers.get(&producer_id)?;
+        let (seq, at) = e.retry_from?;
+        (e.epoch == epoch
+            && at.elapsed() < RETRY_WAIT
+            && first_seq != seq
+            && self.is_gap_ahead(producer_id, epoch, first_seq))
+        .then_some(seq)
     }
 
     /// Corrects the base offset recorded for the batch starting at
@@ -220,6 +263,35 @@ mod tests {
             s.check(7, 0, 0, 10),
             Ok(Check::Duplicate { base_offset: 0 })
         );
+    }
+
+    #[test]
+    fn a_gap_behind_a_failed_batch_awaits_its_retry() {
+        let mut s = ProducerState::default();
+        s.record(7, 0, 0, 10, 0);
+        s.record(7, 0, 10, 5, 10);
+        s.record(7, 0, 15, 5, 15);
+        // 10..14 failed (and 15..19 with it): 20 arrives before the retry.
+        s.forget_last(7, 10);
+        assert_eq!(
+            s.check(7, 0, 20, 5),
+            Err(ErrorCode::OutOfOrderSequenceNumber)
+        );
+        assert_eq!(s.awaits_retry(7, 0, 20), Some(10));
+        assert_eq!(s.awaits_retry(7, 0, 10), None, "the retry itself is no gap");
+        assert_eq!(s.awaits_retry(7, 1, 20), None, "another epoch");
+        // The retry comes and is recorded: gaps are refused again.
+        assert_eq!(s.check(7, 0, 10, 10), Ok(Check::Append));
+        s.record(7, 0, 10, 10, 10);
+        assert_eq!(s.awaits_retry(7, 0, 30), None);
+        // A batch refused before it was recorded counts too.
+        s.note_refused(7, 0, 20);
+        assert_eq!(s.awaits_retry(7, 0, 25), Some(20));
+        // ... but only the one the producer owes next.
+        let mut t = ProducerState::default();
+        t.record(8, 0, 0, 10, 0);
+        t.note_refused(8, 0, 12);
+        assert_eq!(t.awaits_retry(8, 0, 14), None);
     }
 
     #[test]
