@@ -75,6 +75,10 @@ pub struct Partition {
     /// group) one at a time, in arrival order, even when a rebuild of the
     /// producers' state makes the first of them wait.
     admission: Turnstile,
+    /// The leader epoch in which a wait for this replica to take writes
+    /// ran out: later appends in that epoch do not wait again (queued
+    /// behind one another in the turnstile, each would wait in turn).
+    settle_expired_epoch: Cell<i32>,
     /// `min.insync.replicas` of the topic.
     min_insync: Cell<usize>,
 }
@@ -195,6 +199,7 @@ impl Partition {
             producers_gen: Cell::new(0),
             producers_rebuilt_at: Cell::new(std::time::Instant::now()),
             admission: Turnstile::default(),
+            settle_expired_epoch: Cell::new(-1),
             min_insync: Cell::new(min_insync.max(1) as usize),
             net,
         })
@@ -247,8 +252,9 @@ impl Partition {
         self.replica.transfer_leadership(to as u64).await
     }
 
-    /// See `PartitionReplica::may_grant_vote` (a wiped replica does not
-    /// vote until it has caught up).
+    /// See `PartitionReplica::may_grant_vote` (until it has caught up, a
+    /// wiped replica votes only for candidates whose log reaches what was
+    /// committed).
     pub fn may_grant_vote(&self, candidate_last: Option<(u64, u64)>) -> bool {
         self.replica.may_grant_vote(candidate_last)
     }
@@ -556,6 +562,9 @@ impl Partition {
     /// have been written after all: duplicates (found by the cluster
     /// soak). Waiting here, with the admission turn held, keeps them in
     /// order.
+    ///
+    /// The wait runs out once per leader epoch: after that, appends of the
+    /// same epoch are refused at once.
     async fn wait_until_leading(&self, max: std::time::Duration) -> bool {
         let deadline = std::time::Instant::now() + max;
         let me = self.replica.node_id();
@@ -563,7 +572,12 @@ impl Partition {
             if self.replica.is_leader() {
                 return true;
             }
-            if self.replica.leader_id() != Some(me) || std::time::Instant::now() >= deadline {
+            let epoch = self.replica.leader_epoch();
+            if self.replica.leader_id() != Some(me) || self.settle_expired_epoch.get() == epoch {
+                return false;
+            }
+            if std::time::Instant::now() >= deadline {
+                self.settle_expired_epoch.set(epoch);
                 return false;
             }
             monoio::time::sleep(std::time::Duration::from_millis(2)).await;
