@@ -379,3 +379,59 @@ def test_elect_leaders_on_a_single_node(broker, version):
             r = c.request(API_ELECT_LEADERS, version, dict(body, ElectionType=5))
             assert r["ErrorCode"] == rawkafka.INVALID_REQUEST, r
             assert r["ReplicaElectionResults"] == []
+
+
+API_ALTER_PARTITION_REASSIGNMENTS = 45
+API_LIST_PARTITION_REASSIGNMENTS = 46
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_partition_reassignments_on_a_single_node(broker, version):
+    """A single node has one possible assignment, itself: reassigning a
+    partition there is accepted and leaves nothing in progress; any other
+    broker is INVALID_REPLICA_ASSIGNMENT, as are an empty list and a
+    duplicate; cancelling is NO_REASSIGNMENT_IN_PROGRESS; an unknown
+    partition UNKNOWN_TOPIC_OR_PARTITION; with v1's
+    AllowReplicationFactorChange false, a longer list is
+    INVALID_REPLICATION_FACTOR (and the flag is echoed)."""
+    topic = harness.unique_topic("reassign")
+    rawkafka.ensure_topic(broker.bootstrap, topic, 2)
+    with KafkaConn(broker.bootstrap) as c:
+        md = c.request(rawkafka.API_METADATA, 1, {"Topics": [{"Name": topic}]})
+        me = md["Brokers"][0]["NodeId"]
+        parts = [
+            {"PartitionIndex": 0, "Replicas": [me]},
+            {"PartitionIndex": 1, "Replicas": [me + 1]},
+            {"PartitionIndex": 1, "Replicas": []},
+            {"PartitionIndex": 1, "Replicas": [me, me]},
+            {"PartitionIndex": 1, "Replicas": None},
+            {"PartitionIndex": 9, "Replicas": [me]},
+        ]
+        body = {"TimeoutMs": 5000, "Topics": [{"Name": topic, "Partitions": parts}]}
+        r = c.request(API_ALTER_PARTITION_REASSIGNMENTS, version, body)
+        assert r["ErrorCode"] == 0, r
+        got = [(p["PartitionIndex"], p["ErrorCode"])
+               for t in r["Responses"] for p in t["Partitions"]]
+        assert got == [(0, 0),
+                       (1, rawkafka.INVALID_REPLICA_ASSIGNMENT),
+                       (1, rawkafka.INVALID_REPLICA_ASSIGNMENT),
+                       (1, rawkafka.INVALID_REPLICA_ASSIGNMENT),
+                       (1, rawkafka.NO_REASSIGNMENT_IN_PROGRESS),
+                       (9, rawkafka.UNKNOWN_TOPIC_OR_PARTITION)], r
+        for t in r["Responses"]:
+            for p in t["Partitions"]:
+                # Every refusal says why.
+                assert (p["ErrorCode"] == 0) == (p["ErrorMessage"] is None), p
+        if version >= 1:
+            r = c.request(API_ALTER_PARTITION_REASSIGNMENTS, 1, {
+                "TimeoutMs": 5000, "AllowReplicationFactorChange": False,
+                "Topics": [{"Name": topic, "Partitions": [
+                    {"PartitionIndex": 0, "Replicas": [me, me + 1]}]}]})
+            assert r["AllowReplicationFactorChange"] is False, r
+            codes = [p["ErrorCode"] for t in r["Responses"] for p in t["Partitions"]]
+            assert codes == [rawkafka.INVALID_REPLICATION_FACTOR], r
+        for topics in (None, [{"Name": topic, "PartitionIndexes": [0, 1, 9]}],
+                       [{"Name": topic + "-missing", "PartitionIndexes": [0]}]):
+            r = c.request(API_LIST_PARTITION_REASSIGNMENTS, 0,
+                          {"TimeoutMs": 5000, "Topics": topics})
+            assert r["ErrorCode"] == 0 and r["Topics"] == [], r

@@ -32,6 +32,12 @@ pub struct TopicMeta {
     /// replica is the broker itself.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replicas: Vec<Vec<i32>>,
+    /// Cluster mode: the partitions being reassigned, with the replicas
+    /// they move to (AlterPartitionReassignments). `replicas` keeps the
+    /// old set until the partition's leader has moved its Raft group to
+    /// the target and the controller has applied `FinishReassign`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reassignments: BTreeMap<i32, Vec<i32>>,
 }
 
 impl TopicMeta {
@@ -45,6 +51,48 @@ impl TopicMeta {
             Some(r) if !r.is_empty() => r.clone(),
             _ => vec![node],
         }
+    }
+
+    /// The replicas partition `p` is moving to, if it is being reassigned.
+    pub fn target_of(&self, p: i32) -> Option<&Vec<i32>> {
+        self.reassignments.get(&p)
+    }
+
+    /// The replicas partition `p` should end up on: the reassignment
+    /// target if one is pending, else its replicas.
+    pub fn desired_replicas_of(&self, p: i32, node: i32) -> Vec<i32> {
+        match self.target_of(p) {
+            Some(t) => t.clone(),
+            None => self.replicas_of(p, node),
+        }
+    }
+
+    /// Every broker holding (or getting) a replica of partition `p`, as
+    /// Kafka reports them during a reassignment: the target first (so the
+    /// preferred leader is the target's first), then the replicas being
+    /// removed.
+    pub fn all_replicas_of(&self, p: i32, node: i32) -> Vec<i32> {
+        let current = self.replicas_of(p, node);
+        match self.target_of(p) {
+            None => current,
+            Some(t) => {
+                let mut all = t.clone();
+                all.extend(current.into_iter().filter(|r| !t.contains(r)));
+                all
+            }
+        }
+    }
+
+    /// Whether broker `node` holds a replica of partition `p` (a current
+    /// one, or one being added by a reassignment).
+    pub fn hosted_by(&self, p: i32, node: i32) -> bool {
+        self.replicas_of(p, node).contains(&node)
+            || self.target_of(p).is_some_and(|t| t.contains(&node))
+    }
+
+    /// The preferred leader of partition `p`.
+    pub fn preferred_leader(&self, p: i32, node: i32) -> i32 {
+        self.all_replicas_of(p, node)[0]
     }
 
     /// The replication factor (1 on a single node).
@@ -99,6 +147,22 @@ pub enum Command {
     /// Reserves the next block of producer ids.
     ReserveProducerIds {
         count: i64,
+    },
+    /// Starts moving a partition to `target` replicas, replacing any
+    /// pending target; `None` cancels a pending reassignment (the
+    /// partition's leader then moves its Raft group back to `replicas`).
+    Reassign {
+        topic_id: Uuid,
+        partition: i32,
+        target: Option<Vec<i32>>,
+    },
+    /// Proposed by the partition's leader once its Raft group's voters are
+    /// exactly `target`: the replicas become `target`. Refused if `target`
+    /// is no longer the pending target (cancelled or replaced meanwhile).
+    FinishReassign {
+        topic_id: Uuid,
+        partition: i32,
+        target: Vec<i32>,
     },
 }
 
@@ -193,7 +257,79 @@ impl Persisted {
                         format!("topic '{}' does not exist", topic.name),
                     ));
                 };
-                *t = topic.clone();
+                // Replicas and reassignments change only through their own
+                // commands: an update built from an older snapshot (a
+                // config change, more partitions) must not undo them.
+                let mut next = topic.clone();
+                for (i, r) in t.replicas.iter().enumerate() {
+                    if let Some(slot) = next.replicas.get_mut(i) {
+                        *slot = r.clone();
+                    }
+                }
+                next.reassignments = t.reassignments.clone();
+                *t = next;
+            }
+            Command::Reassign {
+                topic_id,
+                partition,
+                target,
+            } => {
+                let brokers = &self.brokers;
+                let Some(t) = self
+                    .topics
+                    .iter_mut()
+                    .find(|t| t.id == *topic_id && *partition >= 0 && *partition < t.partitions)
+                else {
+                    return Err(Refused::new(
+                        E::UnknownTopicOrPartition,
+                        "no such topic or partition",
+                    ));
+                };
+                match target {
+                    None => {
+                        if t.reassignments.remove(partition).is_none() {
+                            return Err(Refused::new(
+                                E::NoReassignmentInProgress,
+                                format!(
+                                    "no reassignment of partition {} of '{}' is in progress",
+                                    partition, t.name
+                                ),
+                            ));
+                        }
+                    }
+                    Some(target) => {
+                        check_assignment(target, brokers)?;
+                        let current = t.replicas.get(*partition as usize);
+                        if current == Some(target) {
+                            // Back to where it is: nothing left to move.
+                            t.reassignments.remove(partition);
+                        } else {
+                            t.reassignments.insert(*partition, target.clone());
+                        }
+                    }
+                }
+            }
+            Command::FinishReassign {
+                topic_id,
+                partition,
+                target,
+            } => {
+                let Some(t) = self.topics.iter_mut().find(|t| t.id == *topic_id) else {
+                    return Err(Refused::new(
+                        E::UnknownTopicOrPartition,
+                        "the topic was deleted",
+                    ));
+                };
+                if t.reassignments.get(partition) != Some(target) {
+                    return Err(Refused::new(
+                        E::NoReassignmentInProgress,
+                        "the reassignment was cancelled or replaced",
+                    ));
+                }
+                t.reassignments.remove(partition);
+                if let Some(slot) = t.replicas.get_mut(*partition as usize) {
+                    *slot = target.clone();
+                }
             }
             Command::SetDynamicSettings {
                 settings,
@@ -220,7 +356,36 @@ impl Persisted {
         }
         Ok(Outcome::Done)
     }
+}
 
+/// Checks a partition's new replica list as Kafka's controller does: not
+/// empty, no broker twice, every broker registered.
+fn check_assignment(target: &[i32], brokers: &BTreeMap<i32, BrokerMeta>) -> Result<(), Refused> {
+    use kafka_protocol::ErrorCode as E;
+    if target.is_empty() {
+        return Err(Refused::new(
+            E::InvalidReplicaAssignment,
+            "the replica list is empty",
+        ));
+    }
+    for (i, b) in target.iter().enumerate() {
+        if target[..i].contains(b) {
+            return Err(Refused::new(
+                E::InvalidReplicaAssignment,
+                format!("the replica list names broker {b} twice"),
+            ));
+        }
+        if !brokers.contains_key(b) {
+            return Err(Refused::new(
+                E::InvalidReplicaAssignment,
+                format!("the replica list includes broker {b}, but no such broker is registered"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Persisted {
     /// The settings in force on broker `node` (`None`: a single node).
     fn settings(&self, statics: &Settings, node: Option<i32>) -> Result<Settings, MetadataError> {
         let mut s = statics.clone();
@@ -475,6 +640,7 @@ impl MetadataStore {
             partitions,
             configs,
             replicas: Vec::new(),
+            reassignments: BTreeMap::new(),
         };
         self.state.topics.push(t.clone());
         if let Err(e) = self.persist() {
@@ -599,7 +765,98 @@ mod tests {
             partitions,
             configs: BTreeMap::new(),
             replicas: vec![vec![1, 2, 3]; partitions as usize],
+            reassignments: BTreeMap::new(),
         }
+    }
+
+    fn broker(id: i32) -> BrokerMeta {
+        BrokerMeta {
+            id,
+            host: "127.0.0.1".into(),
+            port: 9092,
+            rack: None,
+            rpc_addr: "127.0.0.1:19092".into(),
+        }
+    }
+
+    #[test]
+    fn reassignments_start_finish_and_cancel() {
+        use kafka_protocol::ErrorCode as E;
+        let mut a = MetadataState::new(Settings::default(), 1);
+        for b in 1..=4 {
+            a.apply(&Command::RegisterBroker { broker: broker(b) })
+                .unwrap();
+        }
+        let t = topic("moves", 2);
+        a.apply(&Command::CreateTopic { topic: t.clone() }).unwrap();
+        let reassign = |target: Option<Vec<i32>>, partition| Command::Reassign {
+            topic_id: t.id,
+            partition,
+            target,
+        };
+        let code = |r: Result<Outcome, Refused>| r.err().map(|e| e.code);
+        // Refused: unknown partition, empty, duplicate, unregistered broker,
+        // cancelling nothing.
+        assert_eq!(
+            code(a.apply(&reassign(Some(vec![1]), 2))),
+            Some(E::UnknownTopicOrPartition.code())
+        );
+        for bad in [vec![], vec![2, 2, 3], vec![2, 3, 9]] {
+            assert_eq!(
+                code(a.apply(&reassign(Some(bad), 0))),
+                Some(E::InvalidReplicaAssignment.code())
+            );
+        }
+        assert_eq!(
+            code(a.apply(&reassign(None, 0))),
+            Some(E::NoReassignmentInProgress.code())
+        );
+        // Started: reported as target first, then the replicas removed.
+        a.apply(&reassign(Some(vec![4, 2, 3]), 0)).unwrap();
+        let snap = a.snapshot();
+        let m = snap.topic("moves").unwrap();
+        assert_eq!(m.replicas_of(0, 1), vec![1, 2, 3]);
+        assert_eq!(m.all_replicas_of(0, 1), vec![4, 2, 3, 1]);
+        assert_eq!(m.preferred_leader(0, 1), 4);
+        assert!(m.hosted_by(0, 4) && m.hosted_by(0, 1));
+        assert!(!m.hosted_by(1, 4));
+        // A config update built from an older snapshot keeps it.
+        let mut stale = t.clone();
+        stale.configs.insert("retention.ms".into(), "1000".into());
+        a.apply(&Command::UpdateTopic { topic: stale }).unwrap();
+        assert_eq!(
+            a.snapshot().topic("moves").unwrap().target_of(0),
+            Some(&vec![4, 2, 3])
+        );
+        // A finish for another target is refused; the right one applies.
+        assert!(
+            a.apply(&Command::FinishReassign {
+                topic_id: t.id,
+                partition: 0,
+                target: vec![2, 3, 4],
+            })
+            .is_err()
+        );
+        a.apply(&Command::FinishReassign {
+            topic_id: t.id,
+            partition: 0,
+            target: vec![4, 2, 3],
+        })
+        .unwrap();
+        let snap = a.snapshot();
+        let m = snap.topic("moves").unwrap();
+        assert_eq!(m.replicas_of(0, 1), vec![4, 2, 3]);
+        assert!(m.target_of(0).is_none() && !m.hosted_by(0, 1));
+        // Cancelled: back to the replicas; a target equal to the replicas
+        // is no reassignment at all.
+        a.apply(&reassign(Some(vec![1, 2, 3]), 1)).unwrap();
+        assert!(a.snapshot().topic("moves").unwrap().target_of(1).is_none());
+        a.apply(&reassign(Some(vec![1, 2, 4]), 1)).unwrap();
+        a.apply(&reassign(None, 1)).unwrap();
+        let snap = a.snapshot();
+        let m = snap.topic("moves").unwrap();
+        assert!(m.target_of(1).is_none());
+        assert_eq!(m.all_replicas_of(1, 1), vec![1, 2, 3]);
     }
 
     #[test]

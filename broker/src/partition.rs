@@ -241,6 +241,11 @@ impl Partition {
         Ok(())
     }
 
+    /// The partition's Raft group member (membership changes).
+    pub fn replica(&self) -> &Rc<PartitionReplica> {
+        &self.replica
+    }
+
     /// The leader of the partition's Raft group, as this replica knows it.
     pub fn leader_id(&self) -> Option<i32> {
         self.replica.leader_id().map(|l| l as i32)

@@ -50,6 +50,10 @@ pub enum Error {
     Fatal(String),
     #[error("invalid raft configuration: {0}")]
     Config(String),
+    /// A membership change was refused (another one is under way, a new
+    /// voter is not a learner yet, ...).
+    #[error("membership change refused: {0}")]
+    Membership(String),
     #[error("timed out waiting for {0}")]
     Timeout(&'static str),
 }

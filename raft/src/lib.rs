@@ -76,7 +76,7 @@ mod types;
 
 pub use error::Error;
 pub use network::{LocalClientFrom, LocalNetwork, LocalRouter, NoPeer, NoPeers};
-pub use replica::{PartitionReplica, RaftHandle, ReplicaConfig};
+pub use replica::{Membership, PartitionReplica, RaftHandle, ReplicaConfig};
 pub use store::{LogStore, SnapshotBuilder, StateMachine};
 pub use types::{
     Appended, Entry, GroupMembership, KafkaBatch, LogId, NodeId, Payload, Term, TypeConfig, Vote,

@@ -22,6 +22,20 @@ use crate::error::Error;
 use crate::store::{LogStore, Shared, StateMachine};
 use crate::types::{KafkaBatch, NodeId, TypeConfig};
 
+/// A partition group's membership, as a replica sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Membership {
+    /// The voters of the configuration the group is in (in a joint
+    /// configuration, the one it is moving to).
+    pub voters: BTreeSet<NodeId>,
+    /// Members that vote in no configuration: they receive the log only.
+    pub learners: BTreeSet<NodeId>,
+    /// A voter change is under way (or a lost leader left one half-done).
+    pub joint: bool,
+    /// The membership in force is committed.
+    pub committed: bool,
+}
+
 /// The openraft handle of a partition group.
 pub type RaftHandle = openraft::Raft<TypeConfig, StateMachine>;
 
@@ -515,6 +529,97 @@ impl PartitionReplica {
             }
             Err(e) => Err(Error::Fatal(e.to_string())),
         }
+    }
+
+    /// The group's membership as this replica last saw it.
+    pub fn membership(&self) -> Membership {
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            let me = BTreeSet::from([self.node_id]);
+            return Membership {
+                voters: me,
+                learners: BTreeSet::new(),
+                joint: false,
+                committed: true,
+            };
+        };
+        let m = r.metrics();
+        let m = m.borrow_watched();
+        let eff = m.membership_config.membership();
+        let configs = eff.get_joint_config();
+        let voters: BTreeSet<NodeId> = configs.last().cloned().unwrap_or_default();
+        let any_voter: BTreeSet<NodeId> = configs.iter().flatten().copied().collect();
+        Membership {
+            voters,
+            learners: eff
+                .nodes()
+                .map(|(id, _)| *id)
+                .filter(|id| !any_voter.contains(id))
+                .collect(),
+            joint: configs.len() > 1,
+            committed: m.membership_config.log_id() == m.committed_membership_config.log_id(),
+        }
+    }
+
+    /// On the leader: makes `voters` the group's voters, through joint
+    /// consensus (two membership entries); members that are not in
+    /// `voters` leave the group (removed voters do not stay learners).
+    /// Every new voter must be a learner already. Also finishes a joint
+    /// configuration a lost leader left half-done. Returns once the change
+    /// is committed. A leader that is not in `voters` steps down once it
+    /// is (openraft's `removed_leader_step_down`).
+    pub async fn change_voters(&self, voters: BTreeSet<NodeId>) -> Result<(), Error> {
+        let raft = self.raft.borrow().clone();
+        let Some(r) = raft else {
+            return Err(Error::NotLeader { leader: None });
+        };
+        match r.change_membership(voters, false).await {
+            Ok(_) => Ok(()),
+            Err(RaftError::APIError(ClientWriteError::ForwardToLeader(f))) => {
+                Err(Error::NotLeader {
+                    leader: f.leader_id,
+                })
+            }
+            Err(e) => Err(Error::Membership(e.to_string())),
+        }
+    }
+
+    /// On the leader: removes learners (members that do not vote) from the
+    /// group; they stop receiving the log.
+    pub async fn remove_learners(&self, nodes: BTreeSet<NodeId>) -> Result<(), Error> {
+        let raft = self.raft.borrow().clone();
+        let Some(r) = raft else {
+            return Err(Error::NotLeader { leader: None });
+        };
+        match r
+            .change_membership(openraft::ChangeMembers::RemoveNodes(nodes), false)
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(RaftError::APIError(ClientWriteError::ForwardToLeader(f))) => {
+                Err(Error::NotLeader {
+                    leader: f.leader_id,
+                })
+            }
+            Err(e) => Err(Error::Membership(e.to_string())),
+        }
+    }
+
+    /// On the leader: whether `node` (a voter or a learner) has held
+    /// everything committed at some moment within `max_lag`, as for the
+    /// in-sync replicas. A learner that does is ready to vote.
+    pub fn caught_up_within(&self, node: NodeId, max_lag: Duration) -> bool {
+        if node == self.node_id {
+            return true;
+        }
+        // Refreshes the record of when each member last caught up.
+        if self.in_sync_replicas(max_lag).is_none() {
+            return false;
+        }
+        self.caught_up
+            .borrow()
+            .get(&node)
+            .is_some_and(|t| t.elapsed() <= max_lag)
     }
 
     /// Asks openraft to hand the leadership to `to` (a voter that is in

@@ -555,7 +555,7 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
     for t in old.topics.values() {
         if new.topic_by_id(&t.id).is_none() {
             for p in 0..t.partitions {
-                if t.replicas_of(p, node).contains(&node) {
+                if t.hosted_by(p, node) {
                     let owner = owner_shard(t.id, p, s0.shard_count());
                     let (id, name) = (t.id, t.name.clone());
                     let _ = s0
@@ -591,6 +591,25 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
             }
         }
     }
+    // Replicas moved off this broker by a finished (or cancelled)
+    // reassignment: the partition's Raft group no longer counts on them.
+    for t in new.topics.values() {
+        let Some(o) = old.topic_by_id(&t.id) else {
+            continue;
+        };
+        for p in 0..o.partitions.min(t.partitions) {
+            if o.hosted_by(p, node) && !t.hosted_by(p, node) {
+                info!(topic = %t.name, partition = p, "removing the replica of a partition reassigned away from this broker");
+                let owner = owner_shard(t.id, p, s0.shard_count());
+                let (id, name) = (t.id, t.name.clone());
+                let _ = s0
+                    .submit_to(owner, move |s| async move {
+                        crate::handlers::topics::remove_partition(&s, &name, id, p).await;
+                    })
+                    .await;
+            }
+        }
+    }
     // Changed configs (topic or broker-wide): reopen with the new ones.
     let settings_changed = old.settings != new.settings;
     let mut reconfigured = Vec::new();
@@ -612,7 +631,7 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
                 for t in snap.topics.values() {
                     for p in 0..t.partitions {
                         if owner_shard(t.id, p, s.shard_count()) != s.id
-                            || !t.replicas_of(p, node).contains(&node)
+                            || !t.hosted_by(p, node)
                             || s.partition(&(t.id, p)).is_some()
                         {
                             continue;

@@ -88,7 +88,7 @@ async fn elect_one(shard: &Rc<Shard>, key: PartitionKey, timeout: Duration) -> E
     let Some(topic) = shard.metadata().topic_by_id(&key.0).cloned() else {
         return ElectOutcome::new(key, ErrorCode::UnknownTopicOrPartition, None);
     };
-    let preferred = topic.replicas_of(key.1, me)[0];
+    let preferred = topic.preferred_leader(key.1, me);
     let Some(part) = shard.partition(&key) else {
         return ElectOutcome::new(
             key,

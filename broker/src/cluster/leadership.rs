@@ -53,6 +53,7 @@ pub async fn run(shard: Rc<Shard>) {
     let mut reported: HashMap<PartitionKey, ReportEntry> = HashMap::new();
     let mut pass: u32 = 0;
     let mut last_rebalance = Instant::now();
+    let reassigning = Rc::new(super::reassignment::Driver::default());
     loop {
         pass = pass.wrapping_add(1);
         let isr_pass = pass.is_multiple_of(ISR_EVERY);
@@ -119,6 +120,9 @@ pub async fn run(shard: Rc<Shard>) {
                     reported.insert(key, entry);
                 }
             }
+        }
+        if isr_pass {
+            super::reassignment::drive(&shard, &reassigning);
         }
         reported.retain(|k, _| led_now.contains(k));
         loaded.retain(|k| shard.partition(k).is_some());
@@ -191,7 +195,7 @@ pub fn apply_report(s0: &Rc<Shard>, body: &[u8]) -> Result<(), String> {
         if e.epoch < s0.leader_epoch(&key) {
             continue;
         }
-        if t.replicas_of(e.partition, me).contains(&me) {
+        if t.hosted_by(e.partition, me) {
             if s0.leader_of(&key) == e.leader && e.leader != me {
                 s0.announce_isr(key, Some(e.isr));
             }
@@ -219,7 +223,7 @@ async fn rebalance(shard: &Rc<Shard>) {
         let Some(t) = meta.topic_by_id(&part.topic_id) else {
             continue;
         };
-        let preferred = t.replicas_of(part.index, me)[0];
+        let preferred = t.preferred_leader(part.index, me);
         if preferred == me || !part.is_leader() {
             continue;
         }
@@ -257,7 +261,7 @@ pub async fn hand_off(shard: &Rc<Shard>) {
         };
         let preferred = meta
             .topic_by_id(&part.topic_id)
-            .map(|t| t.replicas_of(part.index, me)[0]);
+            .map(|t| t.preferred_leader(part.index, me));
         let target = match preferred {
             Some(p) if p != me && isr.contains(&p) => Some(p),
             _ => isr.iter().copied().find(|n| *n != me),

@@ -16,6 +16,7 @@ pub mod controller;
 pub mod elections;
 pub mod leadership;
 pub mod placement;
+pub mod reassignment;
 
 use std::rc::Rc;
 use std::time::Duration;

@@ -73,7 +73,7 @@ pub async fn handle(
         names.insert(t.id, name.clone());
         let key = (t.id, p);
         let leader = shard.leader_of(&key);
-        let preferred = t.replicas_of(p, me)[0];
+        let preferred = t.preferred_leader(p, me);
         let outcome = if election == UNCLEAN {
             if leader >= 0 {
                 Some((ErrorCode::ElectionNotNeeded, None))

@@ -43,7 +43,7 @@ impl PartitionState {
 pub fn partition_state(shard: &Shard, t: &TopicMeta, p: i32) -> PartitionState {
     let node = shard.ctx.config.node_id;
     let key = (t.id, p);
-    let replicas = t.replicas_of(p, node);
+    let replicas = t.all_replicas_of(p, node);
     let isr = shard.isr_of(&key).unwrap_or_else(|| replicas.clone());
     PartitionState {
         leader: shard.leader_of(&key),

@@ -24,6 +24,7 @@ pub mod metadata;
 pub mod misc;
 pub mod offsets;
 pub mod produce;
+pub mod reassignments;
 pub mod topics;
 
 /// Runs the handler of an implemented API (the connection has checked the
@@ -120,6 +121,12 @@ pub async fn handle(
         }
         RequestBody::OffsetForLeaderEpoch(r) => {
             ResponseBody::OffsetForLeaderEpoch(misc::offset_for_leader_epoch(shard, r).await)
+        }
+        RequestBody::AlterPartitionReassignments(r) => {
+            ResponseBody::AlterPartitionReassignments(reassignments::alter(shard, r, v).await)
+        }
+        RequestBody::ListPartitionReassignments(r) => {
+            ResponseBody::ListPartitionReassignments(reassignments::list(shard, r))
         }
         RequestBody::ElectLeaders(r) => {
             ResponseBody::ElectLeaders(elect_leaders::handle(shard, r, v).await)

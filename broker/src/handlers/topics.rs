@@ -107,6 +107,16 @@ pub async fn open_partition(shard: &Rc<Shard>, t: &TopicMeta, p: i32) -> Result<
         log_config(&meta.settings, &t.configs).map_err(|(_, m)| StorageError::Failed(m))?;
     let lat = uses_log_append_time(&meta.settings, &t.configs);
     let node = shard.ctx.config.node_id;
+    // A replica that a reassignment adds joins the partition's Raft group
+    // as a learner (no voters of its own: initializing a group itself would
+    // write a membership entry that collides with the existing group's);
+    // the leader adds it and sends it the log.
+    let current = t.replicas_of(p, node);
+    let voters = if current.contains(&node) {
+        current
+    } else {
+        Vec::new()
+    };
     let part = Partition::open(
         &shard.ctx.config.data_dir,
         node,
@@ -115,7 +125,7 @@ pub async fn open_partition(shard: &Rc<Shard>, t: &TopicMeta, p: i32) -> Result<
         p,
         config,
         lat,
-        &t.replicas_of(p, node),
+        &voters,
         shard.net(),
         meta.settings
             .topic_value("min.insync.replicas", &t.configs)
@@ -384,6 +394,7 @@ pub async fn create_topic(
             partitions,
             configs,
             replicas,
+            reassignments: BTreeMap::new(),
         };
         crate::cluster::controller::submit(
             shard,
