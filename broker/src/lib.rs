@@ -13,7 +13,7 @@
 //! | [`partition`] | a partition replica: log, high watermark, waiting readers |
 //! | [`apis`] | which API versions this broker implements |
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
 
 pub mod apis;
 pub mod cluster;
@@ -44,8 +44,6 @@ pub struct BrokerContext {
     pub inflight_produce_bytes: AtomicI64,
     /// Requests being handled on any shard; shutdown waits for zero.
     pub inflight_requests: AtomicUsize,
-    /// Cluster mode: the controller leader shard 0 last saw (-1: none).
-    pub controller_leader: AtomicI32,
 }
 
 pub use server::run;

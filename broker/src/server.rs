@@ -5,7 +5,7 @@
 use std::net::TcpListener as StdListener;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use monoio::net::{ListenerOpts, TcpListener};
@@ -91,7 +91,6 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         connections: AtomicUsize::new(0),
         inflight_produce_bytes: AtomicI64::new(0),
         inflight_requests: AtomicUsize::new(0),
-        controller_leader: AtomicI32::new(-1),
         config,
     });
 

@@ -184,10 +184,6 @@ impl Controller {
             if s0.is_stopping() {
                 return;
             }
-            s0.ctx.controller_leader.store(
-                self.leader().unwrap_or(-1),
-                std::sync::atomic::Ordering::Relaxed,
-            );
             self.replica.is_synced();
             let hw = self.replica.high_watermark();
             if self.applied.get() >= hw {

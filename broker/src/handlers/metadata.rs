@@ -95,16 +95,16 @@ pub fn endpoints(
         .collect()
 }
 
-/// The controller leader this broker knows of (itself on a single node).
+/// The broker that Metadata and DescribeCluster name as the controller:
+/// this one. As in KRaft (KIP-590), clients send "controller" requests
+/// (CreateTopics, DeleteTopics, ...) to a live broker, which forwards them
+/// to the controller group's leader; Kafka names a random live broker.
+/// Naming the controller leader instead sent clients to a broker that had
+/// just died: librdkafka's AdminClient then waited for it to come back
+/// (a DeleteTopics right after a kill -9 of the leader did not complete
+/// in 30 s).
 pub fn controller_id(shard: &Shard) -> i32 {
-    if shard.is_cluster() {
-        shard
-            .ctx
-            .controller_leader
-            .load(std::sync::atomic::Ordering::Relaxed)
-    } else {
-        shard.ctx.config.node_id
-    }
+    shard.ctx.config.node_id
 }
 
 pub fn topic_response(shard: &Shard, t: &TopicMeta) -> MetadataResponseTopic {
