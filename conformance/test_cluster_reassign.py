@@ -11,7 +11,8 @@ its current leader onto the new broker: the list drains, Metadata shows
 the target replicas with all of them in sync, the broker that lost the
 replica removes its folder, and, with one of the remaining old replicas
 killed, the partition still takes writes and every acknowledged record is
-read back (so the new replica holds the data).
+read back (so the new replica holds the data). Retention passes run every
+second throughout.
 """
 
 import os
@@ -63,6 +64,9 @@ def test_reassign_partitions_onto_a_new_broker_under_load():
     c = cluster.Cluster(3, name="reassign", settings={
         "group.initial.rebalance.delay.ms": "100",
         "auto.leader.rebalance.enable": "false",
+        # Retention passes every second: a pass that deletes nothing must
+        # leave the Raft log whole, or no new replica could catch up.
+        "log.retention.check.interval.ms": "1000",
     })
     run = joiner = admin = None
     try:
@@ -85,7 +89,11 @@ def test_reassign_partitions_onto_a_new_broker_under_load():
         run = checker.Run(c.bootstrap, topic, PARTITIONS, "3x-reassign")
         run.start()
         run.load.wait_acks(300, timeout=60)
-        admin = _admin(c.bootstrap)
+        # Bootstrapped from broker 1 alone, the admin client learns broker 1
+        # as its "controller" (a broker names itself, as a KRaft broker names
+        # a random live one), and sends its requests there, not to the
+        # broker that is frozen below.
+        admin = _admin(c.node(1).bootstrap)
 
         # Bad requests: Kafka's errors, nothing changes.
         got = _alter(admin, {(topic, 0): [1, 2, 9], (topic, 7): [1, 2, 3]})

@@ -139,6 +139,43 @@ impl IndexMap {
         }
     }
 
+    /// The last known walk state (index, offset) that starts below
+    /// `offset` (`None`: the first entry starts at or past it). Walking on
+    /// from it finds the first entry at `offset` or past it.
+    pub fn floor_below(&self, offset: i64) -> Option<(u64, i64)> {
+        if self.first.1 >= offset {
+            return None;
+        }
+        let mut best = self.first;
+        let i = self.anchors.partition_point(|a| a.1 < offset);
+        if i > 0 {
+            best = best.max(self.anchors[i - 1]);
+        }
+        let i = self.epochs.partition_point(|e| e.2 < offset);
+        if i > 0 {
+            let e = self.epochs[i - 1];
+            if e.1 >= self.first.0 {
+                best = best.max((e.1, e.2));
+            }
+        }
+        let j = self.tail.partition_point(|o| *o < offset);
+        if j > 0 {
+            best = best.max((self.tail_start + j as u64 - 1, self.tail[j - 1]));
+        }
+        Some(best)
+    }
+
+    /// Records that entry `index` starts at `offset`, learnt by a walk, as
+    /// an anchor if it is an anchor's place and not known already.
+    pub fn note_anchor(&mut self, index: u64, offset: i64) {
+        if !index.is_multiple_of(STRIDE) || index < self.first.0 || index >= self.tail_start {
+            return;
+        }
+        if let Err(at) = self.anchors.binary_search_by_key(&index, |a| a.0) {
+            self.anchors.insert(at, (index, offset));
+        }
+    }
+
     /// The term of the entry at `index` (which must be in the log).
     pub fn term_at(&self, index: u64) -> Option<Term> {
         let i = self.epochs.partition_point(|e| e.1 <= index);
@@ -266,6 +303,50 @@ mod tests {
         assert_eq!(m.locate(1001), Locate::Exact(3010));
         m.truncate(0, 0);
         assert_eq!(m.last_log_id(), None);
+    }
+
+    #[test]
+    fn floor_below_and_walked_anchors() {
+        // Entries of 4 records each from offset 100; a blank of term 2 at
+        // index 3000 (at the offset where entry 3001 starts).
+        let mut m = IndexMap::resume((0, 100), Vec::new(), (0, 100));
+        let mut off = 100;
+        for i in 0..5000u64 {
+            if i == 3000 {
+                m.push(2, off, off);
+                continue;
+            }
+            m.push(if i < 3000 { 1 } else { 2 }, off, off + 4);
+            off += 4;
+        }
+        assert_eq!(m.floor_below(100), None);
+        assert_eq!(m.floor_below(50), None);
+        assert_eq!(m.floor_below(101), Some((0, 100)));
+        // Below the tail: the nearest anchor below (every 256th index).
+        assert_eq!(m.floor_below(100 + 4 * 600), Some((512, 100 + 4 * 512)));
+        assert_eq!(m.floor_below(100 + 4 * 512), Some((256, 100 + 4 * 256)));
+        // The epoch start of term 2 (the blank) is known exactly.
+        assert_eq!(
+            m.floor_below(100 + 4 * 3000 + 1),
+            Some((3000, 100 + 4 * 3000))
+        );
+        // In the tail: exact.
+        assert_eq!(m.floor_below(100 + 4 * 4990), Some((4990, 100 + 4 * 4989)));
+        // A restarted map knows only `first` and the epochs; walks add anchors.
+        let mut r = IndexMap::resume((0, 100), vec![(1, 0, 100)], (5000, 100 + 4 * 4999));
+        assert_eq!(r.floor_below(100 + 4 * 600), Some((0, 100)));
+        r.note_anchor(512, 100 + 4 * 512);
+        r.note_anchor(513, 100 + 4 * 513); // not an anchor's place
+        r.note_anchor(256, 100 + 4 * 256);
+        assert_eq!(r.floor_below(100 + 4 * 600), Some((512, 100 + 4 * 512)));
+        assert_eq!(r.floor_below(100 + 4 * 400), Some((256, 100 + 4 * 256)));
+        assert_eq!(
+            r.locate(700),
+            Locate::Scan {
+                index: 512,
+                offset: 100 + 4 * 512
+            }
+        );
     }
 
     #[test]

@@ -80,7 +80,7 @@ impl ReplicaConfig {
             max_payload_entries: self.max_payload_entries,
             // The partition log is the state: a snapshot is only a record
             // of the apply point, taken when the replica hands the log
-            // prefix to retention or compaction (`release_prefix`), and
+            // prefix to retention or compaction (`release_prefix_to`), and
             // purging goes exactly as far as the replica asks
             // (`max_in_snapshot_log_to_keep` = all: no purge of openraft's
             // own accord after a snapshot).
@@ -725,10 +725,20 @@ impl PartitionReplica {
 
     /// Retention (`retention.ms`, `retention.bytes`): deletes old whole
     /// segments, after handing the committed prefix over (see
-    /// [`PartitionReplica::release_prefix`]). Returns how many segments
+    /// [`PartitionReplica::release_prefix_to`]). Returns how many segments
     /// went.
+    ///
+    /// Only the part retention deletes is handed over: the rest of the
+    /// Raft log stays, so that a replica that needs it (a new replica of a
+    /// reassignment, a wiped one) catches up by log shipping. Handing the
+    /// whole committed prefix over at every pass left nothing to ship
+    /// after a partition's first retention pass.
     pub async fn apply_retention(&self, now_ms: i64) -> Result<usize, Error> {
-        self.release_prefix().await?;
+        if let Some(cut) = self.shared.log.retention_cut(now_ms)
+            && cut > self.shared.log.max_collectible_offset()
+        {
+            self.release_prefix_to(cut).await?;
+        }
         Ok(self.shared.log.apply_retention(now_ms).await?)
     }
 
@@ -747,7 +757,7 @@ impl PartitionReplica {
             }
             .into());
         }
-        self.release_prefix().await?;
+        self.release_prefix_to(offset).await?;
         Ok(self.shared.log.delete_records(offset).await?)
     }
 
@@ -757,13 +767,14 @@ impl PartitionReplica {
         if !self.shared.log.config().cleanup_policy.compacts() {
             return Ok(CompactionStats::default());
         }
-        self.release_prefix().await?;
+        self.release_prefix_to(i64::MAX).await?;
         Ok(self.shared.log.compact(now_ms).await?)
     }
 
     /// Moves openraft's purge point up to the apply point (a leader: no
     /// further than every other replica has replicated, so that nobody
-    /// needs a log reset because of it), and with it the log's max
+    /// needs a log reset because of it), and no further than the entry
+    /// that starts at or past Kafka offset `limit`; with it the log's max
     /// collectible offset: retention, DeleteRecords and compaction may
     /// then act on everything below. Returns that offset.
     ///
@@ -771,23 +782,42 @@ impl PartitionReplica {
     /// record of the apply point) is taken first. It may delay the purge
     /// while a replication stream still reads those entries; after a
     /// short wait this returns what is purged by then.
-    pub async fn release_prefix(&self) -> Result<i64, Error> {
+    pub async fn release_prefix_to(&self, limit: i64) -> Result<i64, Error> {
         let Some((applied, _)) = self.shared.meta.borrow().applied else {
             return Ok(self.shared.log.max_collectible_offset());
+        };
+        // The last entry below `limit`.
+        let below_limit = if limit == i64::MAX {
+            applied.index
+        } else {
+            let first = self
+                .shared
+                .first_index_at(limit)
+                .await
+                .map_err(|e| Error::Fatal(e.to_string()))?;
+            match first.checked_sub(1) {
+                Some(last) if first > self.shared.map.borrow().first.0 => last,
+                _ => return Ok(self.shared.log.max_collectible_offset()),
+            }
         };
         let Some(raft) = self.raft() else {
             // Hibernating: openraft is not running, and would do exactly
             // this (its state is read back from ours when it starts).
-            if self.shared.meta.borrow().purged < Some(applied) {
+            let upto = applied.index.min(below_limit);
+            if self.shared.meta.borrow().purged.map(|p| p.index) < Some(upto) {
+                let term =
+                    self.shared.map.borrow().term_at(upto).ok_or_else(|| {
+                        Error::Fatal(format!("no term known for raft index {upto}"))
+                    })?;
                 self.shared.snapshot_applied();
                 self.shared
-                    .purge(applied)
+                    .purge(crate::types::log_id(term, upto))
                     .await
                     .map_err(|e| Error::Fatal(e.to_string()))?;
             }
             return Ok(self.shared.log.max_collectible_offset());
         };
-        let mut target = applied.index;
+        let mut target = applied.index.min(below_limit);
         {
             let m = raft.metrics();
             let m = m.borrow_watched();

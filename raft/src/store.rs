@@ -273,6 +273,24 @@ impl Shared {
         }
     }
 
+    /// The first entry that starts at or past Kafka offset `offset`
+    /// (`next_index` if none does): purging up to the entry before it
+    /// hands exactly the log below `offset` over to retention.
+    pub async fn first_index_at(&self, offset: i64) -> Result<u64, io::Error> {
+        let (from, next) = {
+            let map = self.map.borrow();
+            (map.floor_below(offset), map.next_index())
+        };
+        let Some((i, off)) = from else {
+            // Nothing known starts below `offset`: the first entry does not.
+            return Ok(self.map.borrow().first.0);
+        };
+        Ok(self
+            .walk_until(i, off, next, offset, None, usize::MAX)
+            .await?
+            .0)
+    }
+
     /// Entries `[start, end)`.
     async fn entries(&self, start: u64, end: u64) -> Result<Vec<Entry>, io::Error> {
         self.entries_limited(start, end, usize::MAX).await
@@ -311,12 +329,35 @@ impl Shared {
     /// Returns the walk state at `end`.
     async fn walk(
         &self,
+        i: u64,
+        off: i64,
+        end: u64,
+        collect: Option<(u64, &mut Vec<Entry>)>,
+        budget: usize,
+    ) -> Result<(u64, i64), io::Error> {
+        self.walk_until(i, off, end, i64::MAX, collect, budget)
+            .await
+    }
+
+    /// [`Shared::walk`], also stopping at the first entry that starts at
+    /// or past offset `until` (before taking it). Records the anchors it
+    /// passes (entries older than the map's exact tail are otherwise only
+    /// known through sparse anchors, which a restart forgets), so that
+    /// walks over an old part of the log (a follower catching up from far
+    /// behind) start near where they are going instead of from the first
+    /// entry each time.
+    async fn walk_until(
+        &self,
         mut i: u64,
         mut off: i64,
         end: u64,
+        until: i64,
         mut collect: Option<(u64, &mut Vec<Entry>)>,
         budget: usize,
     ) -> Result<(u64, i64), io::Error> {
+        if off >= until {
+            return Ok((i, off));
+        }
         let mut collected = 0usize;
         // Takes the non-data entries numbered `i`, `i + 1`, ... that sit at
         // `off`.
@@ -361,6 +402,7 @@ impl Shared {
                         rb.base_offset()
                     )));
                 }
+                self.map.borrow_mut().note_anchor(i, off);
                 off = rb.next_offset();
                 if let Some((from, out)) = &mut collect
                     && i >= *from
@@ -380,7 +422,7 @@ impl Shared {
                     });
                 }
                 i += 1;
-                if collected >= budget {
+                if collected >= budget || off >= until {
                     return Ok((i, off));
                 }
                 side_entries(&mut i, off, &mut collect)?;

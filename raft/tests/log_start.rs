@@ -77,13 +77,19 @@ fn retention_then_reopen_and_append() {
             ..small()
         };
         let r = open(&dir, cfg.clone()).await;
-        let mut end = append_dense(&r, 0, 300, 0).await;
+        let mut end = append_dense(&r, 100_000, 40, 0).await;
+        // Nothing to delete: the Raft log is not handed over at all.
+        assert_eq!(r.apply_retention(i64::MAX / 2).await.unwrap(), 0);
+        assert_eq!(r.log().max_collectible_offset(), 0);
+        end = append_dense(&r, 0, 260, end).await;
         let segs = r.log().segment_count();
         assert!(segs > 6, "{segs} segments");
         let deleted = r.apply_retention(i64::MAX / 2).await.unwrap();
         assert!(deleted >= 3, "retention deleted {deleted} of {segs}");
         let start = r.log().log_start_offset();
         assert!(start > 0);
+        // Only what retention deleted left the Raft log.
+        assert_eq!(r.log().max_collectible_offset(), start);
         assert!(r.log().size_bytes() <= 24 * 1024 + 8 * 1024);
         // The Raft group still works: appends go on, densely.
         end = append_dense(&r, 300, 20, end).await;

@@ -1338,29 +1338,11 @@ impl Log {
         let deleted = {
             let mut st = self.st.borrow_mut();
             Self::check_writable(&st)?;
-            let deletes = self.config.cleanup_policy.deletes();
-            let total: u64 = st.segments.values().map(|s| s.size).sum();
-            let mut remaining = total;
-            let mut doomed = Vec::new();
-            let n = st.segments.len();
-            let limit = self.max_collectible.get();
-            for (i, s) in st.segments.values().enumerate() {
-                if i + 1 == n || s.next > limit {
-                    break;
-                }
-                let expired = deletes
-                    && self.config.retention_ms >= 0
-                    && s.max_ts < now_ms.saturating_sub(self.config.retention_ms);
-                let too_big = deletes
-                    && self.config.retention_bytes >= 0
-                    && remaining - s.size >= self.config.retention_bytes as u64;
-                let below_start = s.next <= st.log_start;
-                if !(expired || too_big || below_start) {
-                    break;
-                }
-                remaining -= s.size;
-                doomed.push(s.base);
-            }
+            let doomed: Vec<i64> = self
+                .retention_doomed(&st, now_ms, self.max_collectible.get())
+                .into_iter()
+                .map(|(base, _)| base)
+                .collect();
             if !doomed.is_empty() {
                 self.remove_segments(&mut st, &doomed);
             }
@@ -1371,6 +1353,46 @@ impl Log {
             self.flush().await?;
         }
         Ok(deleted)
+    }
+
+    /// Where retention would move the log start now if nothing held it
+    /// back (`None`: it would delete nothing). The log's owner makes
+    /// `max_collectible_offset` reach it first; a Raft replica hands over
+    /// exactly this much of its log prefix, and keeps the rest for
+    /// followers that need to catch up.
+    pub fn retention_cut(&self, now_ms: i64) -> Option<i64> {
+        let st = self.st.borrow();
+        self.retention_doomed(&st, now_ms, i64::MAX)
+            .last()
+            .map(|(_, next)| *next)
+    }
+
+    /// The sealed segments retention deletes (base, next offset), oldest
+    /// first, none ending past `limit`.
+    fn retention_doomed(&self, st: &State, now_ms: i64, limit: i64) -> Vec<(i64, i64)> {
+        let deletes = self.config.cleanup_policy.deletes();
+        let total: u64 = st.segments.values().map(|s| s.size).sum();
+        let mut remaining = total;
+        let mut doomed = Vec::new();
+        let n = st.segments.len();
+        for (i, s) in st.segments.values().enumerate() {
+            if i + 1 == n || s.next > limit {
+                break;
+            }
+            let expired = deletes
+                && self.config.retention_ms >= 0
+                && s.max_ts < now_ms.saturating_sub(self.config.retention_ms);
+            let too_big = deletes
+                && self.config.retention_bytes >= 0
+                && remaining - s.size >= self.config.retention_bytes as u64;
+            let below_start = s.next <= st.log_start;
+            if !(expired || too_big || below_start) {
+                break;
+            }
+            remaining -= s.size;
+            doomed.push((s.base, s.next));
+        }
+        doomed
     }
 
     fn remove_segments(&self, st: &mut State, doomed: &[i64]) {

@@ -207,12 +207,23 @@ fn retention_and_delete_records() {
                 .unwrap();
         }
         let segs = log.segment_count();
+        // Where retention would cut, whatever holds it back.
+        let cut = log
+            .retention_cut(i64::MAX / 2)
+            .expect("something to delete");
+        assert!(cut > 0);
+        log.set_max_collectible_offset(0);
+        assert_eq!(log.apply_retention(i64::MAX / 2).await.unwrap(), 0);
+        assert_eq!(log.retention_cut(i64::MAX / 2), Some(cut));
+        log.set_max_collectible_offset(cut);
         let deleted = log.apply_retention(i64::MAX / 2).await.unwrap();
         assert!(deleted > 0);
         assert_eq!(log.segment_count(), segs - deleted);
         assert!(log.size_bytes() <= 40 * 1024 + 16 * 1024);
         let start = log.log_start_offset();
-        assert!(start > 0);
+        assert_eq!(start, cut, "retention cut exactly where it said");
+        assert_eq!(log.retention_cut(i64::MAX / 2), None);
+        log.set_max_collectible_offset(i64::MAX);
         assert!(matches!(
             log.read(start - 1, 100, None).await,
             Err(StorageError::OffsetOutOfRange { .. })

@@ -27,10 +27,10 @@
 //! replicas by the same steps.
 //!
 //! Limitation: a new replica catches up by log shipping only, so the
-//! leader must still hold its Raft log from the start. A leader hands
-//! its log prefix to retention at every retention pass
-//! (`PartitionReplica::release_prefix`, every
-//! `log.retention.check.interval.ms`), and a replica that needs entries
+//! leader must still hold its Raft log from the start. It does until
+//! retention first deletes a segment of the partition, DeleteRecords moves
+//! its log start, or compaction runs (`PartitionReplica::release_prefix_to`
+//! hands the log prefix over only then); a replica that needs entries
 //! below that point needs a log reset (a snapshot transfer), which is not
 //! built yet: the step then logs a warning, and the reassignment stays
 //! listed until it is cancelled.
