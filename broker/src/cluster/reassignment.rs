@@ -122,6 +122,13 @@ async fn step(shard: &Rc<Shard>, part: &Partition, driver: &Driver) {
         return;
     }
     if m.voters == desired && !m.joint {
+        if !desired.contains(&(me as u64)) {
+            // Removed: openraft hands the leadership to a remaining voter
+            // within moments, and that leader finishes. Finishing here
+            // would make this broker close its replica while it still
+            // leads, costing the clients an election timeout.
+            return;
+        }
         if !m.learners.is_empty() {
             info!(%topic, partition = index, learners = ?m.learners, "removing replicas no longer wanted");
             if let Err(e) = r.remove_learners(m.learners.clone()).await {
