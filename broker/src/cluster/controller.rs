@@ -542,6 +542,18 @@ async fn publish(s0: &Rc<Shard>, snap: Arc<ClusterMetadata>) {
     }
 }
 
+/// Closes this broker's replica of partition `p` of topic `id` (on its
+/// owner shard) and deletes its folder.
+async fn remove_replica(s0: &Rc<Shard>, id: uuid::Uuid, name: &str, p: i32) {
+    let owner = owner_shard(id, p, s0.shard_count());
+    let name = name.to_string();
+    let _ = s0
+        .submit_to(owner, move |s| async move {
+            crate::handlers::topics::remove_partition(&s, &name, id, p).await;
+        })
+        .await;
+}
+
 /// Makes this broker's replicas match the metadata: opens the partitions
 /// assigned to it (on their owner shards), closes and removes those of
 /// deleted topics, reopens those whose configs changed.
@@ -552,13 +564,7 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
         if new.topic_by_id(&t.id).is_none() {
             for p in 0..t.partitions {
                 if t.hosted_by(p, node) {
-                    let owner = owner_shard(t.id, p, s0.shard_count());
-                    let (id, name) = (t.id, t.name.clone());
-                    let _ = s0
-                        .submit_to(owner, move |s| async move {
-                            crate::handlers::topics::remove_partition(&s, &name, id, p).await;
-                        })
-                        .await;
+                    remove_replica(s0, t.id, &t.name, p).await;
                 }
             }
         }
@@ -577,13 +583,7 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
                     continue;
                 }
                 info!(topic = %name, partition = p, "removing the replica of a topic deleted while this broker was down");
-                let owner = owner_shard(*id, p, s0.shard_count());
-                let (id, name) = (*id, name.clone());
-                let _ = s0
-                    .submit_to(owner, move |s| async move {
-                        crate::handlers::topics::remove_partition(&s, &name, id, p).await;
-                    })
-                    .await;
+                remove_replica(s0, *id, name, p).await;
             }
         }
     }
@@ -596,13 +596,7 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
         for p in 0..o.partitions.min(t.partitions) {
             if o.hosted_by(p, node) && !t.hosted_by(p, node) {
                 info!(topic = %t.name, partition = p, "removing the replica of a partition reassigned away from this broker");
-                let owner = owner_shard(t.id, p, s0.shard_count());
-                let (id, name) = (t.id, t.name.clone());
-                let _ = s0
-                    .submit_to(owner, move |s| async move {
-                        crate::handlers::topics::remove_partition(&s, &name, id, p).await;
-                    })
-                    .await;
+                remove_replica(s0, t.id, &t.name, p).await;
             }
         }
     }
