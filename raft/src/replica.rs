@@ -208,7 +208,7 @@ impl PartitionReplica {
                     .await
                     .map_err(|e| Error::Fatal(e.to_string()))?;
             }
-            settle_single_voter(&raft).await?;
+            settle_single_voter(&raft, true).await?;
             let restore_cfg = Arc::new(config.openraft(true)?);
             let shared = shared.clone();
             restart = Some(Box::new(move || {
@@ -225,7 +225,7 @@ impl PartitionReplica {
                     )
                     .await
                     .map_err(|e| Error::Fatal(e.to_string()))?;
-                    settle_single_voter(&raft).await?;
+                    settle_single_voter(&raft, false).await?;
                     Ok(raft)
                 })
             }));
@@ -908,11 +908,26 @@ impl PartitionReplica {
 /// none (nobody to heartbeat, nobody to elect), and ticking costs a wakeup
 /// every few tens of milliseconds per partition, which adds up to real
 /// idle CPU with thousands of partitions.
-async fn settle_single_voter(raft: &RaftHandle) -> Result<(), Error> {
+///
+/// At open (`elected`) it waits until the group has also applied an entry
+/// of its new term (the blank entry a new leader appends), so everything
+/// the log held before the restart is committed, applied and below the
+/// high watermark. Being Leader is not enough: the blank entry may still
+/// be on its way to disk, and a reader that starts then (the group
+/// coordinator replaying `__consumer_offsets` at start-up) would stop at
+/// the high watermark of before the restart and miss the newest records.
+/// A wake from hibernation resumes its term with everything applied and
+/// the high watermark kept, so there is nothing more to wait for.
+async fn settle_single_voter(raft: &RaftHandle, elected: bool) -> Result<(), Error> {
     raft.wait(Some(Duration::from_secs(10)))
-        .state(
-            openraft::ServerState::Leader,
-            "a single-voter group to lead",
+        .metrics(
+            |m| {
+                m.state == openraft::ServerState::Leader
+                    && (!elected
+                        || m.last_applied
+                            .is_some_and(|a| a.leader_id.term == m.current_term))
+            },
+            "a single-voter group to lead and apply its own entry",
         )
         .await
         .map_err(|_| Error::Timeout("a single-voter group to lead"))?;
