@@ -555,6 +555,18 @@ impl Log {
     /// follower copying the leader's log). The first must start at the log
     /// end offset and the rest follow contiguously; CRCs are verified.
     pub async fn append_replicated(&self, batches: Bytes) -> Result<AppendInfo> {
+        self.append_stamped(batches, false).await
+    }
+
+    /// Appends batches copied from another replica's log below its Raft
+    /// log (a log reset, see [`Log::reset_to`]): like
+    /// [`Log::append_replicated`], but offsets may skip forward, since
+    /// compaction leaves gaps in the part of a log that is copied so.
+    pub async fn append_copied(&self, batches: Bytes) -> Result<AppendInfo> {
+        self.append_stamped(batches, true).await
+    }
+
+    async fn append_stamped(&self, batches: Bytes, gaps: bool) -> Result<AppendInfo> {
         let mut parsed = Vec::new();
         for b in RecordBatches::new(batches) {
             let b = b?;
@@ -567,7 +579,12 @@ impl Log {
             Self::check_writable(&st)?;
             let mut expected = st.leo;
             for b in &parsed {
-                if b.base_offset() != expected || b.last_offset() < b.base_offset() {
+                let behind = if gaps {
+                    b.base_offset() < expected
+                } else {
+                    b.base_offset() != expected
+                };
+                if behind || b.last_offset() < b.base_offset() {
                     return Err(StorageError::NonContiguous {
                         expected,
                         got: b.base_offset(),
@@ -1328,6 +1345,120 @@ impl Log {
         file::write_atomic(&self.dir.join(EPOCHS), &epochs)?;
         tracing::info!(dir = %self.dir.display(), offset, new_leo, "log truncated");
         Ok(new_leo)
+    }
+
+    /// Empties the log and starts it again at `offset` (Kafka's
+    /// `truncateFullyAndStartAt`): a Raft follower so far behind that its
+    /// leader no longer holds the entries it needs takes the leader's log
+    /// from its log start on instead. Every segment goes; the log start and
+    /// end offsets become `offset`. Appends are refused while it runs.
+    pub async fn reset_to(&self, offset: i64) -> Result<()> {
+        if offset < 0 {
+            return Err(StorageError::OffsetOutOfRange {
+                offset,
+                log_start: self.log_start_offset(),
+                log_end: self.log_end_offset(),
+            });
+        }
+        self.flush().await?;
+        let _io = self.acquire_io().await;
+        self.st.borrow_mut().exclusive = true;
+        let res = self.reset_locked(offset).await;
+        let mut st = self.st.borrow_mut();
+        st.exclusive = false;
+        if let Err(e) = &res {
+            st.failed = Some(e.to_string());
+        }
+        res
+    }
+
+    async fn reset_locked(&self, offset: i64) -> Result<()> {
+        if !self.st.borrow().ops.is_empty() {
+            self.flush_once().await?;
+        }
+        let bases: Vec<i64> = self.st.borrow().segments.keys().copied().collect();
+        let old_writer = self.st.borrow_mut().writer.take();
+        drop(old_writer);
+        // The checkpoints first: a crash half-way leaves either the old
+        // segments (and a log start the open clamps to them) or none, and
+        // an empty directory opens at the log start checkpoint.
+        file::write_atomic(&self.dir.join(LOG_START), offset.to_string().as_bytes())?;
+        file::write_atomic(&self.dir.join(EPOCHS), &encode_epochs(&[]))?;
+        file::write_atomic(
+            &self.dir.join(RECOVERY_POINT),
+            offset.to_string().as_bytes(),
+        )?;
+        for &b in &bases {
+            for ext in ["log", "index", "timeindex"] {
+                file::remove_if_exists(&seg_path(&self.dir, b, ext))?;
+            }
+        }
+        file::fsync_dir(&self.dir)?;
+        let prealloc = if self.config.preallocate {
+            self.config.segment_bytes
+        } else {
+            0
+        };
+        let path = seg_path(&self.dir, offset, "log");
+        let writer =
+            SegmentWriter::open(offset, path, 0, true, self.config.io_mode, prealloc).await?;
+        file::fsync_dir(&self.dir)?;
+        let mut st = self.st.borrow_mut();
+        let generation = st
+            .segments
+            .values()
+            .map(|s| s.generation)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        st.segments.clear();
+        let mut seg = Segment::sealed(offset, offset, 0, -1);
+        seg.index = Some(SegIndex::new());
+        seg.generation = generation;
+        st.segments.insert(offset, seg);
+        st.writer = Some(writer);
+        st.index_cache.clear();
+        st.cache.clear();
+        st.cache_bytes = 0;
+        st.unflushed = 0;
+        st.leo = offset;
+        st.durable = offset;
+        st.log_start = offset;
+        st.epochs.clear();
+        st.corruption = None;
+        drop(st);
+        tracing::info!(dir = %self.dir.display(), offset, "log reset");
+        Ok(())
+    }
+
+    /// Moves the log end offset forward to `offset` with nothing in
+    /// between, by starting a new segment there (a log reset whose copied
+    /// part ends in offsets compaction removed). Durable on return.
+    pub async fn skip_to(&self, offset: i64) -> Result<()> {
+        let empty = {
+            let st = self.st.borrow();
+            Self::check_writable(&st)?;
+            if offset <= st.leo {
+                return Ok(());
+            }
+            let active_empty = st.segments.values().next_back().is_none_or(|s| s.size == 0);
+            if active_empty && st.leo != st.log_start {
+                return Err(StorageError::Busy(
+                    "cannot skip offsets from an empty active segment",
+                ));
+            }
+            active_empty
+        };
+        if empty {
+            // Nothing in the log: it just starts further on.
+            return self.reset_to(offset).await;
+        }
+        {
+            let mut st = self.st.borrow_mut();
+            st.leo = offset;
+            self.roll(&mut st);
+        }
+        self.flush().await
     }
 
     /// Deletes whole sealed segments past `retention.ms` (by their largest

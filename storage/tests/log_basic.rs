@@ -192,6 +192,74 @@ fn replicated_appends_must_be_contiguous() {
     });
 }
 
+/// A log reset (a Raft follower taking its leader's log): everything goes,
+/// the log starts again at the given offset, copied batches may skip
+/// offsets (a compacted part), and a skip to the first offset Raft
+/// resumes at survives a reopen.
+#[test]
+fn reset_copy_with_gaps_and_skip() {
+    let dir = test_dir("reset");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        for i in 0..100u64 {
+            log.append(BytesMut::from(&batch_for(i, 2, 100)[..]), 1, None)
+                .await
+                .unwrap();
+        }
+        assert!(log.segment_count() > 1);
+        log.reset_to(500).await.unwrap();
+        assert_eq!((log.log_start_offset(), log.log_end_offset()), (500, 500));
+        assert_eq!(log.segment_count(), 1);
+        assert!(log.epochs().is_empty());
+        assert!(read_all(&log, 500).await.is_empty());
+        // Copied batches: 500-501, then (after a gap) 510-511 and 520-521.
+        let mut copy = BytesMut::new();
+        for (seed, base) in [(1, 500), (2, 510), (3, 520)] {
+            copy.extend_from_slice(&stamped(&batch_for(seed, 2, 10), base, 4));
+        }
+        let info = log.append_copied(copy.freeze()).await.unwrap();
+        assert_eq!((info.base_offset, info.last_offset), (500, 521));
+        // Going backwards is refused, gaps or not.
+        assert!(matches!(
+            log.append_copied(stamped(&batch_for(4, 1, 10), 515, 4))
+                .await,
+            Err(StorageError::NonContiguous { .. })
+        ));
+        // Raft resumes at 530: the offsets in between hold nothing.
+        log.skip_to(530).await.unwrap();
+        assert_eq!(log.log_end_offset(), 530);
+        log.append_replicated(stamped(&batch_for(5, 1, 10), 530, 5))
+            .await
+            .unwrap();
+        let want: Vec<i64> = vec![500, 510, 520, 530];
+        let got: Vec<i64> = read_all(&log, 500)
+            .await
+            .iter()
+            .map(|b| b.base_offset())
+            .collect();
+        assert_eq!(got, want);
+        drop(log);
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert_eq!((log.log_start_offset(), log.log_end_offset()), (500, 531));
+        assert_eq!(log.epochs(), vec![(4, 500), (5, 530)]);
+        let got: Vec<i64> = read_all(&log, 500)
+            .await
+            .iter()
+            .map(|b| b.base_offset())
+            .collect();
+        assert_eq!(got, want);
+        // A reset of a log that holds nothing but a start: skipping just
+        // moves the start.
+        log.reset_to(600).await.unwrap();
+        log.skip_to(650).await.unwrap();
+        assert_eq!((log.log_start_offset(), log.log_end_offset()), (650, 650));
+        drop(log);
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert_eq!((log.log_start_offset(), log.log_end_offset()), (650, 650));
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn retention_and_delete_records() {
     let dir = test_dir("retention");
