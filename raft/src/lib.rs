@@ -41,12 +41,14 @@
 //!   log's max collectible offset follows the purge point: those
 //!   operations act below it only. A leader purges no further than every
 //!   follower has replicated; a follower that is behind a leader's purge
-//!   point anyway (it was partitioned away while another replica purged,
-//!   then that one became leader) would need a log reset (the leader's log
-//!   from its log start), which is not implemented: the transports refuse
-//!   to send the snapshot, the leader reports the follower
-//!   ([`PartitionReplica::followers_needing_reset`]), and nothing is
-//!   corrupted.
+//!   point anyway (its data was wiped, it was partitioned away while
+//!   another replica purged, or a reassignment added it) gets a log reset:
+//!   openraft's snapshot carries a [`ResetSource`], and installing it
+//!   empties the follower's log, copies the leader's batches from its log
+//!   start up to the entry after the snapshot (through the
+//!   [`LogSource`] the broker installs) and resumes Raft there. A crash
+//!   during a reset leaves a marker, and the replica then reopens empty,
+//!   as a wiped one.
 //! * **Term = leader epoch, commit = high watermark.** openraft uses its
 //!   standard leader id (one leader per term), so a log id is
 //!   `(term, index)` and the term is the batch's partition leader epoch.
@@ -77,7 +79,8 @@ mod types;
 pub use error::Error;
 pub use network::{LocalClientFrom, LocalNetwork, LocalRouter, NoPeer, NoPeers};
 pub use replica::{Membership, PartitionReplica, RaftHandle, ReplicaConfig};
-pub use store::{LogStore, SnapshotBuilder, StateMachine};
+pub use store::{LogSource, LogStore, SnapshotBuilder, StateMachine};
 pub use types::{
-    Appended, Entry, GroupMembership, KafkaBatch, LogId, NodeId, Payload, Term, TypeConfig, Vote,
+    Appended, Entry, GroupMembership, KafkaBatch, LogId, NodeId, Payload, ResetSource, Term,
+    TypeConfig, Vote,
 };

@@ -1,8 +1,9 @@
 //! Transports for a partition group's Raft messages.
 //!
 //! A group takes any openraft [`RaftNetworkFactory`] whose clients carry
-//! `SnapshotData = ()`; the broker's node-to-node transport (one connection
-//! per broker pair, multiplexing all groups) will be one. Two are here:
+//! `SnapshotData = ResetSource` (a snapshot names the log a follower copies
+//! in a log reset); the broker's node-to-node transport (one connection per
+//! broker pair, multiplexing all groups) is one. Two more are here:
 //!
 //! * [`NoPeers`]: for a group whose only voter is this node. openraft
 //!   opens no replication stream then; if it ever asked, the answer would
@@ -24,9 +25,7 @@ use openraft::raft::{
 use openraft::{EmptyNode, OptionalSend, RaftNetworkV2};
 
 use crate::replica::RaftHandle;
-use crate::types::{NodeId, TypeConfig, Vote};
-
-type Snapshot = openraft::alias::SnapshotOf<TypeConfig, ()>;
+use crate::types::{NodeId, ResetSource, Snapshot, TypeConfig, Vote};
 
 /// The network of a single-voter group: there is nobody to talk to.
 #[derive(Debug, Clone, Copy, Default)]
@@ -54,7 +53,7 @@ impl NoPeer {
 }
 
 impl RaftNetworkV2<TypeConfig> for NoPeer {
-    type SnapshotData = ();
+    type SnapshotData = ResetSource;
 
     async fn append_entries(
         &mut self,
@@ -173,7 +172,7 @@ fn net_err(e: impl std::fmt::Display) -> RPCError<TypeConfig> {
 }
 
 impl RaftNetworkV2<TypeConfig> for LocalClientFrom {
-    type SnapshotData = ();
+    type SnapshotData = ResetSource;
 
     async fn append_entries(
         &mut self,
@@ -193,23 +192,21 @@ impl RaftNetworkV2<TypeConfig> for LocalClientFrom {
         raft.vote(rpc).await.map_err(net_err)
     }
 
+    /// A log reset: the target installs the snapshot, copying this
+    /// leader's log through its own [`crate::LogSource`].
     async fn full_snapshot(
         &mut self,
-        _vote: Vote,
-        _snapshot: Snapshot,
-        _cancel: impl Future<Output = ReplicationClosed> + OptionalSend + 'static,
+        vote: Vote,
+        snapshot: Snapshot,
+        cancel: impl Future<Output = ReplicationClosed> + OptionalSend + 'static,
         _option: RPCOption,
     ) -> Result<SnapshotResponse<TypeConfig>, StreamingError<TypeConfig>> {
-        // A snapshot here means the target is behind this leader's purge
-        // point: it needs a log reset, which is not implemented (see
-        // `PartitionReplica::followers_needing_reset`).
-        tracing::warn!(
-            from = self.from,
-            to = self.client.target,
-            "follower is behind the leader's purge point and needs a log reset"
-        );
-        Err(StreamingError::Unreachable(Unreachable::from_string(
-            "follower needs a log reset (snapshot transfer is not implemented)",
-        )))
+        let raft = self.target().map_err(StreamingError::Unreachable)?;
+        monoio::select! {
+            r = raft.install_full_snapshot(vote, snapshot) => r.map_err(|e| {
+                StreamingError::Unreachable(Unreachable::from_string(e.to_string()))
+            }),
+            closed = cancel => Err(StreamingError::Closed(closed)),
+        }
     }
 }

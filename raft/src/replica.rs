@@ -20,7 +20,7 @@ use tidemark_storage::{AppendInfo, CompactionStats, Log, LogConfig, StorageError
 
 use crate::error::Error;
 use crate::store::{LogStore, Shared, StateMachine};
-use crate::types::{KafkaBatch, NodeId, TypeConfig};
+use crate::types::{KafkaBatch, NodeId, ResetSource, TypeConfig};
 
 /// A partition group's membership, as a replica sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,13 +162,13 @@ impl PartitionReplica {
     ) -> Result<Rc<Self>, Error>
     where
         N: RaftNetworkFactory<TypeConfig> + Clone + 'static,
-        N::Network: openraft::network::NetSnapshot<TypeConfig, SnapshotData = ()>,
+        N::Network: openraft::network::NetSnapshot<TypeConfig, SnapshotData = ResetSource>,
     {
         let dir = dir.as_ref();
         // A single-voter group adopts a log written before Raft (see
         // `Shared::open`); with other voters that would be a guess.
         let alone = voters.len() == 1 && voters.contains(&node_id);
-        let shared = Shared::open(dir, log_config, alone).await?;
+        let shared = Shared::open(dir, log_config, alone, node_id).await?;
         let cfg = Arc::new(config.openraft(false)?);
         let raft = RaftHandle::new(
             node_id,
@@ -857,12 +857,41 @@ impl PartitionReplica {
         Ok(self.shared.log.max_collectible_offset())
     }
 
+    /// Where a log reset copies a leader's log from (see
+    /// [`crate::LogSource`]); without one a reset fails.
+    pub fn set_log_source(&self, source: crate::LogSource) {
+        *self.shared.log_source.borrow_mut() = Some(source);
+    }
+
+    /// Serves a follower's log reset: the committed batches from the one
+    /// holding `from` (or from the log start, if `from` is below it) on,
+    /// below `until`, about `max_bytes` at most (at least one batch).
+    pub async fn read_for_reset(
+        &self,
+        from: i64,
+        until: i64,
+        max_bytes: usize,
+    ) -> Result<bytes::Bytes, Error> {
+        let log = &self.shared.log;
+        let until = until.min(self.high_watermark());
+        let from = from.max(log.log_start_offset());
+        if from >= until {
+            return Ok(bytes::Bytes::new());
+        }
+        let r = log.read(from, max_bytes, Some(until)).await?;
+        let mut out = bytes::BytesMut::with_capacity(r.bytes);
+        for b in r.batches {
+            out.extend_from_slice(&b);
+        }
+        Ok(out.freeze())
+    }
+
     /// On a leader: the replicas that answer it but are behind its purge
     /// point, so they can only catch up through a log reset (the leader's
-    /// log from its log start), which is not implemented yet; until then
-    /// they stay behind (and a group that needs them for its quorum cannot
-    /// commit). It happens when a replica was cut off while another one
-    /// purged, and that one became leader. Empty on a follower.
+    /// log from its log start, sent as openraft's snapshot). It happens to
+    /// a wiped replica, a replica a reassignment adds, and one that was
+    /// cut off while another purged and then became leader. Empty on a
+    /// follower.
     pub fn followers_needing_reset(&self) -> Vec<NodeId> {
         let Some(raft) = self.raft() else {
             return Vec::new();

@@ -18,13 +18,15 @@
 
 use std::cell::{Cell, RefCell};
 use std::fmt::Debug;
+use std::future::Future;
 use std::io;
 use std::ops::{Bound, RangeBounds};
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::rc::Rc;
 use std::time::Duration;
 
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use kafka_protocol::records::RecordBatch;
 use openraft::storage::{EntryResponder, IOFlushed, LogState, RaftLogStorage, RaftStateMachine};
@@ -35,8 +37,8 @@ use crate::error::{Error, to_io};
 use crate::index::{IndexMap, Locate};
 use crate::meta::{Meta, SideEntry};
 use crate::types::{
-    Appended, Entry, KafkaBatch, LogId, Payload, Snapshot, SnapshotMeta, StoredMembership, Term,
-    TypeConfig, Vote, log_id,
+    Appended, Entry, KafkaBatch, LogId, NodeId, Payload, ResetSource, Snapshot, SnapshotMeta,
+    StoredMembership, Term, TypeConfig, Vote, log_id,
 };
 
 /// Bytes read from the log per read call when collecting entries.
@@ -49,6 +51,17 @@ const REPLICATION_BYTES: usize = 4 << 20;
 /// point) each time the high watermark has moved this many offsets, so a
 /// crash rescans a bounded tail of the log at the next open.
 const META_EVERY_OFFSETS: i64 = 1 << 16;
+/// Present while a log reset runs: a replica that finds it at open lost
+/// its log half-way through the reset and starts empty (as a wiped one).
+const RESET_MARKER: &str = "raft-reset-in-progress";
+
+/// Reads committed batches of another replica's partition log, for a log
+/// reset: `(node, from, until)` gives the batches from the one holding
+/// offset `from` on, below `until`, a few MiB at most (empty when there
+/// are none). The broker's node-to-node transport provides it; tests read
+/// another local replica's log directly.
+pub type LogSource =
+    Rc<dyn Fn(NodeId, i64, i64) -> Pin<Box<dyn Future<Output = Result<Bytes, String>>>>>;
 
 /// State shared by the log store, its readers and the state machine.
 pub(crate) struct Shared {
@@ -64,6 +77,11 @@ pub(crate) struct Shared {
     /// Whether appends are fdatasynced before openraft hears they are
     /// flushed (the log's configured `SyncBeforeAck`).
     sync: bool,
+    /// This replica's node (named in the snapshots it builds, as the
+    /// node to copy from).
+    node_id: NodeId,
+    /// Where a log reset copies the leader's log from.
+    pub log_source: RefCell<Option<LogSource>>,
 }
 
 fn epoch_of(term: Term) -> Result<i32, io::Error> {
@@ -84,7 +102,13 @@ impl Shared {
         dir: &Path,
         mut config: LogConfig,
         adopt_foreign: bool,
+        node_id: NodeId,
     ) -> Result<Rc<Shared>, Error> {
+        let interrupted_reset = dir.join(RESET_MARKER).exists();
+        if interrupted_reset {
+            tracing::warn!(dir = %dir.display(), "a log reset was interrupted: the replica starts empty, as a wiped one");
+            remove_files_except(dir, RESET_MARKER)?;
+        }
         // Raft decides when to fdatasync: an append hands all its entries
         // to the log, then one flush makes them durable and only then is
         // openraft told (IOFlushed). With the log's own SyncBeforeAck each
@@ -236,6 +260,9 @@ impl Shared {
         if meta.side.len() != side_before {
             meta.store(dir)?;
         }
+        if interrupted_reset {
+            remove_marker(dir)?;
+        }
         Ok(Rc::new(Shared {
             log,
             dir: dir.to_path_buf(),
@@ -244,6 +271,8 @@ impl Shared {
             hw: Cell::new(hw),
             meta_hw: Cell::new(hw),
             sync,
+            node_id,
+            log_source: RefCell::new(None),
         }))
     }
 
@@ -432,24 +461,144 @@ impl Shared {
     }
 
     /// What openraft calls a snapshot: the last applied log id and the
-    /// membership then; the data is the partition log itself.
-    fn snapshot_of(id: LogId, membership: StoredMembership) -> Snapshot {
-        Snapshot {
+    /// membership then; the data is the partition log itself, and the
+    /// snapshot says where a follower finds it (this node's log, from its
+    /// log start up to the entry after `id`).
+    async fn snapshot_of(
+        &self,
+        id: LogId,
+        membership: StoredMembership,
+    ) -> Result<Snapshot, io::Error> {
+        let next_offset = self.offset_of(id.index + 1).await?;
+        let epochs = self
+            .map
+            .borrow()
+            .epochs
+            .iter()
+            .copied()
+            .filter(|e| e.1 <= id.index)
+            .collect();
+        Ok(Snapshot {
             meta: SnapshotMeta {
                 last_log_id: Some(id),
                 last_membership: membership,
             },
-            snapshot: (),
-        }
+            snapshot: ResetSource {
+                leader: self.node_id,
+                log_start: self.log.log_start_offset().min(next_offset),
+                next_offset,
+                epochs,
+            },
+        })
     }
 
     /// Records a snapshot of the apply point (all a snapshot is here).
-    pub fn snapshot_applied(&self) -> Option<Snapshot> {
+    pub fn snapshot_applied(&self) -> Option<(LogId, StoredMembership)> {
         let mut meta = self.meta.borrow_mut();
         let (id, _) = meta.applied?;
         let membership = meta.membership.clone();
         meta.snapshot = Some((id, membership.clone()));
-        Some(Self::snapshot_of(id, membership))
+        Some((id, membership))
+    }
+
+    /// Installs a leader's snapshot on a follower that is behind the
+    /// leader's purge point: a log reset. The log is emptied and started
+    /// at the leader's log start, the leader's batches below the entry
+    /// after the snapshot are copied (gaps included: compaction thins
+    /// that part), and Raft resumes at that entry with everything up to
+    /// the snapshot purged, committed and applied. A marker file makes a
+    /// crash half-way come back as an empty (wiped) replica rather than a
+    /// log with a hole.
+    pub async fn install_reset(
+        &self,
+        meta: &SnapshotMeta,
+        src: ResetSource,
+    ) -> Result<(), io::Error> {
+        let last = meta
+            .last_log_id
+            .ok_or_else(|| to_io("a snapshot without a last log id"))?;
+        if src.log_start < 0 || src.next_offset < src.log_start {
+            return Err(to_io(format!(
+                "bad log reset source: log start {} after next offset {}",
+                src.log_start, src.next_offset
+            )));
+        }
+        if src.epochs.iter().any(|e| e.1 > last.index) {
+            return Err(to_io("bad log reset source: an epoch past the snapshot"));
+        }
+        let fetch = self
+            .log_source
+            .borrow()
+            .clone()
+            .ok_or_else(|| to_io("no log source to copy a leader's log from"))?;
+        let started = std::time::Instant::now();
+        write_marker(&self.dir)?;
+        self.log.reset_to(src.log_start).await.map_err(to_io)?;
+        // Retention and DeleteRecords may go on at the leader during the
+        // copy: the leader answers from its log start then, and the copy
+        // simply has a gap.
+        self.log.set_max_collectible_offset(src.next_offset);
+        let (mut at, mut copied) = (src.log_start, 0usize);
+        while at < src.next_offset {
+            let bytes = fetch_retrying(&fetch, src.leader, at, src.next_offset).await?;
+            if bytes.len() < 8 {
+                break;
+            }
+            if copied == 0 {
+                // The leader's log start may sit inside a batch (after
+                // DeleteRecords); the copy starts at that batch, and the
+                // log start is moved up to the leader's afterwards.
+                let base = i64::from_be_bytes(bytes[..8].try_into().expect("8 bytes"));
+                if base < self.log.log_end_offset() {
+                    self.log.reset_to(base.max(0)).await.map_err(to_io)?;
+                }
+            }
+            copied += bytes.len();
+            let info = self.log.append_copied(bytes).await.map_err(to_io)?;
+            if info.last_offset + 1 > src.next_offset {
+                return Err(to_io(format!(
+                    "the leader sent offsets up to {} for a copy below {}",
+                    info.last_offset, src.next_offset
+                )));
+            }
+            at = info.last_offset + 1;
+        }
+        self.log.skip_to(src.next_offset).await.map_err(to_io)?;
+        if self.log.log_start_offset() < src.log_start {
+            self.log
+                .delete_records(src.log_start)
+                .await
+                .map_err(to_io)?;
+        }
+        self.log.flush().await.map_err(to_io)?;
+        let first = (last.index + 1, src.next_offset);
+        *self.map.borrow_mut() = IndexMap::resume(first, src.epochs, first);
+        {
+            let mut m = self.meta.borrow_mut();
+            m.purged = Some(last);
+            m.committed = Some(last);
+            m.applied = Some((last, src.next_offset));
+            m.side.clear();
+            m.snapshot = Some((last, meta.last_membership.clone()));
+            m.membership = meta.last_membership.clone();
+        }
+        self.hw.set(src.next_offset);
+        self.persist().map_err(to_io)?;
+        self.log.set_max_collectible_offset(src.next_offset);
+        remove_marker(&self.dir).map_err(to_io)?;
+        // A warning: a replica lost its log or fell far behind, which an
+        // operator wants to hear of.
+        tracing::warn!(
+            dir = %self.dir.display(),
+            leader = src.leader,
+            log_start = src.log_start,
+            next_offset = src.next_offset,
+            index = last.index + 1,
+            copied_bytes = copied,
+            ms = started.elapsed().as_millis() as u64,
+            "log reset from the leader's log"
+        );
+        Ok(())
     }
 
     /// Purges the entries up to `log_id` (see [`LogStore`]'s `purge`).
@@ -471,6 +620,68 @@ impl Shared {
         tracing::debug!(dir = %self.dir.display(), index = log_id.index, offset, "raft log purged");
         Ok(())
     }
+}
+
+/// One read of a log reset's copy, retried for a while: the leader may
+/// be busy or changing. An error that lasts is returned, and openraft then
+/// stops the group (the marker makes the replica come back empty at the
+/// next start, and it catches up again).
+async fn fetch_retrying(
+    fetch: &LogSource,
+    leader: NodeId,
+    at: i64,
+    until: i64,
+) -> Result<Bytes, io::Error> {
+    let mut last = String::new();
+    for attempt in 0..30 {
+        if attempt > 0 {
+            monoio::time::sleep(Duration::from_secs(1)).await;
+        }
+        match fetch(leader, at, until).await {
+            Ok(b) => return Ok(b),
+            Err(e) => {
+                tracing::warn!(leader, at, attempt, error = %e, "log reset: reading the leader's log failed");
+                last = e;
+            }
+        }
+    }
+    Err(to_io(format!(
+        "copying node {leader}'s log at offset {at}: {last}"
+    )))
+}
+
+fn write_marker(dir: &Path) -> Result<(), io::Error> {
+    let path = dir.join(RESET_MARKER);
+    let f = std::fs::File::create(&path)?;
+    f.sync_all()?;
+    std::fs::File::open(dir)?.sync_all()
+}
+
+fn remove_marker(dir: &Path) -> Result<(), Error> {
+    let io = |e: io::Error| Error::Fatal(format!("{}: {e}", dir.display()));
+    match std::fs::remove_file(dir.join(RESET_MARKER)) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io(e)),
+    }
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io)
+}
+
+/// Removes every file of a replica's folder but `keep` (an interrupted
+/// log reset: what is there is neither the old log nor the new one).
+fn remove_files_except(dir: &Path, keep: &str) -> Result<(), Error> {
+    let io = |e: io::Error| Error::Fatal(format!("{}: {e}", dir.display()));
+    for e in std::fs::read_dir(dir).map_err(io)? {
+        let e = e.map_err(io)?;
+        if e.file_name() != keep && e.file_type().map_err(io)?.is_file() {
+            std::fs::remove_file(e.path()).map_err(io)?;
+        }
+    }
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io)
 }
 
 /// Feeds the map the non-data entries recorded at `offset` that come next.
@@ -704,7 +915,7 @@ pub struct StateMachine {
 }
 
 impl RaftStateMachine<TypeConfig> for StateMachine {
-    type SnapshotData = ();
+    type SnapshotData = ResetSource;
     type SnapshotBuilder = SnapshotBuilder;
 
     async fn applied_state(&mut self) -> Result<(Option<LogId>, StoredMembership), io::Error> {
@@ -758,26 +969,22 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
         }
     }
 
-    /// A follower would need the leader's log from its log start on (a
-    /// log reset), which is not implemented; the transports refuse to
-    /// send snapshots, so this is not reached.
+    /// A follower behind its leader's purge point: a log reset (see
+    /// [`Shared::install_reset`]).
     async fn install_snapshot(
         &mut self,
-        _meta: &SnapshotMeta,
-        _snapshot: (),
+        meta: &SnapshotMeta,
+        source: ResetSource,
     ) -> Result<(), io::Error> {
-        Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            "installing a snapshot (a log reset from the leader) is not implemented",
-        ))
+        self.shared.install_reset(meta, source).await
     }
 
     async fn get_current_snapshot(&mut self) -> Result<Option<Snapshot>, io::Error> {
-        let meta = self.shared.meta.borrow();
-        Ok(meta
-            .snapshot
-            .as_ref()
-            .map(|(id, m)| Shared::snapshot_of(*id, m.clone())))
+        let snap = self.shared.meta.borrow().snapshot.clone();
+        match snap {
+            Some((id, m)) => Ok(Some(self.shared.snapshot_of(id, m).await?)),
+            None => Ok(None),
+        }
     }
 }
 
@@ -789,11 +996,13 @@ pub struct SnapshotBuilder {
 }
 
 impl RaftSnapshotBuilder<TypeConfig> for SnapshotBuilder {
-    type SnapshotData = ();
+    type SnapshotData = ResetSource;
 
     async fn build_snapshot(&mut self) -> Result<Snapshot, io::Error> {
-        self.shared
+        let (id, m) = self
+            .shared
             .snapshot_applied()
-            .ok_or_else(|| to_io("no entry applied yet: nothing to snapshot"))
+            .ok_or_else(|| to_io("no entry applied yet: nothing to snapshot"))?;
+        self.shared.snapshot_of(id, m).await
     }
 }

@@ -43,10 +43,30 @@ pub type Vote = openraft::alias::VoteOf<TypeConfig>;
 pub type GroupMembership = Membership<NodeId, EmptyNode>;
 /// A membership with the log id of the entry that introduced it.
 pub type StoredMembership = openraft::alias::StoredMembershipOf<TypeConfig>;
-/// openraft's snapshot of a partition: only metadata (the partition log
-/// below its last log id is the data).
-pub(crate) type Snapshot = openraft::alias::SnapshotOf<TypeConfig, ()>;
-pub(crate) type SnapshotMeta = openraft::alias::SnapshotMetaOf<TypeConfig>;
+/// openraft's snapshot of a partition: metadata, and where a follower
+/// finds the data (the partition log below its last log id is the data).
+pub(crate) type Snapshot = openraft::alias::SnapshotOf<TypeConfig, ResetSource>;
+
+/// openraft's snapshot data here: what a follower needs to reset its log
+/// to its leader's (a follower behind the leader's purge point, which no
+/// longer holds the entries the follower needs). The follower empties its
+/// log, starts it at `log_start`, copies the leader's batches below
+/// `next_offset` from `leader` (the part retention or compaction may have
+/// thinned, which Raft no longer describes) and resumes Raft at
+/// `next_offset`, the offset of the entry after the snapshot's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResetSource {
+    /// The node whose log to copy (the leader that built the snapshot).
+    pub leader: NodeId,
+    /// The leader's log start offset when the snapshot was taken.
+    pub log_start: i64,
+    /// The offset of the first entry after the snapshot's last log id.
+    pub next_offset: i64,
+    /// The first entry of each term up to the snapshot's last log id
+    /// (term, index, offset), the last one being the term of that entry.
+    pub epochs: Vec<(Term, u64, i64)>,
+}
+pub type SnapshotMeta = openraft::alias::SnapshotMetaOf<TypeConfig>;
 
 pub(crate) fn log_id(term: Term, index: u64) -> LogId {
     LogId::new(leader_id_std::CommittedLeaderId::new(term), index)

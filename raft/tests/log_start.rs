@@ -4,14 +4,15 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use common::*;
 use openraft::async_runtime::watch::WatchReceiver;
-use tidemark_raft::{Error, LocalRouter, NoPeers, PartitionReplica, ReplicaConfig};
+use tidemark_raft::{Error, LocalRouter, LogSource, NoPeers, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{CleanupPolicy, Log, LogConfig, StorageError};
 
 /// Small segments so that a few hundred batches make many of them.
@@ -245,12 +246,40 @@ async fn until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
     }
 }
 
+/// The replicas of one test group by node, for their log sources.
+type Peers = Rc<RefCell<BTreeMap<u64, Rc<PartitionReplica>>>>;
+
+/// A log source reading another replica's log directly (the broker's goes
+/// over the node-to-node transport).
+fn local_source(peers: &Peers) -> LogSource {
+    let peers = peers.clone();
+    Rc::new(move |node, from, until| {
+        let peer = peers.borrow().get(&node).cloned();
+        Box::pin(async move {
+            let peer = peer.ok_or_else(|| format!("no node {node}"))?;
+            peer.read_for_reset(from, until, 16 * 1024)
+                .await
+                .map_err(|e| e.to_string())
+        })
+    })
+}
+
+/// A follower of `leader` among `nodes` (the one the test cut off).
+fn f2_id_of(nodes: &[Rc<PartitionReplica>], leader: &Rc<PartitionReplica>) -> u64 {
+    nodes
+        .iter()
+        .map(|n| n.node_id())
+        .find(|&id| id != leader.node_id())
+        .unwrap()
+}
+
 async fn open_three(
     dirs: &[std::path::PathBuf],
     router: &LocalRouter,
     cfg: &LogConfig,
 ) -> Vec<Rc<PartitionReplica>> {
     let voters = BTreeSet::from([1, 2, 3]);
+    let peers: Peers = Rc::default();
     let mut nodes = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
         let id = i as u64 + 1;
@@ -264,6 +293,8 @@ async fn open_three(
         )
         .await
         .unwrap();
+        r.set_log_source(local_source(&peers));
+        peers.borrow_mut().insert(id, r.clone());
         router.register(id, r.raft().unwrap());
         nodes.push(r);
     }
@@ -276,8 +307,9 @@ async fn open_three(
 
 /// Three voters: a leader does not purge past a follower that is cut
 /// off; retention resumes once it caught up; a follower that is behind
-/// the purge point of a newly elected leader is reported and nothing is
-/// corrupted.
+/// the purge point of a newly elected leader resets its log to the
+/// leader's (from the leader's log start) and follows on; one whose reset
+/// was interrupted comes back empty and resets again.
 #[test]
 fn three_voters_retention_and_a_follower_behind_the_purge_point() {
     let dirs: Vec<_> = (1..=3)
@@ -358,31 +390,81 @@ fn three_voters_retention_and_a_follower_behind_the_purge_point() {
         router.register(f2.node_id(), f2.raft().unwrap());
         // f1 has the longer log: it wins, and f2 is behind its purge point.
         until("f1 to lead", Duration::from_secs(10), || f1.is_leader()).await;
-        until("f1 to report f2", Duration::from_secs(5), || {
-            f1.followers_needing_reset() == vec![f2.node_id()]
+        // f2 is behind f1's purge point: f1 sends it a snapshot, and f2
+        // resets its log to f1's, from f1's log start.
+        until(
+            "f2 to catch up by a log reset",
+            Duration::from_secs(10),
+            || f2.high_watermark() >= end,
+        )
+        .await;
+        until("f1 to see f2 caught up", Duration::from_secs(5), || {
+            f1.followers_needing_reset().is_empty()
         })
         .await;
-        // Give replication time to try (and refuse) the snapshot.
-        monoio::time::sleep(Duration::from_millis(300)).await;
-        assert_eq!(f1.followers_needing_reset(), vec![f2.node_id()]);
-        // Nothing was corrupted: f2's log is what it was, and it reopens.
-        assert_eq!(f2.log().log_end_offset(), f2_end);
-        assert!(f2.log().corruption().is_none());
-        check_readable(&f2, f2_end).await;
-        check_readable(&f1, end).await;
+        assert_eq!(f2.log().log_start_offset(), f1.log().log_start_offset());
+        assert!(f2.log().log_start_offset() > f2_end);
+        end = append_dense(&f1, 510, 20, end).await;
+        until("f2 to follow", Duration::from_secs(5), || {
+            f2.high_watermark() >= end
+        })
+        .await;
+        let n = check_readable(&f2, end).await;
+        assert_eq!(n, check_readable(&f1, end).await, "same batches");
+        let start = f2.log().log_start_offset();
+        assert_eq!(
+            read_all(f2.log(), start, end).await,
+            read_all(f1.log(), start, end).await,
+            "f2 holds f1's batches"
+        );
         for n in [&f1, &f2] {
             n.close().await.unwrap();
         }
         leader.log().close().await.unwrap();
         drop((f1, f2, leader, followers, nodes));
 
-        // All three reopen (retention moved the log starts of two of
-        // them); the two that have the log elect a leader and appends go
-        // on at the right offset.
+        // All three reopen (retention moved their log starts, a reset
+        // moved f2's); appends go on at the right offset.
         let router = LocalRouter::new();
         let nodes = open_three(&dirs, &router, &cfg).await;
         let leader = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
-        append_dense(&leader, 510, 3, end).await;
+        end = append_dense(&leader, 530, 3, end).await;
+        for n in &nodes {
+            until("all to follow", Duration::from_secs(5), || {
+                n.high_watermark() >= end
+            })
+            .await;
+        }
+        let f2_id = f2_id_of(&nodes, &leader);
+        for n in &nodes {
+            n.close().await.unwrap();
+        }
+        drop((leader, nodes));
+
+        // A reset interrupted by a crash leaves its marker: that replica
+        // opens empty (as a wiped one), and resets again from the leader.
+        std::fs::write(dirs[f2_id as usize - 1].join("raft-reset-in-progress"), b"").unwrap();
+        let router = LocalRouter::new();
+        let nodes = open_three(&dirs, &router, &cfg).await;
+        let wiped = nodes[f2_id as usize - 1].clone();
+        let leader = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        assert_ne!(leader.node_id(), f2_id, "a wiped replica does not lead");
+        end = append_dense(&leader, 540, 3, end).await;
+        until(
+            "the wiped replica to reset again",
+            Duration::from_secs(10),
+            || wiped.high_watermark() >= end,
+        )
+        .await;
+        assert!(
+            !dirs[f2_id as usize - 1]
+                .join("raft-reset-in-progress")
+                .exists()
+        );
+        assert_eq!(
+            check_readable(&wiped, end).await,
+            check_readable(&leader, end).await
+        );
         for n in &nodes {
             n.close().await.unwrap();
         }

@@ -51,6 +51,13 @@ impl Router for Echo {
             }
             RaftRequest::Append(_) => RaftResponse::Append(AppendEntriesResponse::Success),
             RaftRequest::TransferLeader(_) => RaftResponse::TransferLeader(Ok(())),
+            RaftRequest::InstallSnapshot { vote, .. } => {
+                RaftResponse::InstallSnapshot(openraft::raft::SnapshotResponse { vote })
+            }
+            // A log read: the range asked for, as text.
+            RaftRequest::ReadLog { from, until, .. } => {
+                RaftResponse::Log(Bytes::from(format!("{from}..{until}")))
+            }
             // The broker's own calls: answered with the bytes reversed.
             RaftRequest::App(b) => {
                 let mut v = b.to_vec();

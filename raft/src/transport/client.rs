@@ -25,7 +25,7 @@ use super::codec::{
 };
 use super::io::{FrameReader, TransportStats, write_loop};
 use super::sync::{OutQueue, Signal, Slot};
-use crate::types::{NodeId, TypeConfig, Vote};
+use crate::types::{NodeId, ResetSource, Snapshot, TypeConfig, Vote};
 
 /// Where each peer node listens for Raft traffic; the broker updates it
 /// from cluster metadata. Shared by the shard's [`Transport`]; a new
@@ -454,8 +454,6 @@ pub struct GroupClient {
     target: NodeId,
 }
 
-type Snapshot = openraft::alias::SnapshotOf<TypeConfig, ()>;
-
 impl GroupClient {
     /// A vote or pre-vote round trip: both are answered with a vote.
     async fn call_vote(
@@ -475,8 +473,42 @@ impl GroupClient {
     }
 }
 
+/// How long a log reset may take at the follower (it copies the leader's
+/// log below the snapshot, which for a compacted topic is all of it).
+const INSTALL_SNAPSHOT_TTL: Duration = Duration::from_secs(600);
+/// How long one read of a log reset's copy may take.
+const READ_LOG_TTL: Duration = Duration::from_secs(30);
+/// Bytes of batches one read of a log reset's copy asks for.
+const READ_LOG_BYTES: u32 = 4 << 20;
+
+impl GroupNetwork {
+    /// Reads node `target`'s committed batches of this group from offset
+    /// `from` (or its log start) on, below `until` (a log reset's copy,
+    /// see [`crate::LogSource`]).
+    pub async fn read_log(
+        &self,
+        target: NodeId,
+        from: i64,
+        until: i64,
+    ) -> Result<bytes::Bytes, CallError> {
+        let req = RaftRequest::ReadLog {
+            from,
+            until,
+            max_bytes: READ_LOG_BYTES,
+        };
+        match self
+            .transport
+            .call(target, self.group, req, READ_LOG_TTL)
+            .await?
+        {
+            RaftResponse::Log(b) => Ok(b),
+            _ => Err(CallError::WrongResponse { node: target }),
+        }
+    }
+}
+
 impl RaftNetworkV2<TypeConfig> for GroupClient {
-    type SnapshotData = ();
+    type SnapshotData = ResetSource;
 
     async fn append_entries(
         &mut self,
@@ -538,18 +570,36 @@ impl RaftNetworkV2<TypeConfig> for GroupClient {
         self.call_vote(RaftRequest::PreVote(rpc), option).await
     }
 
-    /// Snapshot transfer is not supported yet: a follower behind the
-    /// leader's purge point needs a log reset, which is not built (the
-    /// leader reports it: `PartitionReplica::followers_needing_reset`).
+    /// A log reset: the snapshot names this leader's log, and the follower
+    /// copies what it needs with [`GroupNetwork::read_log`] while it
+    /// installs it, so the request itself is small; the answer comes once
+    /// the copy is done.
     async fn full_snapshot(
         &mut self,
-        _vote: Vote,
-        _snapshot: Snapshot,
-        _cancel: impl Future<Output = ReplicationClosed> + OptionalSend + 'static,
-        _option: RPCOption,
+        vote: Vote,
+        snapshot: Snapshot,
+        cancel: impl Future<Output = ReplicationClosed> + OptionalSend + 'static,
+        option: RPCOption,
     ) -> Result<SnapshotResponse<TypeConfig>, StreamingError<TypeConfig>> {
-        Err(StreamingError::Unreachable(Unreachable::from_string(
-            "snapshots are not supported yet by the raft transport",
-        )))
+        let req = RaftRequest::InstallSnapshot {
+            vote,
+            meta: snapshot.meta,
+            source: snapshot.snapshot,
+        };
+        let ttl = option.hard_ttl().max(INSTALL_SNAPSHOT_TTL);
+        let call = self.transport.call(self.target, self.group, req, ttl);
+        let r = monoio::select! {
+            r = call => r,
+            closed = cancel => return Err(StreamingError::Closed(closed)),
+        };
+        match r {
+            Ok(RaftResponse::InstallSnapshot(r)) => Ok(r),
+            Ok(_) => Err(StreamingError::Unreachable(Unreachable::from_string(
+                CallError::WrongResponse { node: self.target }.to_string(),
+            ))),
+            Err(e) => Err(StreamingError::Unreachable(Unreachable::from_string(
+                e.to_string(),
+            ))),
+        }
     }
 }

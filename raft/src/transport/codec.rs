@@ -24,6 +24,12 @@
 //!   control-record encoding of `types.rs`) are `[len u32][bytes]`
 //! * Append response: `[tag u8]` 0 success, 1 partial success `opt log id`,
 //!   2 conflict, 3 higher vote `vote`
+//! * Install-snapshot request (a log reset): `vote, opt last log id,
+//!   opt membership log id, [len u32][membership], [leader u64]
+//!   [log start i64][next offset i64][count u32]{[term u64][index u64]
+//!   [offset i64]}*`; its response: `vote`
+//! * Read-log request (a log reset's copy): `[from i64][until i64]
+//!   [max bytes u32]`; its response: `[len u32][batches]`
 //! * Error response: `[code u16][len u16][utf-8 message]`
 //!
 //! Decoding takes a frame's bytes (already limited to the configured
@@ -34,13 +40,16 @@
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use openraft::raft::{
-    AppendEntriesRequest, AppendEntriesResponse, TransferLeaderError, TransferLeaderRequest,
-    TransferLeaderResponse, VoteRequest, VoteResponse,
+    AppendEntriesRequest, AppendEntriesResponse, SnapshotResponse, TransferLeaderError,
+    TransferLeaderRequest, TransferLeaderResponse, VoteRequest, VoteResponse,
 };
 use openraft::vote::leader_id_std;
 
 use super::membership::{decode_membership, encode_membership};
-use crate::types::{Entry, KafkaBatch, LogId, NodeId, Payload, TypeConfig, Vote, log_id};
+use crate::types::{
+    Entry, KafkaBatch, LogId, NodeId, Payload, ResetSource, SnapshotMeta, StoredMembership,
+    TypeConfig, Vote, log_id,
+};
 
 /// Which Raft group a message is for: opaque to the transport. For a
 /// partition, the topic id and the partition index; the controller group
@@ -71,6 +80,20 @@ pub enum RaftRequest {
     /// A leader hands its leadership to the receiver (controlled
     /// shutdown, preferred-leader rebalancing).
     TransferLeader(TransferLeaderRequest<TypeConfig>),
+    /// A leader's snapshot for a follower behind its purge point: the
+    /// follower resets its log to the leader's (see [`ResetSource`]).
+    InstallSnapshot {
+        vote: Vote,
+        meta: SnapshotMeta,
+        source: ResetSource,
+    },
+    /// A follower resetting its log reads the leader's committed batches
+    /// from offset `from` (or the log start) on, below `until`.
+    ReadLog {
+        from: i64,
+        until: i64,
+        max_bytes: u32,
+    },
 }
 
 /// The answer to a [`RaftRequest`].
@@ -81,6 +104,9 @@ pub enum RaftResponse {
     /// The answer to a [`RaftRequest::App`].
     App(Bytes),
     TransferLeader(TransferLeaderResponse<TypeConfig>),
+    InstallSnapshot(SnapshotResponse<TypeConfig>),
+    /// The batches a [`RaftRequest::ReadLog`] asked for (empty: none).
+    Log(Bytes),
     /// The request could not be delivered to the group.
     Error(RemoteFailure),
 }
@@ -164,6 +190,10 @@ const KIND_APPEND_REQ: u8 = 2;
 const KIND_PRE_VOTE_REQ: u8 = 3;
 const KIND_APP_REQ: u8 = 4;
 const KIND_TRANSFER_REQ: u8 = 5;
+const KIND_SNAPSHOT_REQ: u8 = 6;
+const KIND_READ_LOG_REQ: u8 = 7;
+const KIND_SNAPSHOT_RESP: u8 = 0x86;
+const KIND_LOG_RESP: u8 = 0x87;
 const KIND_APP_RESP: u8 = 0x84;
 const KIND_TRANSFER_RESP: u8 = 0x85;
 const KIND_VOTE_RESP: u8 = 0x81;
@@ -236,6 +266,19 @@ pub fn request_len(req: &RaftRequest) -> usize {
             RaftRequest::TransferLeader(t) => {
                 VOTE_LEN + 8 + opt_log_id_len(&t.last_log_id().copied())
             }
+            RaftRequest::InstallSnapshot { meta, source, .. } => {
+                VOTE_LEN
+                    + opt_log_id_len(&meta.last_log_id)
+                    + opt_log_id_len(meta.last_membership.log_id())
+                    + 4
+                    + encode_membership(meta.last_membership.membership()).len()
+                    + 8
+                    + 8
+                    + 8
+                    + 4
+                    + source.epochs.len() * 24
+            }
+            RaftRequest::ReadLog { .. } => 8 + 8 + 4,
         }
 }
 
@@ -262,6 +305,8 @@ pub fn response_len(resp: &RaftResponse) -> usize {
                     }
                 }
             }
+            RaftResponse::InstallSnapshot(_) => VOTE_LEN,
+            RaftResponse::Log(b) => 4 + b.len(),
             RaftResponse::Error(e) => 2 + 2 + message_bytes(&e.message).len(),
         }
 }
@@ -386,6 +431,34 @@ pub fn encode_request(
             buf.put_u64(*t.to_node_id());
             put_opt_log_id(buf, &t.last_log_id().copied());
         }
+        RaftRequest::InstallSnapshot { vote, meta, source } => {
+            put_header(buf, size, KIND_SNAPSHOT_REQ, corr, group);
+            put_vote(buf, vote);
+            put_opt_log_id(buf, &meta.last_log_id);
+            put_opt_log_id(buf, meta.last_membership.log_id());
+            let m = encode_membership(meta.last_membership.membership());
+            buf.put_u32(m.len() as u32);
+            buf.put_slice(&m);
+            buf.put_u64(source.leader);
+            buf.put_i64(source.log_start);
+            buf.put_i64(source.next_offset);
+            buf.put_u32(source.epochs.len() as u32);
+            for &(term, index, offset) in &source.epochs {
+                buf.put_u64(term);
+                buf.put_u64(index);
+                buf.put_i64(offset);
+            }
+        }
+        RaftRequest::ReadLog {
+            from,
+            until,
+            max_bytes,
+        } => {
+            put_header(buf, size, KIND_READ_LOG_REQ, corr, group);
+            buf.put_i64(*from);
+            buf.put_i64(*until);
+            buf.put_u32(*max_bytes);
+        }
     }
     debug_assert_eq!(buf.len() - start, size);
     Ok(())
@@ -439,6 +512,15 @@ pub fn encode_response(buf: &mut BytesMut, corr: u64, group: GroupId, resp: &Raf
                 }
             }
         }
+        RaftResponse::InstallSnapshot(r) => {
+            put_header(buf, size, KIND_SNAPSHOT_RESP, corr, group);
+            put_vote(buf, &r.vote);
+        }
+        RaftResponse::Log(b) => {
+            put_header(buf, size, KIND_LOG_RESP, corr, group);
+            buf.put_u32(b.len() as u32);
+            buf.put_slice(b);
+        }
         RaftResponse::Error(e) => {
             put_header(buf, size, KIND_ERROR_RESP, corr, group);
             let m = message_bytes(&e.message);
@@ -485,6 +567,10 @@ impl Reader {
     fn u64(&mut self, what: &'static str) -> Result<u64, CodecError> {
         self.need(8, what)?;
         Ok(self.b.get_u64())
+    }
+    fn i64(&mut self, what: &'static str) -> Result<i64, CodecError> {
+        self.need(8, what)?;
+        Ok(self.b.get_i64())
     }
     fn bytes(&mut self, what: &'static str) -> Result<Bytes, CodecError> {
         let n = self.u32(what)? as usize;
@@ -637,6 +723,69 @@ pub fn decode_frame(frame: Bytes) -> Result<Frame, CodecError> {
                 req: RaftRequest::TransferLeader(TransferLeaderRequest::new(vote, to, last)),
             }
         }
+        KIND_SNAPSHOT_REQ => {
+            let vote = r.vote()?;
+            let last_log_id = r.opt_log_id()?;
+            let membership_log_id = r.opt_log_id()?;
+            let m = r.bytes("membership")?;
+            let membership =
+                decode_membership(&m).map_err(|e| CodecError::Invalid(e.to_string()))?;
+            let leader = r.u64("reset leader")?;
+            let log_start = r.i64("reset log start")?;
+            let next_offset = r.i64("reset next offset")?;
+            let n = r.u32("epoch count")? as usize;
+            // Invariant 5: the count is checked against the bytes left.
+            if n > r.b.remaining() / 24 {
+                return Err(CodecError::Invalid(format!(
+                    "{n} epochs in {} bytes",
+                    r.b.remaining()
+                )));
+            }
+            let mut epochs = Vec::with_capacity(n);
+            for _ in 0..n {
+                epochs.push((
+                    r.u64("epoch term")?,
+                    r.u64("epoch index")?,
+                    r.i64("epoch offset")?,
+                ));
+            }
+            Frame::Request {
+                corr,
+                group,
+                req: RaftRequest::InstallSnapshot {
+                    vote,
+                    meta: SnapshotMeta {
+                        last_log_id,
+                        last_membership: StoredMembership::new(membership_log_id, membership),
+                    },
+                    source: ResetSource {
+                        leader,
+                        log_start,
+                        next_offset,
+                        epochs,
+                    },
+                },
+            }
+        }
+        KIND_READ_LOG_REQ => Frame::Request {
+            corr,
+            group,
+            req: RaftRequest::ReadLog {
+                from: r.i64("read from")?,
+                until: r.i64("read until")?,
+                max_bytes: r.u32("read max bytes")?,
+            },
+        },
+        KIND_SNAPSHOT_RESP => Frame::Response {
+            corr,
+            group,
+            resp: RaftResponse::InstallSnapshot(SnapshotResponse { vote: r.vote()? }),
+        },
+        KIND_LOG_RESP => Frame::Response {
+            corr,
+            group,
+            resp: RaftResponse::Log(r.bytes("log batches")?),
+        },
         KIND_TRANSFER_RESP => {
             let resp = match r.u8("transfer response tag")? {
                 0 => Ok(()),
@@ -791,6 +940,32 @@ mod tests {
                 2,
                 Some(log_id(8, 1234)),
             )),
+            RaftRequest::InstallSnapshot {
+                vote: vote(6, 2, true),
+                meta: SnapshotMeta {
+                    last_log_id: Some(log_id(5, 900)),
+                    last_membership: StoredMembership::new(Some(log_id(1, 0)), membership()),
+                },
+                source: ResetSource {
+                    leader: 2,
+                    log_start: 1840,
+                    next_offset: 2040,
+                    epochs: vec![(1, 0, 0), (5, 700, 1500)],
+                },
+            },
+            RaftRequest::InstallSnapshot {
+                vote: vote(1, 1, true),
+                meta: SnapshotMeta {
+                    last_log_id: None,
+                    last_membership: StoredMembership::default(),
+                },
+                source: ResetSource::default(),
+            },
+            RaftRequest::ReadLog {
+                from: 1840,
+                until: 2040,
+                max_bytes: 4 << 20,
+            },
             // Last: `received_batches_are_slices_of_the_frame` takes it.
             RaftRequest::Append(append_with_everything()),
         ]
@@ -823,6 +998,11 @@ mod tests {
                 expected: Some(log_id(3, 9)),
                 actual: None,
             })),
+            RaftResponse::InstallSnapshot(SnapshotResponse {
+                vote: vote(6, 2, true),
+            }),
+            RaftResponse::Log(Bytes::new()),
+            RaftResponse::Log(Bytes::from_static(b"batches")),
             RaftResponse::Error(RemoteFailure {
                 code: FailureCode::GroupNotHere,
                 message: "group x is not on this node".into(),
@@ -839,6 +1019,30 @@ mod tests {
             (RaftRequest::Vote(a), RaftRequest::Vote(b)) => a == b,
             (RaftRequest::PreVote(a), RaftRequest::PreVote(b)) => a == b,
             (RaftRequest::App(a), RaftRequest::App(b)) => a == b,
+            (
+                RaftRequest::InstallSnapshot {
+                    vote: va,
+                    meta: ma,
+                    source: sa,
+                },
+                RaftRequest::InstallSnapshot {
+                    vote: vb,
+                    meta: mb,
+                    source: sb,
+                },
+            ) => va == vb && ma == mb && sa == sb,
+            (
+                RaftRequest::ReadLog {
+                    from: fa,
+                    until: ua,
+                    max_bytes: xa,
+                },
+                RaftRequest::ReadLog {
+                    from: fb,
+                    until: ub,
+                    max_bytes: xb,
+                },
+            ) => (fa, ua, xa) == (fb, ub, xb),
             (RaftRequest::TransferLeader(a), RaftRequest::TransferLeader(b)) => {
                 a.from_leader() == b.from_leader()
                     && a.to_node_id() == b.to_node_id()

@@ -96,6 +96,23 @@ impl Router for Groups {
                 Ok(r) => RaftResponse::TransferLeader(r),
                 Err(e) => failure(FailureCode::GroupStopped, format!("group {group}: {e}")),
             },
+            RaftRequest::InstallSnapshot { vote, meta, source } => match raft
+                .install_full_snapshot(
+                    vote,
+                    openraft::alias::SnapshotOf::<crate::types::TypeConfig, _> {
+                        meta,
+                        snapshot: source,
+                    },
+                )
+                .await
+            {
+                Ok(r) => RaftResponse::InstallSnapshot(r),
+                Err(e) => failure(FailureCode::GroupStopped, format!("group {group}: {e}")),
+            },
+            RaftRequest::ReadLog { .. } => failure(
+                FailureCode::Refused,
+                "log reads are not served by a plain group table".into(),
+            ),
             RaftRequest::App(_) => failure(
                 FailureCode::Refused,
                 "application calls are not served by a plain group table".into(),
