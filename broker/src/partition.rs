@@ -176,6 +176,17 @@ impl Partition {
                 )
                 .await
                 .map_err(raft_to_storage_error)?;
+                // A log reset copies the leader's log over the transport.
+                let network = net.network(group);
+                r.set_log_source(Rc::new(move |leader, from, until| {
+                    let network = network.clone();
+                    Box::pin(async move {
+                        network
+                            .read_log(leader, from, until)
+                            .await
+                            .map_err(|e| e.to_string())
+                    })
+                }));
                 if let Some(raft) = r.raft() {
                     net.register(group, &raft);
                 }

@@ -201,6 +201,28 @@ async fn deliver_here(
             FailureCode::Refused,
             format!("no application calls for group {group}"),
         ),
+        // A follower resetting its log copies this replica's.
+        RaftRequest::ReadLog {
+            from,
+            until,
+            max_bytes,
+        } => {
+            let key = (Uuid::from_u128(group.key), group.index);
+            let Some(part) = shard.partition(&key) else {
+                return failure(
+                    FailureCode::GroupNotHere,
+                    format!("group {group} is not on this node"),
+                );
+            };
+            match part
+                .replica()
+                .read_for_reset(from, until, (max_bytes as usize).min(8 << 20))
+                .await
+            {
+                Ok(b) => RaftResponse::Log(b),
+                Err(e) => failure(FailureCode::Refused, format!("reading {group}: {e}")),
+            }
+        }
         // A replica that started empty votes only for candidates whose log
         // reaches what was committed (see `PartitionReplica::may_grant_vote`).
         RaftRequest::Vote(v) | RaftRequest::PreVote(v)

@@ -40,7 +40,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::rc::Rc;
 use std::time::Duration;
 
-use tracing::{debug, info, warn};
+use tracing::{debug, info};
 
 use crate::metadata::Command;
 use crate::partition::Partition;
@@ -171,9 +171,9 @@ async fn step(shard: &Rc<Shard>, part: &Partition, driver: &Driver) {
         .copied()
         .filter(|n| !m.voters.contains(n))
         .collect();
-    // A new replica that needs entries this leader has already purged can
-    // only catch up through a log reset, which is not implemented: say so
-    // (once) rather than leave the reassignment silently in progress.
+    // A new replica that needs entries this leader has already purged
+    // catches up through a log reset (openraft sends it a snapshot); say
+    // so once, since it copies the leader's log and may take a while.
     let reset = r.followers_needing_reset();
     for n in new.iter().filter(|n| reset.contains(n)) {
         if driver
@@ -181,7 +181,7 @@ async fn step(shard: &Rc<Shard>, part: &Partition, driver: &Driver) {
             .borrow_mut()
             .insert(((part.topic_id, index), *n))
         {
-            warn!(%topic, partition = index, replica = n, "the new replica needs entries the leader has already released to retention; it cannot catch up without a log reset (not implemented), so this reassignment cannot finish: cancel it");
+            info!(%topic, partition = index, replica = n, "the new replica needs entries the leader has already released to retention: it catches up by a log reset");
         }
     }
     if new.iter().all(|n| r.caught_up_within(*n, CAUGHT_UP)) {
