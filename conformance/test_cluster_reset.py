@@ -1,0 +1,90 @@
+"""A follower behind its leader's purge point catches up by a log reset.
+
+Retention deletes the start of a partition's log while all three replicas
+are in sync, so the leader releases that part of its Raft log. Then a
+follower's data folder is wiped: the entries it needs from the beginning
+are gone from the leader's Raft log, and it can only catch up by taking
+the leader's log from its log start (Kafka's truncateFullyAndStartAt).
+
+The test proves the wiped replica holds the data afterwards, not just that
+it answers: the third replica is killed, so every acks=all write needs the
+wiped one; then the leader is killed and the third replica comes back, so
+the wiped one must lead (only it has the latest writes). Every record the
+producer had acknowledged, from the new leader's log start on, is read
+back from it, and the log start is where retention left it.
+"""
+
+import time
+
+import pytest
+
+import clients
+import cluster
+import harness
+import rawkafka
+
+pytestmark = pytest.mark.cluster
+
+needs_cluster = pytest.mark.skipif(
+    not cluster.binary_has_cluster_mode(),
+    reason="%s --help does not list --seeds (no cluster mode)" % harness.broker_binary())
+
+
+def _produce(c, topic, first, n):
+    msgs = [{"key": b"k%d" % (i % 7), "value": b"v%06d-" % i + b"x" * 200}
+            for i in range(first, first + n)]
+    acked = clients.confluent_produce(c.bootstrap, topic, msgs, partition=0,
+                                      conf={"enable.idempotence": True, "batch.size": 4000},
+                                      timeout=60)
+    return {off: m["value"] for (_, off), m in zip(acked, msgs)}
+
+
+def _earliest(c, node_id, topic):
+    with c._conn(node_id) as conn:
+        r = conn.list_offset(topic, 0, rawkafka.EARLIEST)
+    assert r["ErrorCode"] == 0, r
+    return r["Offset"]
+
+
+@needs_cluster
+def test_wiped_follower_resets_its_log_after_retention():
+    c = cluster.Cluster(3, name="reset", settings={
+        "log.retention.check.interval.ms": "500",
+        "auto.leader.rebalance.enable": "false",
+    })
+    try:
+        c.start()
+        topic = harness.unique_topic("reset")
+        c.create_topic(topic, 1, full_isr=True,
+                       configs={"segment.bytes": "16384", "retention.bytes": "49152",
+                                "max.message.bytes": "8192"})
+        acked = _produce(c, topic, 0, 600)
+        leader = c.leader_of(topic, 0)
+        wiped, third = [r for r in c.replicas_of(topic, 0) if r != leader]
+        # Retention deletes whole segments once all three have them.
+        harness.wait_until(lambda: _earliest(c, leader, topic) > 0, timeout=30, interval=0.3,
+                           what="retention to move the log start")
+        start_before = _earliest(c, leader, topic)
+
+        c.wipe(wiped)
+        acked.update(_produce(c, topic, 600, 100))
+        # With the third replica gone, every commit needs the wiped one.
+        c.kill9(third)
+        acked.update(_produce(c, topic, 700, 100))
+        # Now only the wiped replica has the newest writes: it must lead.
+        c.kill9(leader)
+        c.start_node(third, rejoin_timeout=None)
+        assert c.leader_of(topic, 0, timeout=30, exclude=[leader, third]) == wiped
+        acked.update(_produce(c, topic, 800, 50))
+
+        start = _earliest(c, wiped, topic)
+        assert start >= start_before, (start, start_before)
+        end = c.high_watermark(topic, 0)
+        assert end == max(acked) + 1, (end, max(acked))
+        want = {o: v for o, v in acked.items() if o >= start}
+        got = clients.confluent_consume(c.bootstrap, topic, [0], len(want), timeout=60,
+                                        start_offsets={0: start})
+        assert {m["offset"]: m["value"] for m in got} == want
+        c.start_node(leader)
+    finally:
+        c.close()
