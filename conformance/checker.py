@@ -317,13 +317,15 @@ class Observer:
             c.close()
 
 
-def read_back(bootstrap, topic, partitions, timeout=60.0, at_least=None):
+def read_back(bootstrap, topic, partitions, timeout=60.0, at_least=None, log_starts=None):
     """Every record of every partition from the beginning up to its high
     watermark. at_least maps partition -> offset the high watermark is
     waited for (bounded; e.g. 1 + the highest acknowledged offset), since a
     new leader may still be committing its term's first entry.
     Returns ({partition: high watermark}, [Seen], {partition: error} for
-    the partitions with no high watermark after the wait, which are not read)."""
+    the partitions with no high watermark after the wait, which are not read).
+    log_starts, if given, is filled with each partition's log start offset
+    (the low watermark: retention may have deleted what is below it)."""
     from confluent_kafka import OFFSET_BEGINNING, KafkaException, TopicPartition
     deadline = time.monotonic() + timeout
     c = _consumer(bootstrap, "read-back")
@@ -335,8 +337,10 @@ def read_back(bootstrap, topic, partitions, timeout=60.0, at_least=None):
             hw_deadline = min(deadline, time.monotonic() + 20)
             for _ in range(400):
                 try:
-                    last = c.get_watermark_offsets(TopicPartition(topic, p), timeout=5,
-                                                   cached=False)[1]
+                    low, last = c.get_watermark_offsets(TopicPartition(topic, p), timeout=5,
+                                                        cached=False)
+                    if log_starts is not None:
+                        log_starts[p] = low
                 except KafkaException as e:
                     last = e
                 if isinstance(last, int) and last >= want:
@@ -467,11 +471,17 @@ class Result:
 
 
 def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=None, fatal=None,
-          hw=None):
+          hw=None, log_start=None):
     """Compare what the producer was told and what a reader was given with
     the final log. acked: [Ack]; observed: [Seen] read during the scenario;
     log: [Seen] from read_back(); faults: [(label, t)] or [(label, t,
-    partition)] (window and pause over that partition). Returns a Result."""
+    partition)] (window and pause over that partition); log_start:
+    {partition: log start offset}, below which records were deleted by
+    retention (counted in a note, not as lost). Returns a Result."""
+    log_start = log_start or {}
+
+    def retained_away(partition, offset):
+        return offset < log_start.get(partition, 0)
     r = Result(scenario)
     r.acked = len(acked)
     r.observed = len(observed)
@@ -513,6 +523,10 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
     if no_offset:
         r.notes.append("acked_without_offset=%d" % no_offset)
     acked = resolved
+    below = sum(1 for a in acked if retained_away(a.partition, a.offset))
+    if below:
+        r.notes.append("acked_below_log_start=%d (deleted by retention; log starts %s)"
+                       % (below, dict(sorted(log_start.items()))))
 
     # 1. every acknowledged record at its acknowledged place, unchanged
     places = {}
@@ -523,6 +537,8 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
                   % (a.partition, a.offset, places[where], (a.key, a.value)))
         places[where] = (a.key, a.value)
         got = final.get(where)
+        if got is None and retained_away(a.partition, a.offset):
+            continue
         if got is None:
             where_hw = (hw or {}).get(a.partition)
             r.add("lost", "acknowledged %r at %d/%d is not in the log%s"
@@ -553,6 +569,8 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
     # 3. nothing a reader was given is gone or different later
     for s in observed:
         got = final.get((s.partition, s.offset))
+        if got is None and retained_away(s.partition, s.offset):
+            continue
         if got is None:
             r.add("read-then-lost", "a consumer read %r at %d/%d during the scenario; "
                   "not in the final log" % (s.value, s.partition, s.offset))
@@ -581,7 +599,7 @@ def check(scenario, acked, observed, log, faults=(), idempotence=True, errors=No
         per_part[p].append(off)
     for p, offs in per_part.items():
         offs.sort()
-        r.gaps += (offs[-1] - offs[0] + 1 - len(offs)) + offs[0]
+        r.gaps += (offs[-1] - offs[0] + 1 - len(offs)) + max(0, offs[0] - log_start.get(p, 0))
 
     faults = sorted(faults, key=lambda f: f[1])
     for i, f in enumerate(faults):
@@ -662,12 +680,14 @@ class Run:
                 pass  # reported through the check if a record is really missing
             self.observer.stop()
         at_least = {p: o for p, o in want.items()}
+        log_start = {}
         hw, log, hw_errors = read_back(self.bootstrap, self.topic, self.partitions,
-                                       timeout=read_timeout, at_least=at_least)
+                                       timeout=read_timeout, at_least=at_least,
+                                       log_starts=log_start)
         self.hw, self.log = hw, log  # for a scenario's own checks after finish()
         r = check(self.scenario, acked, list(self.observer.seen), log, self.faults,
                   idempotence=self.idempotence, errors=self.load.errors, fatal=self.load.fatal,
-                  hw=hw)
+                  hw=hw, log_start=log_start)
         for p, e in sorted(hw_errors.items()):
             r.add("unreadable", "no high watermark for %s/%d at the end: %s" % (self.topic, p, e))
         r.notes.extend(self.notes)

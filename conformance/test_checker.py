@@ -52,6 +52,19 @@ def test_a_lost_ack_is_reported():
         r.assert_ok()
 
 
+def test_records_below_the_log_start_were_deleted_by_retention():
+    acked, log = _history()
+    # Retention deleted partition 0's first two records: not lost, and no
+    # gap, when the log start says so; lost when it does not.
+    kept = [s for s in log if not (s.partition == 0 and s.offset < 2)]
+    r = checker.check("retention", acked, log[:2], kept, log_start={0: 2, 1: 0})
+    assert r.ok, r.problems
+    assert r.gaps == 0
+    assert "acked_below_log_start=2" in r.summary()
+    r = checker.check("retention-unsaid", acked, log[:2], kept, log_start={0: 1})
+    assert _kinds(r) == ["lost", "read-then-lost"]
+
+
 def test_an_ack_without_offset_is_found_by_value():
     # librdkafka's implicit acks (idempotent producer) carry no offset.
     acked, log = _history()
