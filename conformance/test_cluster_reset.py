@@ -11,7 +11,9 @@ it answers: the third replica is killed, so every acks=all write needs the
 wiped one; then the leader is killed and the third replica comes back, so
 the wiped one must lead (only it has the latest writes). Every record the
 producer had acknowledged, from the new leader's log start on, is read
-back from it, and the log start is where retention left it.
+back from it, and the log start is where retention left it. On the way,
+the killed broker is fenced (left out of Metadata, listed fenced by
+DescribeCluster v2 when asked) and unfenced when it comes back.
 """
 
 import time
@@ -77,6 +79,22 @@ def test_wiped_follower_resets_its_log_after_retention():
         assert c.leader_of(topic, 0, timeout=30, exclude=[leader, third]) == wiped
         acked.update(_produce(c, topic, 800, 50))
 
+        # The dead broker is fenced once the controller has not heard from
+        # it for broker.session.timeout.ms (9 s): Metadata leaves it out and
+        # names its replica offline; DescribeCluster v2 lists it, fenced,
+        # only when asked to.
+        harness.wait_until(lambda: (c.brokers_seen_by(wiped) or [leader]) == sorted([wiped, third]),
+                           timeout=30, interval=0.3, what="broker %d to be fenced" % leader)
+        md = c.metadata([topic], wiped)
+        assert md["Topics"][0]["Partitions"][0]["OfflineReplicas"] == [leader], md
+        with c._conn(wiped) as conn:
+            body = {"IncludeClusterAuthorizedOperations": False, "EndpointType": 1}
+            r = conn.request(60, 2, dict(body, IncludeFencedBrokers=True))
+            assert sorted((b["BrokerId"], b["IsFenced"]) for b in r["Brokers"]) == \
+                sorted([(wiped, False), (third, False), (leader, True)]), r
+            r = conn.request(60, 2, dict(body, IncludeFencedBrokers=False))
+            assert sorted(b["BrokerId"] for b in r["Brokers"]) == sorted([wiped, third]), r
+
         start = _earliest(c, wiped, topic)
         assert start >= start_before, (start, start_before)
         end = c.high_watermark(topic, 0)
@@ -85,6 +103,10 @@ def test_wiped_follower_resets_its_log_after_retention():
         got = clients.confluent_consume(c.bootstrap, topic, [0], len(want), timeout=60,
                                         start_offsets={0: start})
         assert {m["offset"]: m["value"] for m in got} == want
+        # Back: unfenced (start_node waits until it lists all three, and
+        # the others list it again).
         c.start_node(leader)
+        harness.wait_until(lambda: c.brokers_seen_by(wiped) == [1, 2, 3], timeout=30,
+                           interval=0.3, what="broker %d to be unfenced" % leader)
     finally:
         c.close()

@@ -111,6 +111,11 @@ pub struct BrokerMeta {
     pub rack: Option<String>,
     /// Where other brokers reach it (Raft traffic).
     pub rpc_addr: String,
+    /// Not heard from by the controller leader within
+    /// `broker.session.timeout.ms` (KRaft's fenced broker): Metadata and
+    /// DescribeCluster leave it out until it is heard from again.
+    #[serde(default)]
+    pub fenced: bool,
 }
 
 /// A metadata change. On a single node it is applied to `metadata.json`;
@@ -124,8 +129,15 @@ pub enum Command {
     InitCluster {
         cluster_id: String,
     },
+    /// A broker (re)registers when it starts: it is live then.
     RegisterBroker {
         broker: BrokerMeta,
+    },
+    /// The controller leader fences a broker it has not heard from within
+    /// the session timeout, and unfences it once it hears from it again.
+    FenceBroker {
+        id: i32,
+        fenced: bool,
     },
     CreateTopic {
         topic: TopicMeta,
@@ -226,7 +238,18 @@ impl Persisted {
                 }
             }
             Command::RegisterBroker { broker } => {
-                self.brokers.insert(broker.id, broker.clone());
+                self.brokers.insert(
+                    broker.id,
+                    BrokerMeta {
+                        fenced: false,
+                        ..broker.clone()
+                    },
+                );
+            }
+            Command::FenceBroker { id, fenced } => {
+                if let Some(b) = self.brokers.get_mut(id) {
+                    b.fenced = *fenced;
+                }
             }
             Command::CreateTopic { topic } => {
                 if self.topics.iter().any(|t| t.name == topic.name) {
@@ -776,7 +799,60 @@ mod tests {
             port: 9092,
             rack: None,
             rpc_addr: "127.0.0.1:19092".into(),
+            fenced: false,
         }
+    }
+
+    #[test]
+    fn brokers_are_fenced_and_unfenced_and_registering_unfences() {
+        let mut a = MetadataState::new(Settings::default(), 1);
+        for b in 1..=2 {
+            a.apply(&Command::RegisterBroker { broker: broker(b) })
+                .unwrap();
+        }
+        let fenced = |a: &MetadataState| -> Vec<i32> {
+            let s = a.snapshot();
+            s.brokers
+                .values()
+                .filter(|b| b.fenced)
+                .map(|b| b.id)
+                .collect()
+        };
+        a.apply(&Command::FenceBroker {
+            id: 2,
+            fenced: true,
+        })
+        .unwrap();
+        assert_eq!(fenced(&a), vec![2]);
+        // An unknown broker changes nothing.
+        a.apply(&Command::FenceBroker {
+            id: 9,
+            fenced: true,
+        })
+        .unwrap();
+        assert_eq!(fenced(&a), vec![2]);
+        // A broker that starts again registers, live.
+        a.apply(&Command::RegisterBroker { broker: broker(2) })
+            .unwrap();
+        assert!(fenced(&a).is_empty());
+        a.apply(&Command::FenceBroker {
+            id: 1,
+            fenced: true,
+        })
+        .unwrap();
+        a.apply(&Command::FenceBroker {
+            id: 1,
+            fenced: false,
+        })
+        .unwrap();
+        assert!(fenced(&a).is_empty());
+        // The flag survives the metadata's own encoding (snapshots).
+        let mut b = broker(3);
+        b.fenced = true;
+        let json = serde_json::to_string(&b).unwrap();
+        assert_eq!(serde_json::from_str::<BrokerMeta>(&json).unwrap(), b);
+        let old = json.replace(",\"fenced\":true", "");
+        assert!(!serde_json::from_str::<BrokerMeta>(&old).unwrap().fenced);
     }
 
     #[test]

@@ -248,12 +248,14 @@ fn shard_main(
                     Ok(ctl) => {
                         shard.install_controller(ctl.clone());
                         monoio::spawn(ctl.clone().run(shard.clone()));
+                        monoio::spawn(ctl.clone().fence_dead_brokers(shard.clone()));
                         let me = crate::metadata::BrokerMeta {
                             id: ctx.config.node_id,
                             host: ctx.config.advertised_host.clone(),
                             port: ctx.config.advertised_port,
                             rack: c.rack.clone(),
                             rpc_addr: c.advertised_rpc_addr.clone(),
+                            fenced: false,
                         };
                         monoio::spawn(ctl.register(shard.clone(), me));
                     }

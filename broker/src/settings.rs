@@ -94,6 +94,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Cluster mode: each leader hands partitions back to their preferred replica (the first) when it is in sync."
     ),
     b!(
+        "broker.session.timeout.ms",
+        Long,
+        "9000",
+        false,
+        "Cluster mode: a broker the controller leader has not heard from for this long is fenced: Metadata and DescribeCluster no longer list it until it is heard from again."
+    ),
+    b!(
         "leader.imbalance.check.interval.seconds",
         Long,
         "30",
@@ -411,7 +418,8 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "log.retention.check.interval.ms"
         | "group.consumer.session.timeout.ms"
         | "group.consumer.heartbeat.interval.ms"
-        | "leader.imbalance.check.interval.seconds" => 1,
+        | "leader.imbalance.check.interval.seconds"
+        | "broker.session.timeout.ms" => 1,
         _ => 0,
     };
     if n < min {

@@ -2,7 +2,7 @@
 //! whose log is the partition log. What the broker calls.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
@@ -680,6 +680,33 @@ impl PartitionReplica {
                             && caught_up
                                 .get(v)
                                 .is_some_and(|t| now.duration_since(*t) <= max_lag))
+                })
+                .collect(),
+        )
+    }
+
+    /// On the leader: for every other member (voters and learners), how
+    /// long ago it last acknowledged this leader (`None`: not yet in this
+    /// term). `None` on a follower, which does not know.
+    pub fn last_heard(&self) -> Option<BTreeMap<NodeId, Option<Duration>>> {
+        use openraft::Instant as _;
+        let raft = self.raft.borrow();
+        let r = raft.as_ref()?;
+        let m = r.metrics();
+        let m = m.borrow_watched();
+        if m.current_leader != Some(self.node_id) {
+            return None;
+        }
+        let beats = m.heartbeat.clone().unwrap_or_default();
+        Some(
+            m.membership_config
+                .membership()
+                .nodes()
+                .map(|(id, _)| *id)
+                .filter(|id| *id != self.node_id)
+                .map(|id| {
+                    let ago = beats.get(&id).and_then(|t| t.as_ref()).map(|t| t.elapsed());
+                    (id, ago)
                 })
                 .collect(),
         )

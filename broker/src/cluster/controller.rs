@@ -29,7 +29,7 @@ use kafka_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
 use serde::{Deserialize, Serialize};
 use tidemark_raft::{NodeId, PartitionReplica};
 use tidemark_storage::LogConfig;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use super::{CONTROLLER_GROUP, ShardNet, replica_config};
 use crate::handlers::topics::ApiError;
@@ -394,6 +394,56 @@ impl Controller {
             )
         })?;
         reply.result.map_err(|r| (r, reply.leader))
+    }
+
+    /// On the controller leader, every second: fences the brokers it has
+    /// not heard from within `broker.session.timeout.ms` and unfences the
+    /// fenced ones it hears from again (KRaft's broker heartbeats; here
+    /// they are the acknowledgements each broker sends for the metadata
+    /// log it replicates as a member of the controller group). A new
+    /// leader gives every broker a whole session before fencing it.
+    pub async fn fence_dead_brokers(self: Rc<Self>, s0: Rc<Shard>) {
+        let mut leading_since: Option<Instant> = None;
+        loop {
+            monoio::select! {
+                _ = monoio::time::sleep(Duration::from_secs(1)) => {}
+                _ = s0.stopping() => return,
+            }
+            let Some(heard) = self.replica.last_heard() else {
+                leading_since = None;
+                continue;
+            };
+            let since = *leading_since.get_or_insert_with(Instant::now);
+            let meta = s0.metadata();
+            let session =
+                Duration::from_millis(meta.settings.i64("broker.session.timeout.ms").max(1) as u64);
+            let changes: Vec<(i32, bool)> = meta
+                .brokers
+                .values()
+                .filter_map(|b| {
+                    let alive = b.id == self.node
+                        || match heard.get(&(b.id as NodeId)) {
+                            Some(Some(ago)) => *ago <= session,
+                            _ => since.elapsed() <= session,
+                        };
+                    (alive == b.fenced).then_some((b.id, !alive))
+                })
+                .collect();
+            for (id, fenced) in changes {
+                if fenced {
+                    warn!(
+                        node = id,
+                        ?session,
+                        "broker not heard from within its session: fenced"
+                    );
+                } else {
+                    info!(node = id, "broker heard from again: unfenced");
+                }
+                if let Err(e) = self.submit(Command::FenceBroker { id, fenced }).await {
+                    debug!(node = id, error = %e.1, "fencing change not applied; retried");
+                }
+            }
+        }
     }
 
     /// On the leader: makes every registered broker that is not yet in

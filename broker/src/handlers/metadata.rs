@@ -23,6 +23,8 @@ pub struct PartitionState {
     pub epoch: i32,
     pub replicas: Vec<i32>,
     pub isr: Vec<i32>,
+    /// Replicas on fenced brokers (Kafka's offline replicas).
+    pub offline: Vec<i32>,
 }
 
 impl PartitionState {
@@ -45,7 +47,14 @@ pub fn partition_state(shard: &Shard, t: &TopicMeta, p: i32) -> PartitionState {
     let key = (t.id, p);
     let replicas = t.all_replicas_of(p, node);
     let isr = shard.isr_of(&key).unwrap_or_else(|| replicas.clone());
+    let meta = shard.metadata();
+    let offline = replicas
+        .iter()
+        .copied()
+        .filter(|r| meta.brokers.get(r).is_some_and(|b| b.fenced))
+        .collect();
     PartitionState {
+        offline,
         leader: shard.leader_of(&key),
         epoch: shard.leader_epoch(&key),
         replicas,
@@ -53,8 +62,19 @@ pub fn partition_state(shard: &Shard, t: &TopicMeta, p: i32) -> PartitionState {
     }
 }
 
-/// The brokers of the cluster (on a single node: this one).
+/// The live brokers of the cluster (on a single node: this one). Fenced
+/// brokers (not heard from within `broker.session.timeout.ms`) are left
+/// out, as Kafka does; this broker always lists itself.
 pub fn brokers(shard: &Shard) -> Vec<MetadataResponseBroker> {
+    brokers_and_fencing(shard)
+        .into_iter()
+        .filter(|(_, fenced)| !fenced)
+        .map(|(b, _)| b)
+        .collect()
+}
+
+/// Every registered broker, and whether it is fenced.
+pub fn brokers_and_fencing(shard: &Shard) -> Vec<(MetadataResponseBroker, bool)> {
     let cfg = &shard.ctx.config;
     let me = MetadataResponseBroker {
         node_id: cfg.node_id,
@@ -64,20 +84,23 @@ pub fn brokers(shard: &Shard) -> Vec<MetadataResponseBroker> {
         ..Default::default()
     };
     let meta = shard.metadata();
-    let mut out: Vec<MetadataResponseBroker> = meta
+    let mut out: Vec<(MetadataResponseBroker, bool)> = meta
         .brokers
         .values()
         .filter(|b| b.id != cfg.node_id)
-        .map(|b| MetadataResponseBroker {
-            node_id: b.id,
-            host: b.host.clone(),
-            port: i32::from(b.port),
-            rack: b.rack.clone(),
-            ..Default::default()
+        .map(|b| {
+            let broker = MetadataResponseBroker {
+                node_id: b.id,
+                host: b.host.clone(),
+                port: i32::from(b.port),
+                rack: b.rack.clone(),
+                ..Default::default()
+            };
+            (broker, b.fenced)
         })
         .collect();
-    out.push(me);
-    out.sort_by_key(|b| b.node_id);
+    out.push((me, false));
+    out.sort_by_key(|b| b.0.node_id);
     out
 }
 
@@ -122,6 +145,7 @@ pub fn topic_response(shard: &Shard, t: &TopicMeta) -> MetadataResponseTopic {
                     leader_epoch: st.epoch,
                     replica_nodes: st.replicas,
                     isr_nodes: st.isr,
+                    offline_replicas: st.offline,
                     ..Default::default()
                 }
             })

@@ -35,14 +35,16 @@ pub fn describe_cluster(
         endpoint_type: 1,
         cluster_id: shard.metadata().cluster_id.clone(),
         controller_id: super::metadata::controller_id(shard),
-        brokers: super::metadata::brokers(shard)
+        // v2 (KIP-1073): fenced brokers only when asked for, marked so.
+        brokers: super::metadata::brokers_and_fencing(shard)
             .into_iter()
-            .map(|b| DescribeClusterBroker {
+            .filter(|(_, fenced)| !fenced || (version >= 2 && req.include_fenced_brokers))
+            .map(|(b, fenced)| DescribeClusterBroker {
                 broker_id: b.node_id,
                 host: b.host,
                 port: b.port,
                 rack: b.rack,
-                is_fenced: false,
+                is_fenced: fenced,
                 ..Default::default()
             })
             .collect(),
@@ -365,6 +367,7 @@ pub fn describe_topic_partitions(
                     leader_epoch: st.epoch,
                     replica_nodes: st.replicas,
                     isr_nodes: st.isr,
+                    offline_replicas: st.offline,
                     eligible_leader_replicas: Some(Vec::new()),
                     last_known_elr: Some(Vec::new()),
                     ..Default::default()
