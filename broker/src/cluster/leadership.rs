@@ -49,6 +49,8 @@ pub struct ReportEntry {
 /// Runs until the shard stops.
 pub async fn run(shard: Rc<Shard>) {
     let mut loaded: HashSet<PartitionKey> = HashSet::new();
+    // New partitions already handed to their preferred replica.
+    let mut placed: HashSet<PartitionKey> = HashSet::new();
     // What this shard last reported for the partitions it leads.
     let mut reported: HashMap<PartitionKey, ReportEntry> = HashMap::new();
     let mut pass: u32 = 0;
@@ -84,6 +86,9 @@ pub async fn run(shard: Rc<Shard>) {
                     if isr.is_some() && isr != shard.isr_of(&key) {
                         shard.announce_isr(key, isr);
                     }
+                }
+                if isr_pass && !placed.contains(&key) && to_preferred_if_new(&shard, &part).await {
+                    placed.insert(key);
                 }
             } else if was_leading {
                 // Forget our own view; the new leader's reports fill in.
@@ -126,6 +131,7 @@ pub async fn run(shard: Rc<Shard>) {
         }
         reported.retain(|k, _| led_now.contains(k));
         loaded.retain(|k| shard.partition(k).is_some());
+        placed.retain(|k| shard.partition(k).is_some());
         let full = pass.is_multiple_of(REPORT_EVERY);
         if full {
             changed = reported.values().cloned().collect();
@@ -235,6 +241,34 @@ async fn rebalance(shard: &Rc<Shard>) {
             let _ = part.transfer_leadership(preferred).await;
         }
     }
+}
+
+/// Kafka makes a new partition's preferred replica (its first) its
+/// leader; a new Raft group elects whichever replica times out first. So
+/// a leader of a partition that has no data yet hands the leadership to
+/// the preferred replica as soon as that one is in sync
+/// (from the next leadership check, within about half a second of
+/// the creation). Leaders are then spread as placed from the start,
+/// instead of being moved by the periodic rebalance later, while clients
+/// write. Returns whether it handed the leadership over.
+async fn to_preferred_if_new(shard: &Rc<Shard>, part: &crate::partition::Partition) -> bool {
+    let me = shard.ctx.config.node_id;
+    if part.log.log_end_offset() != 0 || !part.is_leader() {
+        return false;
+    }
+    let Some(t) = shard.metadata().topic_by_id(&part.topic_id).cloned() else {
+        return false;
+    };
+    let preferred = t.preferred_leader(part.index, me);
+    if preferred == me
+        || !part
+            .in_sync_replicas(Duration::from_secs(1))
+            .is_some_and(|isr| isr.contains(&preferred))
+    {
+        return false;
+    }
+    tracing::info!(topic = %part.topic, partition = part.index, to = preferred, "new partition: leadership to its preferred replica");
+    part.transfer_leadership(preferred).await.is_ok()
 }
 
 /// Controlled shutdown: hands the leadership of every partition this
