@@ -541,14 +541,17 @@ impl Shared {
         let (mut at, mut copied) = (src.log_start, 0usize);
         while at < src.next_offset {
             let bytes = fetch_retrying(&fetch, src.leader, at, src.next_offset).await?;
-            if bytes.len() < 8 {
+            if bytes.is_empty() {
                 break;
             }
             if copied == 0 {
                 // The leader's log start may sit inside a batch (after
                 // DeleteRecords); the copy starts at that batch, and the
-                // log start is moved up to the leader's afterwards.
-                let base = i64::from_be_bytes(bytes[..8].try_into().expect("8 bytes"));
+                // log start is moved up to the leader's afterwards. (Too
+                // short to hold a base offset: `append_copied` refuses it.)
+                let base = bytes.get(..8).map_or(i64::MAX, |b| {
+                    i64::from_be_bytes(b.try_into().expect("8 bytes"))
+                });
                 if base < self.log.log_end_offset() {
                     self.log.reset_to(base.max(0)).await.map_err(to_io)?;
                 }
