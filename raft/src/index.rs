@@ -109,6 +109,12 @@ impl IndexMap {
         }
     }
 
+    /// The first index whose offsets the map knows exactly (every entry
+    /// from there to `next_index` is [`Locate::Exact`]).
+    pub fn exact_from(&self) -> u64 {
+        self.tail_start.max(self.first.0)
+    }
+
     pub fn locate(&self, index: u64) -> Locate {
         if index < self.first.0 || index > self.next_index {
             return Locate::OutOfRange;

@@ -86,6 +86,12 @@ pub struct KafkaBatch {
     /// batch, `Some(log_append_time)` where the inner value is the time to
     /// stamp for `LogAppendTime` topics.
     pub(crate) unstamped: Option<Option<i64>>,
+    /// `Some((base, next))` for an entry handed to the state machine
+    /// without its bytes (`bytes` is empty): where its batch lies in the
+    /// log, which is all that applying it needs. Never replicated or
+    /// appended (only [`crate::store::LogStore`]'s `entries_stream`, which
+    /// feeds the state machine alone, makes these).
+    pub(crate) offsets: Option<(i64, i64)>,
 }
 
 impl KafkaBatch {
@@ -96,6 +102,7 @@ impl KafkaBatch {
         KafkaBatch {
             bytes,
             unstamped: Some(log_append_time),
+            offsets: None,
         }
     }
 
@@ -105,6 +112,17 @@ impl KafkaBatch {
         KafkaBatch {
             bytes,
             unstamped: None,
+            offsets: None,
+        }
+    }
+
+    /// A stored batch known by its offsets `[base, next)` alone, for the
+    /// state machine.
+    pub(crate) fn offsets_only(base: i64, next: i64) -> Self {
+        KafkaBatch {
+            bytes: Bytes::new(),
+            unstamped: None,
+            offsets: Some((base, next)),
         }
     }
 
@@ -125,7 +143,9 @@ impl fmt::Debug for KafkaBatch {
 
 impl fmt::Display for KafkaBatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_stamped() && self.bytes.len() >= 8 {
+        if let Some((base, next)) = self.offsets {
+            write!(f, "batch@{base}..{next}")
+        } else if self.is_stamped() && self.bytes.len() >= 8 {
             let base = i64::from_be_bytes(self.bytes[..8].try_into().expect("8 bytes"));
             write!(f, "batch@{base}({}B)", self.bytes.len())
         } else {
