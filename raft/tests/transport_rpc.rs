@@ -435,3 +435,104 @@ fn an_oversized_frame_closes_the_connection() {
         stop.set();
     });
 }
+
+/// A follower that answers AppendEntries after a delay, recording the
+/// order requests arrive in and how many were in flight at once; it
+/// answers Conflict to the request whose previous entry is `conflict_at`.
+struct SlowFollower {
+    arrived: std::cell::RefCell<Vec<u64>>,
+    in_flight: Cell<usize>,
+    max_in_flight: Cell<usize>,
+    conflict_at: u64,
+}
+
+impl Router for SlowFollower {
+    async fn deliver(&self, _from: NodeId, _group: GroupId, req: RaftRequest) -> RaftResponse {
+        let RaftRequest::Append(a) = req else {
+            panic!("only appends are sent");
+        };
+        let prev = a.prev_log_id.expect("prev").index;
+        self.arrived.borrow_mut().push(prev);
+        self.in_flight.set(self.in_flight.get() + 1);
+        self.max_in_flight
+            .set(self.max_in_flight.get().max(self.in_flight.get()));
+        monoio::time::sleep(Duration::from_millis(30)).await;
+        self.in_flight.set(self.in_flight.get() - 1);
+        if prev == self.conflict_at {
+            RaftResponse::Append(AppendEntriesResponse::Conflict)
+        } else {
+            RaftResponse::Append(AppendEntriesResponse::Success)
+        }
+    }
+}
+
+#[test]
+fn an_append_stream_keeps_requests_in_flight_in_order_and_ends_at_a_conflict() {
+    use futures_util::StreamExt;
+    use openraft::network::{RPCOption, RaftNetworkFactory};
+    use openraft::{EmptyNode, RaftNetworkV2};
+    run(async {
+        let (l, addr) = listener();
+        let stop = Signal::new();
+        let follower = Rc::new(SlowFollower {
+            arrived: Default::default(),
+            in_flight: Cell::new(0),
+            max_in_flight: Cell::new(0),
+            conflict_at: 40,
+        });
+        monoio::spawn(serve(
+            l,
+            follower.clone(),
+            TransportConfig::default(),
+            stop.clone(),
+            Rc::new(TransportStats::default()),
+        ));
+        let peers = Peers::new();
+        peers.set(2, addr);
+        let t = Transport::new(1, peers, TransportConfig::default());
+        let mut client = t.network(group(3)).new_client(2, &EmptyNode {}).await;
+        let log_id = |index: u64| {
+            tidemark_raft::LogId::new(
+                openraft::vote::leader_id_std::CommittedLeaderId::new(1),
+                index,
+            )
+        };
+        // Entry-less requests: each covers (prev, prev].
+        let reqs: Vec<_> = (1..=8u64)
+            .map(|i| AppendEntriesRequest {
+                vote: Vote::new_committed(1, 1),
+                prev_log_id: Some(log_id(i * 10)),
+                leader_commit: None,
+                entries: Vec::new(),
+            })
+            .collect();
+        let results: Vec<_> = client
+            .stream_append(
+                futures_util::stream::iter(reqs),
+                RPCOption::new(Duration::from_secs(5)),
+            )
+            .await
+            .expect("stream")
+            .collect()
+            .await;
+        let summary: Vec<String> = results
+            .iter()
+            .map(|r| match r {
+                Ok(Ok(m)) => format!("ok {}", m.expect("matching").index),
+                Ok(Err(e)) => format!("append error {e}"),
+                Err(e) => format!("rpc error {e}"),
+            })
+            .collect();
+        // Answers in request order; the stream ends with the conflict.
+        assert_eq!(summary[..3], ["ok 10", "ok 20", "ok 30"], "{summary:?}");
+        assert_eq!(summary.len(), 4, "nothing after the conflict: {summary:?}");
+        assert!(summary[3].starts_with("append error"), "{summary:?}");
+        // Requests arrived in order, two at a time.
+        let arrived = follower.arrived.borrow().clone();
+        assert!(arrived.windows(2).all(|w| w[0] < w[1]), "{arrived:?}");
+        assert_eq!(arrived[..4], [10, 20, 30, 40]);
+        assert_eq!(follower.max_in_flight.get(), 2);
+        stop.set();
+        t.shutdown();
+    });
+}
