@@ -13,7 +13,9 @@ the wiped one must lead (only it has the latest writes). Every record the
 producer had acknowledged, from the new leader's log start on, is read
 back from it, and the log start is where retention left it. On the way,
 the killed broker is fenced (left out of Metadata, listed fenced by
-DescribeCluster v2 when asked) and unfenced when it comes back.
+DescribeCluster v2 when asked, given no new replicas: a topic with
+replication factor 3 is refused with INVALID_REPLICATION_FACTOR) and
+unfenced when it comes back.
 """
 
 import time
@@ -94,6 +96,16 @@ def test_wiped_follower_resets_its_log_after_retention():
                 sorted([(wiped, False), (third, False), (leader, True)]), r
             r = conn.request(60, 2, dict(body, IncludeFencedBrokers=False))
             assert sorted(b["BrokerId"] for b in r["Brokers"]) == sorted([wiped, third]), r
+            # New replicas go to unfenced brokers only, as in Kafka: three
+            # cannot be placed, two can, away from the fenced broker.
+            t3, t2 = topic + "-rf3", topic + "-rf2"
+            res, _ = conn.create_topics([{"Name": t3, "NumPartitions": 1, "ReplicationFactor": 3}])
+            assert res[t3]["ErrorCode"] == rawkafka.INVALID_REPLICATION_FACTOR, res
+            assert "unfenced" in (res[t3].get("ErrorMessage") or ""), res
+            res, _ = conn.create_topics([{"Name": t2, "NumPartitions": 4, "ReplicationFactor": 2}])
+            assert res[t2]["ErrorCode"] == 0, res
+        for p in range(4):
+            assert sorted(c.replicas_of(t2, p)) == sorted([wiped, third]), (p, c.replicas_of(t2, p))
 
         start = _earliest(c, wiped, topic)
         assert start >= start_before, (start, start_before)

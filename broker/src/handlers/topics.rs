@@ -337,7 +337,7 @@ fn replication_factor(shard: &Shard, asked: i16) -> i16 {
 }
 
 /// Replicas for `count` new partitions from `first` (rack-aware, leaders
-/// spread; empty on a single node).
+/// spread, on unfenced brokers only; empty on a single node).
 pub fn place_replicas(
     shard: &Shard,
     first: i32,
@@ -360,18 +360,23 @@ pub fn place_replicas(
         }
         return Ok(Vec::new());
     }
+    // As Kafka: only unfenced brokers take new replicas (a replica placed
+    // on a broker that is down would start under-replicated, and its
+    // partition would have no leader at all if every replica were).
     let meta = shard.metadata();
     let brokers: Vec<(i32, Option<String>)> = meta
         .brokers
         .values()
+        .filter(|b| !b.fenced)
         .map(|b| (b.id, b.rack.clone()))
         .collect();
     let start = (Uuid::new_v4().as_u128() >> 64) as usize;
     crate::cluster::placement::assign(&brokers, first, count, rf as usize, start).ok_or_else(|| {
+        let fenced = meta.brokers.len() - brokers.len();
         (
             ErrorCode::InvalidReplicationFactor,
             format!(
-                "replication factor {rf} is larger than the {} registered brokers",
+                "replication factor {rf} cannot be reached: only {} broker(s) are registered and unfenced ({fenced} fenced)",
                 brokers.len()
             ),
         )
