@@ -21,6 +21,11 @@ One run does, in order:
                 after the warmup (--warmup-seconds);
             broker CPU (utime+stime from /proc/PID/stat, every broker of the
             mode), client CPU and whole-machine CPU for each phase;
+            each mode runs --repeats times (default 3), the modes
+            alternating, and the run with the median throughput is
+            reported (every run's figure is kept): one run per mode on
+            this shared machine gave three-node figures 149-228k msg/s
+            for one build;
   kill    - --kill-runs times, each on a fresh three-node cluster: a
             1-partition topic with replication factor 3, a producer in this
             process (acks=all, enable.idempotence=true, librdkafka defaults
@@ -47,7 +52,7 @@ Usage:
       [--rate 5000] [--latency-seconds 10] [--warmup-seconds 1]
       [--kill-runs 5] [--kill-rate 1000] [--kill-after-s 3] [--kill-produce-after-s 12]
       [--quiet-wait-seconds 180] [--quiet-threshold-cores 0.5]
-      [--phases raw,modes,kill] [--modes single,three] [--keep-data] [--out FILE]
+      [--phases raw,modes,kill] [--modes single,three] [--repeats 3] [--keep-data] [--out FILE]
 """
 
 import argparse
@@ -348,7 +353,8 @@ class MultiMeter:
 # phases
 
 
-def run_mode(name, binary, root, n, args, clog_path, problems):
+def run_mode(mode, binary, root, n, args, clog_path, problems, tag=None):
+    name = tag or mode
     rf = 3 if n > 1 else 1
     out = {"brokers": n, "cores_each": 1, "replication_factor": rf}
     cl = Cluster(binary, os.path.join(root, name), n)
@@ -627,10 +633,13 @@ def main():
     ap.add_argument("--quiet-threshold-cores", type=float, default=0.5)
     ap.add_argument("--phases", default="raw,modes,kill")
     ap.add_argument("--modes", default="single,three")
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="runs of each mode (alternating); the median throughput run is reported")
     ap.add_argument("--keep-data", action="store_true")
     ap.add_argument("--out", default=os.path.join(HERE, "clusterbench_last_run.json"))
     args = ap.parse_args()
     args.kill_runs = max(0, min(args.kill_runs, 20))
+    args.repeats = max(1, min(args.repeats, 9))
     phases = set(args.phases.split(","))
 
     import confluent_kafka
@@ -690,10 +699,24 @@ def main():
             }
 
         if "modes" in phases:
+            # Each mode --repeats times, the modes alternating (single,
+            # three, single, three, ...) so that a noisy spell on this
+            # shared machine hits both; "modes" keeps each mode's run with
+            # the median throughput, "mode_runs" every run.
             res["modes"] = {}
-            for name in args.modes.split(","):
-                n = {"single": 1, "three": 3}[name]
-                res["modes"][name] = run_mode(name, binary, run_dir, n, args, clog_path, problems)
+            res["mode_runs"] = {}
+            for rep in range(args.repeats):
+                for name in args.modes.split(","):
+                    n = {"single": 1, "three": 3}[name]
+                    tag = name if args.repeats == 1 else f"{name}-{rep + 1}"
+                    r = run_mode(name, binary, run_dir, n, args, clog_path, problems, tag=tag)
+                    res["mode_runs"].setdefault(name, []).append(r)
+            for name, runs in res["mode_runs"].items():
+                ok = [r for r in runs if (r.get("throughput") or {}).get("msgs_per_s")]
+                ok.sort(key=lambda r: r["throughput"]["msgs_per_s"])
+                res["modes"][name] = ok[(len(ok) - 1) // 2] if ok else runs[0]
+                res["modes"][name]["throughput_all_runs"] = [
+                    (r.get("throughput") or {}).get("msgs_per_s") for r in runs]
 
         if "kill" in phases and args.kill_runs:
             runs = []
@@ -761,6 +784,7 @@ def main():
     }
     res["summary"] = {m: {
         "throughput_msgs_per_s": g("modes", m, "throughput", "msgs_per_s"),
+        "throughput_all_runs": g("modes", m, "throughput_all_runs"),
         "throughput_MBps": g("modes", m, "throughput", "MBps_values"),
         "throughput_broker_cores": g("modes", m, "throughput", "phase", "broker_cores_total"),
         "throughput_client_cores": g("modes", m, "throughput", "phase", "client_cores"),
@@ -791,7 +815,8 @@ def print_summary(res):
     for m, s in res.get("summary", {}).items():
         a = s["publish_ack_ms"]
         p(f"{m:6s}: acks=all throughput {s['throughput_msgs_per_s']} msg/s ({s['throughput_MBps']} MB/s), "
-          f"brokers {s['throughput_broker_cores']} cores, client {s['throughput_client_cores']}, other {s['throughput_other_cores']}")
+          f"brokers {s['throughput_broker_cores']} cores, client {s['throughput_client_cores']}, other {s['throughput_other_cores']}"
+          f" (median run; all runs: {s['throughput_all_runs']})")
         p(f"        publish-ack @{s['latency_rate']} msg/s: p50 {a['p50_ms']} p99 {a['p99_ms']} p999 {a['p999_ms']} max {a['max_ms']} ms, "
           f"brokers {s['latency_broker_cores']} cores")
     k = res.get("kill")
