@@ -77,13 +77,17 @@ pub(crate) async fn write_loop<W: AsyncWriteRent>(
     q: &OutQueue,
     stats: &TransportStats,
 ) -> io::Result<()> {
-    while let Some(buf) = q.take().await {
-        let n = buf.len();
-        let (res, _) = w.write_all(buf).await;
-        res?;
-        TransportStats::add(&stats.writes, 1);
-        TransportStats::add(&stats.bytes_written, n as u64);
-        q.written(n);
+    while let Some(chunks) = q.take().await {
+        // One write per chunk: frames' small fields gathered together,
+        // each large payload on its own (see `OutBuf`).
+        for c in chunks {
+            let n = c.len();
+            let (res, _) = w.write_all(c).await;
+            res?;
+            TransportStats::add(&stats.writes, 1);
+            TransportStats::add(&stats.bytes_written, n as u64);
+            q.written(n);
+        }
     }
     Ok(())
 }

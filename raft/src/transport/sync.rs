@@ -7,7 +7,9 @@ use std::future::{Future, poll_fn};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
-use bytes::BytesMut;
+use bytes::Bytes;
+
+use super::codec::{FrameSink, OutBuf};
 
 /// Wakes every registered waker (waiters re-check their condition).
 #[derive(Default)]
@@ -109,14 +111,15 @@ impl<T> Slot<T> {
 
 /// The bytes waiting to be written on one connection, bounded.
 ///
-/// Senders encode whole frames straight into `buf`; the writer task takes
-/// everything queued at once and writes it with one call, so frames that
-/// pile up while a write is in flight (say a thousand groups' heartbeats)
-/// leave together. `used` counts queued bytes plus the bytes of the write
+/// Senders encode whole frames straight into `buf` (an [`OutBuf`]: small
+/// fields gathered, large record batches kept as their own chunks); the
+/// writer task takes everything queued at once and writes it chunk by
+/// chunk, so frames that pile up while a write is in flight (say a
+/// thousand groups' heartbeats) leave together. `used` counts queued bytes plus the bytes of the write
 /// in flight; past `limit`, senders wait (backpressure on whoever produces
 /// faster than the peer reads) instead of growing memory.
 pub(crate) struct OutQueue {
-    pub(crate) buf: RefCell<BytesMut>,
+    pub(crate) buf: RefCell<OutBuf>,
     used: Cell<usize>,
     limit: usize,
     closed: Cell<bool>,
@@ -131,7 +134,7 @@ pub(crate) struct Closed;
 impl OutQueue {
     pub(crate) fn new(limit: usize) -> Self {
         OutQueue {
-            buf: RefCell::new(BytesMut::new()),
+            buf: RefCell::new(OutBuf::default()),
             used: Cell::new(0),
             limit,
             closed: Cell::new(false),
@@ -160,11 +163,12 @@ impl OutQueue {
 
     /// Appends with `f` (which writes whole frames) and wakes the writer.
     /// Call right after [`OutQueue::reserve`], with no await in between.
-    pub(crate) fn push<R>(&self, f: impl FnOnce(&mut BytesMut) -> R) -> R {
+    pub(crate) fn push<R>(&self, f: impl FnOnce(&mut OutBuf) -> R) -> R {
         let mut buf = self.buf.borrow_mut();
-        let before = buf.len();
+        let before = buf.encoded_len();
         let r = f(&mut buf);
-        self.used.set(self.used.get() + (buf.len() - before));
+        self.used
+            .set(self.used.get() + (buf.encoded_len() - before));
         drop(buf);
         if let Some(w) = self.writer.borrow_mut().take() {
             w.wake();
@@ -179,7 +183,7 @@ impl OutQueue {
     /// For the writer: everything queued, once there is something (or
     /// `None` once closed). The bytes count as used until
     /// [`OutQueue::written`].
-    pub(crate) async fn take(&self) -> Option<BytesMut> {
+    pub(crate) async fn take(&self) -> Option<Vec<Bytes>> {
         poll_fn(|cx| {
             if self.closed.get() {
                 return Poll::Ready(None);
@@ -189,7 +193,7 @@ impl OutQueue {
                 *self.writer.borrow_mut() = Some(cx.waker().clone());
                 Poll::Pending
             } else {
-                Poll::Ready(Some(buf.split()))
+                Poll::Ready(Some(buf.take()))
             }
         })
         .await
