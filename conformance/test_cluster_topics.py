@@ -60,3 +60,42 @@ def test_a_topic_deleted_while_a_broker_was_down_leaves_no_folders():
         assert len(_folders(victim, born)) == 1, "the topic created meanwhile has no replica"
     finally:
         c.close()
+
+
+@needs_cluster
+def test_a_new_leader_asks_an_unknown_producer_to_resend_from_its_first_sequence():
+    """A producer with no batch in a partition's (complete) log that sends
+    a sequence past 0 just after the leadership began gets a retriable
+    NOT_LEADER_OR_FOLLOWER, not a success: its earlier batches are most
+    likely still failing on the old leader, and accepting this one would
+    let the client count them as written (librdkafka's "implicitly acked"
+    messages; 150 acknowledged records were lost that way). Kafka accepts
+    any sequence from an unknown producer because retention may have
+    removed its state; with nothing removed, that cannot be the reason."""
+    c = cluster.Cluster(3, name="unknownpid")
+    try:
+        c.start()
+        topic = harness.unique_topic("seq")
+        c.create_topic(topic, 1, full_isr=True)
+        leader = c.leader_of(topic, 0)
+        with c._conn(leader) as conn:
+            r = conn.request(22, 1, {"TransactionalId": None, "TransactionTimeoutMs": 60000})
+            assert r["ErrorCode"] == 0, r
+            pid, epoch = r["ProducerId"], r["ProducerEpoch"]
+            recs = [(b"k", b"v%d" % i) for i in range(5)]
+
+            def send(seq):
+                blob = rawkafka.build_batch(recs, producer_id=pid, producer_epoch=epoch,
+                                            base_sequence=seq)
+                part, _ = conn.produce(topic, 0, blob, acks=-1)
+                return part
+
+            part = send(5)
+            assert part["ErrorCode"] == rawkafka.NOT_LEADER_OR_FOLLOWER, part
+            # In order, both are taken.
+            part = send(0)
+            assert (part["ErrorCode"], part["BaseOffset"]) == (0, 0), part
+            part = send(5)
+            assert (part["ErrorCode"], part["BaseOffset"]) == (0, 5), part
+    finally:
+        c.close()

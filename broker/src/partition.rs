@@ -71,6 +71,12 @@ pub struct Partition {
     producers_gen: Cell<u64>,
     /// When `producers` was last rebuilt for a new leadership.
     producers_rebuilt_at: Cell<std::time::Instant>,
+    /// Whether that rebuild read the log from offset 0, so that a producer
+    /// `producers` does not know has no batch in this partition at all
+    /// (nothing was deleted: its earlier batches cannot have been removed
+    /// by retention, which is why Kafka accepts any sequence from an
+    /// unknown producer).
+    producers_complete: Cell<bool>,
     /// Appends check and record producers' sequences (and reach the Raft
     /// group) one at a time, in arrival order, even when a rebuild of the
     /// producers' state makes the first of them wait.
@@ -194,7 +200,8 @@ impl Partition {
             }
         };
         let log = replica.log().clone();
-        let producers = RefCell::new(rebuild_producer_state(&log).await?);
+        let (state, complete) = rebuild_producer_state(&log).await?;
+        let producers = RefCell::new(state);
         Ok(Partition {
             topic: topic.to_string(),
             topic_id,
@@ -209,6 +216,7 @@ impl Partition {
             producers_epoch: Cell::new(-1),
             producers_gen: Cell::new(0),
             producers_rebuilt_at: Cell::new(std::time::Instant::now()),
+            producers_complete: Cell::new(complete),
             admission: Turnstile::default(),
             settle_expired_epoch: Cell::new(-1),
             min_insync: Cell::new(min_insync.max(1) as usize),
@@ -233,7 +241,7 @@ impl Partition {
         if self.net.is_none() || self.producers_epoch.get() == epoch {
             return Ok(());
         }
-        let state = rebuild_producer_state(&self.log)
+        let (state, complete) = rebuild_producer_state(&self.log)
             .await
             .map_err(|e| produce_err(storage_error_code(&e), e.to_string()))?;
         tracing::debug!(
@@ -249,6 +257,7 @@ impl Partition {
         self.producers_epoch.set(epoch);
         self.producers_gen.set(self.producers_gen.get() + 1);
         self.producers_rebuilt_at.set(std::time::Instant::now());
+        self.producers_complete.set(complete);
         Ok(())
     }
 
@@ -487,6 +496,41 @@ impl Partition {
                         return Err(produce_err(
                             code,
                             format!("producer {pid} epoch {epoch} sequence {first_seq} refused"),
+                        ));
+                    }
+                    // A producer with no batch in this partition's log
+                    // (which lost nothing to retention) sends a sequence
+                    // past 0 just after this replica became leader: its
+                    // earlier batches are still on their way, most likely
+                    // failing on the old leader. Accepting this one (as
+                    // Kafka does for a producer whose state retention
+                    // removed) lets librdkafka count those earlier
+                    // batches as written ("implicitly acked") when they
+                    // were lost with the old leader's term: found by
+                    // test_sigstop_leader_past_election_timeout, 150
+                    // acknowledged records missing, when a new partition's
+                    // leadership moved to its preferred replica under the
+                    // first writes. A retriable answer makes the client
+                    // send them all again, in order.
+                    Ok(Check::Append)
+                        if first_seq != 0
+                            && self.net.is_some()
+                            && self.producers_complete.get()
+                            && !producers.knows(pid)
+                            && self.producers_rebuilt_at.get().elapsed() < GAP_GRACE =>
+                    {
+                        tracing::info!(
+                            topic = %self.topic,
+                            partition = self.index,
+                            pid,
+                            first_seq,
+                            "first batch of a producer unknown to a new leader does not start at sequence 0; asking for a retry"
+                        );
+                        return Err(produce_err(
+                            ErrorCode::NotLeaderOrFollower,
+                            format!(
+                                "producer {pid} has no batch here, and sequence {first_seq} is not its first; retry the earlier batches first"
+                            ),
                         ));
                     }
                     Ok(Check::Duplicate { base_offset }) => Some(base_offset),
@@ -755,10 +799,12 @@ pub fn now_ms() -> i64 {
 }
 
 /// Rebuilds idempotent producers' state from the active segment (the
-/// batches most likely to be retried after a restart).
-async fn rebuild_producer_state(log: &Log) -> Result<ProducerState, StorageError> {
+/// batches most likely to be retried after a restart); also says whether
+/// that was the whole log from offset 0.
+async fn rebuild_producer_state(log: &Log) -> Result<(ProducerState, bool), StorageError> {
     let mut state = ProducerState::default();
     let mut offset = log.active_segment_base().max(log.log_start_offset());
+    let complete = offset == 0;
     let end = log.log_end_offset();
     while offset < end {
         let r = log.read(offset, 1 << 20, None).await?;
@@ -779,5 +825,5 @@ async fn rebuild_producer_state(log: &Log) -> Result<ProducerState, StorageError
         }
         offset = r.next_offset;
     }
-    Ok(state)
+    Ok((state, complete))
 }

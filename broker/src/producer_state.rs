@@ -111,6 +111,12 @@ impl ProducerState {
     /// Whether a batch of the producer's current epoch starting at
     /// `first_seq` lies ahead of the next expected sequence (a gap), as
     /// opposed to behind it (a batch older than the five remembered).
+    /// Whether any batch of `producer_id` was recorded here (even one
+    /// forgotten since, after its append failed).
+    pub fn knows(&self, producer_id: i64) -> bool {
+        self.producers.contains_key(&producer_id)
+    }
+
     pub fn is_gap_ahead(&self, producer_id: i64, epoch: i16, first_seq: i32) -> bool {
         let Some(e) = self.producers.get(&producer_id) else {
             return false;
