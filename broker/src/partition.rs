@@ -289,6 +289,12 @@ impl Partition {
         self.replica.is_synced()
     }
 
+    /// The offset after the last batch admitted for appending here (in
+    /// the log, or still on its way to it).
+    pub fn admitted_end(&self) -> i64 {
+        self.next_offset.get()
+    }
+
     /// Whether this replica leads and accepts writes.
     pub fn is_leader(&self) -> bool {
         self.replica.is_leader()

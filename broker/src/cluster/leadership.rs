@@ -253,7 +253,10 @@ async fn rebalance(shard: &Rc<Shard>) {
 /// write. Returns whether it handed the leadership over.
 async fn to_preferred_if_new(shard: &Rc<Shard>, part: &crate::partition::Partition) -> bool {
     let me = shard.ctx.config.node_id;
-    if part.log.log_end_offset() != 0 || !part.is_leader() {
+    // Nothing written and nothing on its way: a batch admitted but not yet
+    // in the log would be cut off by the move (its producer then told to
+    // retry, but the move is what Kafka's creation-time leader avoids).
+    if part.log.log_end_offset() != 0 || part.admitted_end() != 0 || !part.is_leader() {
         return false;
     }
     let Some(t) = shard.metadata().topic_by_id(&part.topic_id).cloned() else {

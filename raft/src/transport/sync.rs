@@ -115,9 +115,10 @@ impl<T> Slot<T> {
 /// fields gathered, large record batches kept as their own chunks); the
 /// writer task takes everything queued at once and writes it chunk by
 /// chunk, so frames that pile up while a write is in flight (say a
-/// thousand groups' heartbeats) leave together. `used` counts queued bytes plus the bytes of the write
-/// in flight; past `limit`, senders wait (backpressure on whoever produces
-/// faster than the peer reads) instead of growing memory.
+/// thousand groups' heartbeats) leave together. `used` counts queued
+/// bytes plus the bytes of the write in flight; past `limit`, senders
+/// wait (backpressure on whoever produces faster than the peer reads)
+/// instead of growing memory.
 pub(crate) struct OutQueue {
     pub(crate) buf: RefCell<OutBuf>,
     used: Cell<usize>,
