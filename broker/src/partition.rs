@@ -804,32 +804,20 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// Rebuilds idempotent producers' state from the active segment (the
-/// batches most likely to be retried after a restart); also says whether
-/// that was the whole log from offset 0.
+/// Idempotent producers' state from the log's record of their last
+/// batches (see `Log::producer_batches`: it reads nothing in the common
+/// case); also says whether that covers the whole log from offset 0.
 async fn rebuild_producer_state(log: &Log) -> Result<(ProducerState, bool), StorageError> {
+    let (batches, complete) = log.producer_batches().await?;
     let mut state = ProducerState::default();
-    let mut offset = log.active_segment_base().max(log.log_start_offset());
-    let complete = offset == 0;
-    let end = log.log_end_offset();
-    while offset < end {
-        let r = log.read(offset, 1 << 20, None).await?;
-        if r.batches.is_empty() {
-            break;
-        }
-        for b in r.batches {
-            let b = RecordBatch::new(b)?;
-            if b.producer_id() >= 0 && !b.is_control() {
-                state.record(
-                    b.producer_id(),
-                    b.producer_epoch(),
-                    b.base_sequence(),
-                    b.records_count(),
-                    b.base_offset(),
-                );
-            }
-        }
-        offset = r.next_offset;
+    for b in batches {
+        state.record(
+            b.producer_id,
+            b.epoch,
+            b.base_sequence,
+            b.records,
+            b.base_offset,
+        );
     }
     Ok((state, complete))
 }

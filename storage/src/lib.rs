@@ -17,8 +17,10 @@ mod file;
 mod index;
 mod log;
 mod notify;
+mod producers;
 
 pub use compact::CompactionStats;
 pub use config::{CleanupPolicy, FlushPolicy, IoMode, LogConfig};
 pub use error::{ConfigError, Result, StorageError};
 pub use log::{AppendInfo, Corruption, Log, ReadResult};
+pub use producers::{PRODUCER_ID_EXPIRATION_MS, ProducerBatch};
