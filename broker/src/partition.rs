@@ -588,7 +588,8 @@ impl Partition {
         let batch = BytesMut::from(&records[..]);
         let generation = self.producers_gen.get();
         monoio::spawn(async move {
-            let appended = this.replica.append(batch, lat).await;
+            // `validate_batch` checked it.
+            let appended = this.replica.append_verified(batch, lat).await;
             let _ = tx.send(this.finish_append(appended, pid, first_seq, predicted, generation));
         });
         // The spawned append reaches the Raft group before any task

@@ -325,8 +325,30 @@ impl PartitionReplica {
     /// base offset and leader epoch (the Raft term) when writing it.
     pub async fn append(
         &self,
+        batch: BytesMut,
+        log_append_time: Option<i64>,
+    ) -> Result<AppendInfo, Error> {
+        self.write(batch, log_append_time, true).await
+    }
+
+    /// [`PartitionReplica::append`] of a batch whose header and CRC the
+    /// caller has just checked (the broker's produce validation): they are
+    /// not checked again, except where LogAppendTime rewrites the CRC (the
+    /// one pass that does so checks it too). Every byte of a produced batch
+    /// was run through CRC-32C three times on the leader before.
+    pub async fn append_verified(
+        &self,
+        batch: BytesMut,
+        log_append_time: Option<i64>,
+    ) -> Result<AppendInfo, Error> {
+        self.write(batch, log_append_time, false).await
+    }
+
+    async fn write(
+        &self,
         mut batch: BytesMut,
         log_append_time: Option<i64>,
+        check: bool,
     ) -> Result<AppendInfo, Error> {
         let max = self.shared.log.config().max_batch_bytes;
         if batch.len() > max {
@@ -337,14 +359,16 @@ impl PartitionReplica {
         }
         // Verifies header and CRC (and applies LogAppendTime) now; offset
         // and epoch are placeholders the leader overwrites.
-        stamp_batch(
-            &mut batch,
-            &Stamp {
-                base_offset: 0,
-                partition_leader_epoch: -1,
-                log_append_time,
-            },
-        )?;
+        if check || log_append_time.is_some() {
+            stamp_batch(
+                &mut batch,
+                &Stamp {
+                    base_offset: 0,
+                    partition_leader_epoch: -1,
+                    log_append_time,
+                },
+            )?;
+        }
         let raft = self.running().await?;
         self.writes_in_flight.set(self.writes_in_flight.get() + 1);
         let res = raft

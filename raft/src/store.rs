@@ -922,7 +922,9 @@ impl RaftLogStorage<TypeConfig> for LogStore {
                         .bytes
                         .try_into_mut()
                         .unwrap_or_else(|b| BytesMut::from(&b[..]));
-                    sh.log.append(buf, epoch, log_append_time).await
+                    // A new batch's CRC was checked where it entered
+                    // Raft (see `KafkaBatch::new`).
+                    sh.log.append_verified(buf, epoch, log_append_time).await
                 }
                 None => sh.log.append_replicated(batch.bytes).await,
             }

@@ -97,7 +97,10 @@ pub struct KafkaBatch {
 impl KafkaBatch {
     /// A batch as produced, to be stamped by the leader. For topics with
     /// `message.timestamp.type=LogAppendTime`, `log_append_time` is the
-    /// time to stamp.
+    /// time to stamp. The caller must have checked its CRC (the broker's
+    /// produce validation does) or built it: the leader's log does not
+    /// check it again, and a corrupt batch in the Raft log would stop
+    /// every follower, whose appends do check.
     pub fn new(bytes: Bytes, log_append_time: Option<i64>) -> Self {
         KafkaBatch {
             bytes,
