@@ -579,6 +579,7 @@ def test_members_keep_assignment_across_broker_restart(fresh_broker, how):
             c.close()
 
 
+@pytest.mark.waits
 def test_offsets_expire_and_empty_group_is_deleted(broker_factory):
     """Kafka's offset cleanup for a consumer group: while a member
     subscribes to topic A, A's committed offset is kept past the retention

@@ -1120,6 +1120,7 @@ def test_every_group_resumes_after_kill9(fresh_broker):
         kc.close()
 
 
+@pytest.mark.waits
 def test_offsets_expire_once_group_is_empty(broker_factory):
     """offsets.retention.minutes (1, the smallest Kafka accepts): the
     offsets of an Empty group and of a simple commit expire after it; a

@@ -152,7 +152,7 @@ impl Controller {
     }
 
     /// Controlled shutdown: hands the controller leadership to another
-    /// voter that is in sync (at most 3 s).
+    /// voter that is in sync (at most 3 s; see `leadership::hand_over`).
     pub async fn hand_off(&self) {
         if !self.replica.is_leader() {
             return;
@@ -160,13 +160,15 @@ impl Controller {
         let Some(isr) = self.replica.in_sync_replicas(Duration::from_secs(2)) else {
             return;
         };
-        if let Some(to) = isr.into_iter().find(|n| *n != self.node as NodeId) {
-            let _ = self.replica.transfer_leadership(to).await;
-            let deadline = Instant::now() + Duration::from_secs(3);
-            while self.replica.is_leader() && Instant::now() < deadline {
-                monoio::time::sleep(Duration::from_millis(20)).await;
-            }
-        }
+        let others = isr
+            .into_iter()
+            .filter(|n| *n != self.node as NodeId)
+            .collect();
+        crate::cluster::leadership::hand_over(
+            vec![(self.replica.clone(), others)],
+            Duration::from_secs(3),
+        )
+        .await;
     }
 
     pub async fn close(&self) {

@@ -274,8 +274,16 @@ async fn to_preferred_if_new(shard: &Rc<Shard>, part: &crate::partition::Partiti
     part.transfer_leadership(preferred).await.is_ok()
 }
 
+/// A follower that answered within this (five heartbeats) can take over
+/// a leadership handed off at shutdown.
+const HANDOFF_LAG: Duration = Duration::from_secs(1);
+/// How long a handed-off leadership is given to move to one target before
+/// the next in-sync replica is tried (an election takes a round trip or
+/// two; a target that is itself stopping never takes it).
+const TAKEOVER_WAIT: Duration = Duration::from_millis(1500);
+
 /// Controlled shutdown: hands the leadership of every partition this
-/// shard leads to an in-sync replica (the preferred one if it is), then
+/// shard leads to an in-sync replica (the preferred one first), then
 /// waits (at most 5 s) until none is led here, so clients move to the new
 /// leaders on a retriable NOT_LEADER_OR_FOLLOWER instead of waiting for an
 /// election timeout.
@@ -292,25 +300,27 @@ pub async fn hand_off(shard: &Rc<Shard>) {
     if parts.is_empty() {
         return;
     }
-    for part in &parts {
-        let Some(isr) = part.in_sync_replicas(Duration::from_secs(2)) else {
-            continue;
-        };
-        let preferred = meta
-            .topic_by_id(&part.topic_id)
-            .map(|t| t.preferred_leader(part.index, me));
-        let target = match preferred {
-            Some(p) if p != me && isr.contains(&p) => Some(p),
-            _ => isr.iter().copied().find(|n| *n != me),
-        };
-        if let Some(to) = target {
-            let _ = part.transfer_leadership(to).await;
-        }
-    }
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline && parts.iter().any(|p| p.is_leader()) {
-        monoio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let moves = parts
+        .iter()
+        .map(|part| {
+            let preferred = meta
+                .topic_by_id(&part.topic_id)
+                .map(|t| t.preferred_leader(part.index, me))
+                .filter(|p| *p != me);
+            let mut order: Vec<u64> = preferred.into_iter().map(|p| p as u64).collect();
+            for n in part
+                .replica()
+                .in_sync_replicas(Duration::from_secs(2))
+                .unwrap_or_default()
+            {
+                if n != me as u64 && !order.contains(&n) {
+                    order.push(n);
+                }
+            }
+            (part.replica().clone(), order)
+        })
+        .collect();
+    hand_over(moves, Duration::from_secs(5)).await;
     let kept = parts.iter().filter(|p| p.is_leader()).count();
     tracing::info!(
         shard = shard.id,
@@ -318,6 +328,61 @@ pub async fn hand_off(shard: &Rc<Shard>) {
         kept,
         "controlled shutdown: leadership handed off"
     );
+}
+
+/// Moves each replica's leadership to the first of its candidates (in
+/// order) that is in sync and takes it within [`TAKEOVER_WAIT`]; returns
+/// when every move is done or given up, or after `limit`. A target that
+/// stops answering (it is shutting down too) is given up at once: without
+/// that, the last brokers of a cluster stopped together each waited the
+/// whole limit.
+pub(crate) async fn hand_over(
+    moves: Vec<(Rc<tidemark_raft::PartitionReplica>, Vec<u64>)>,
+    limit: Duration,
+) {
+    struct Move {
+        replica: Rc<tidemark_raft::PartitionReplica>,
+        candidates: std::vec::IntoIter<u64>,
+        target: Option<(u64, Instant)>,
+    }
+    let mut moves: Vec<Move> = moves
+        .into_iter()
+        .map(|(replica, c)| Move {
+            replica,
+            candidates: c.into_iter(),
+            target: None,
+        })
+        .collect();
+    let deadline = Instant::now() + limit;
+    while !moves.is_empty() && Instant::now() < deadline {
+        let mut still = Vec::with_capacity(moves.len());
+        for mut m in moves {
+            if !m.replica.is_leader() {
+                continue;
+            }
+            let isr = m.replica.in_sync_replicas(HANDOFF_LAG).unwrap_or_default();
+            let trying = m
+                .target
+                .is_some_and(|(to, since)| isr.contains(&to) && since.elapsed() < TAKEOVER_WAIT);
+            if !trying {
+                m.target = None;
+                for to in m.candidates.by_ref() {
+                    if isr.contains(&to) && m.replica.transfer_leadership(to).await.is_ok() {
+                        m.target = Some((to, Instant::now()));
+                        break;
+                    }
+                }
+                if m.target.is_none() {
+                    continue;
+                }
+            }
+            still.push(m);
+        }
+        moves = still;
+        if !moves.is_empty() {
+            monoio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
 
 /// Waits (at most 5 s) until the high watermark reaches the log end.
