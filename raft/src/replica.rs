@@ -370,6 +370,7 @@ impl PartitionReplica {
             )?;
         }
         let raft = self.running().await?;
+        self.keep_cache_for_followers(&raft);
         self.writes_in_flight.set(self.writes_in_flight.get() + 1);
         let res = raft
             .client_write(KafkaBatch::new(batch.freeze(), log_append_time))
@@ -395,6 +396,42 @@ impl PartitionReplica {
             Err(RaftError::APIError(e)) => Err(Error::Fatal(e.to_string())),
             Err(RaftError::Fatal(e)) => Err(Error::Fatal(e.to_string())),
         }
+    }
+
+    /// On the leader, tells the log which batches its followers still need
+    /// (`Log::set_cache_floor`), from openraft's replication progress:
+    /// the lowest next offset among followers whose position is in the
+    /// index map's exact tail and that answered within a second (one
+    /// further behind is catching up from the files anyway, one silent may
+    /// be gone: neither holds the cache). Called on each write, which is
+    /// when the cache grows.
+    fn keep_cache_for_followers(&self, raft: &openraft::Raft<TypeConfig, StateMachine>) {
+        use openraft::Instant as _;
+        let m = raft.metrics();
+        let m = m.borrow_watched();
+        let mut floor = i64::MAX;
+        if m.current_leader == Some(self.node_id)
+            && let Some(rep) = &m.replication
+        {
+            let map = self.shared.map.borrow();
+            let beats = m.heartbeat.as_ref();
+            for (node, matched) in rep {
+                // A follower silent for a second (down, or paused) does
+                // not hold the cache.
+                let alive = beats
+                    .and_then(|b| b.get(node))
+                    .and_then(|t| t.as_ref())
+                    .is_some_and(|t| t.elapsed() <= Duration::from_secs(1));
+                if *node == self.node_id || !alive {
+                    continue;
+                }
+                let next = matched.map_or(0, |l| l.index + 1);
+                if let crate::index::Locate::Exact(offset) = map.locate(next) {
+                    floor = floor.min(offset);
+                }
+            }
+        }
+        self.shared.log.set_cache_floor(floor);
     }
 
     /// The high watermark: the offset after the last committed (and

@@ -627,3 +627,41 @@ fn max_collectible_offset_bounds_retention_delete_records_and_compaction() {
         assert_eq!(log.segment_count(), 1);
     });
 }
+
+#[test]
+fn the_tail_cache_keeps_what_followers_still_need_up_to_its_cap() {
+    // small_config: a 4 KiB tail cache, so the cap is 8 x 4 KiB.
+    let dir = test_dir("cache-floor");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let cap = 4096 * tidemark_storage::CACHE_FLOOR_FACTOR;
+        let append = |i: u64| {
+            let log = log.clone();
+            async move {
+                log.append(BytesMut::from(&batch_for(i, 3, 100)[..]), 1, None)
+                    .await
+                    .unwrap()
+            }
+        };
+        for i in 0..20 {
+            append(i).await;
+        }
+        let plain = log.memory_bytes();
+        // Followers still need everything from offset 0: the cache grows
+        // past 4 KiB, but not past its cap.
+        log.set_cache_floor(0);
+        for i in 20..200 {
+            append(i).await;
+        }
+        let held = log.memory_bytes();
+        assert!(held > plain + 3 * 4096, "held {held}, plain {plain}");
+        assert!(held < plain + cap + 4096, "held {held}, cap {cap}");
+        // They caught up: the next append lets the cache shrink back.
+        log.set_cache_floor(log.log_end_offset());
+        append(200).await;
+        assert!(log.memory_bytes() < plain + 8192, "{}", log.memory_bytes());
+        // Reads are served the same either way.
+        let got = read_all(&log, 0).await;
+        assert_eq!(got.len(), 201);
+    });
+}
