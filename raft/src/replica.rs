@@ -434,6 +434,19 @@ impl PartitionReplica {
         self.shared.log.set_cache_floor(floor);
     }
 
+    /// [`PartitionReplica::keep_cache_for_followers`] outside of writes,
+    /// then lets the log's tail cache shrink to it: called periodically,
+    /// so that a partition that went idle (or stopped leading) while a
+    /// follower trailed does not keep the extra cache.
+    pub fn refresh_cache_floor(&self) {
+        let raft = self.raft.borrow().clone();
+        match raft {
+            Some(r) => self.keep_cache_for_followers(&r),
+            None => self.shared.log.set_cache_floor(i64::MAX),
+        }
+        self.shared.log.trim_cache();
+    }
+
     /// The high watermark: the offset after the last committed (and
     /// applied) entry. Consumers read below it.
     pub fn high_watermark(&self) -> i64 {

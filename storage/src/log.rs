@@ -520,6 +520,14 @@ impl Log {
         self.cache_floor.set(offset);
     }
 
+    /// Lets the tail cache shrink now to what its size and floor allow
+    /// (otherwise it shrinks after the next append's flush: a partition
+    /// that went idle while a follower trailed would hold the extra).
+    pub fn trim_cache(&self) {
+        let mut st = self.st.borrow_mut();
+        self.evict_cache(&mut st);
+    }
+
     pub fn set_max_collectible_offset(&self, offset: i64) {
         self.max_collectible.set(offset);
     }

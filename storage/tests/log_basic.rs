@@ -656,12 +656,18 @@ fn the_tail_cache_keeps_what_followers_still_need_up_to_its_cap() {
         let held = log.memory_bytes();
         assert!(held > plain + 3 * 4096, "held {held}, plain {plain}");
         assert!(held < plain + cap + 4096, "held {held}, cap {cap}");
-        // They caught up: the next append lets the cache shrink back.
+        // They caught up: the cache shrinks back when trimmed (the
+        // periodic check) or at the next append.
         log.set_cache_floor(log.log_end_offset());
+        log.trim_cache();
+        assert!(log.memory_bytes() < plain + 8192, "{}", log.memory_bytes());
+        log.set_cache_floor(0);
         append(200).await;
+        log.set_cache_floor(i64::MAX);
+        append(201).await;
         assert!(log.memory_bytes() < plain + 8192, "{}", log.memory_bytes());
         // Reads are served the same either way.
         let got = read_all(&log, 0).await;
-        assert_eq!(got.len(), 201);
+        assert_eq!(got.len(), 202);
     });
 }

@@ -78,6 +78,9 @@ pub async fn run(shard: Rc<Shard>) {
             // Settles whether a replica that started empty has caught up
             // (it may vote freely from then on), while a leader is alive.
             part.is_synced();
+            if isr_pass {
+                part.replica().refresh_cache_floor();
+            }
             let was_leading = reported.contains_key(&key);
             if leader == me {
                 led_now.insert(key);
