@@ -44,6 +44,10 @@ pub struct BrokerContext {
     pub inflight_produce_bytes: AtomicI64,
     /// Requests being handled on any shard; shutdown waits for zero.
     pub inflight_requests: AtomicUsize,
+    /// Cluster mode: this broker has applied the controller log up to
+    /// what a controller leader had committed when it (re)joined (see
+    /// `Controller::run`); Metadata waits for it.
+    pub metadata_caught_up: AtomicBool,
 }
 
 pub use server::run;

@@ -91,6 +91,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         connections: AtomicUsize::new(0),
         inflight_produce_bytes: AtomicI64::new(0),
         inflight_requests: AtomicUsize::new(0),
+        metadata_caught_up: AtomicBool::new(false),
         config,
     });
 

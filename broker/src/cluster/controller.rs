@@ -186,8 +186,17 @@ impl Controller {
             if s0.is_stopping() {
                 return;
             }
-            self.replica.is_synced();
+            let synced = self.replica.is_synced();
             let hw = self.replica.high_watermark();
+            // Caught up: the log holds what a leader had committed when
+            // this replica (re)started (at once for one that kept its
+            // data), and all of it that is known committed is applied and
+            // published (the previous round published it).
+            if synced && self.applied.get() >= hw {
+                s0.ctx
+                    .metadata_caught_up
+                    .store(true, std::sync::atomic::Ordering::Release);
+            }
             if self.applied.get() >= hw {
                 idle_rounds += 1;
                 // A new leader adds brokers that registered under an old

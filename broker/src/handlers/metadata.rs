@@ -165,16 +165,25 @@ fn topic_error(name: Option<String>, id: Uuid, code: ErrorCode) -> MetadataRespo
     }
 }
 
-/// Cluster mode: waits (at most 5 s) until this broker has caught up with
-/// the controller log far enough to know itself registered. Before that
-/// its metadata is empty or stale (right after a start, or a wiped data
-/// folder), and a client that believed it (a broker list with only this
-/// one) stalled on every partition.
+/// Cluster mode: waits (at most 10 s) until this broker has caught up with
+/// the controller log: it knows itself registered and has applied what a
+/// controller leader had committed when it started (a wiped broker
+/// replaying the log knows itself from its first registration long
+/// before it knows the topics). Before that its metadata is empty or
+/// stale, and a client that believed it stalled on every partition
+/// (a broker list with only this one) or failed its messages with
+/// UNKNOWN_PARTITION or, after 30 s, UNKNOWN_TOPIC (librdkafka; found by
+/// the cluster soak wiping a follower). A Kafka broker likewise serves
+/// no client before it has caught up with the metadata log.
 async fn wait_until_caught_up(shard: &Shard) {
     let me = shard.ctx.config.node_id;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while shard.is_cluster()
-        && !shard.metadata().brokers.contains_key(&me)
+        && (!shard.metadata().brokers.contains_key(&me)
+            || !shard
+                .ctx
+                .metadata_caught_up
+                .load(std::sync::atomic::Ordering::Acquire))
         && std::time::Instant::now() < deadline
         && !shard.is_stopping()
     {
