@@ -575,17 +575,8 @@ impl Log {
                     if b.base_offset() >= until {
                         break;
                     }
-                    if b.producer_id() >= 0 && !b.is_control() {
-                        older.push((
-                            ProducerBatch {
-                                producer_id: b.producer_id(),
-                                epoch: b.producer_epoch(),
-                                base_sequence: b.base_sequence(),
-                                records: b.records_count(),
-                                base_offset: b.base_offset(),
-                            },
-                            b.max_timestamp(),
-                        ));
+                    if let Some(p) = ProducerBatch::of(&b) {
+                        older.push((p, b.max_timestamp()));
                     }
                 }
                 offset = r.next_offset;

@@ -44,6 +44,20 @@ pub struct ProducerBatch {
     pub base_offset: i64,
 }
 
+impl ProducerBatch {
+    /// `b` as a producer's batch; `None` for control batches and batches
+    /// without a producer id, which are nobody's.
+    pub fn of(b: &RecordBatch) -> Option<Self> {
+        (b.producer_id() >= 0 && !b.is_control()).then(|| ProducerBatch {
+            producer_id: b.producer_id(),
+            epoch: b.producer_epoch(),
+            base_sequence: b.base_sequence(),
+            records: b.records_count(),
+            base_offset: b.base_offset(),
+        })
+    }
+}
+
 #[derive(Debug, Default)]
 struct Producer {
     batches: VecDeque<ProducerBatch>,
@@ -81,22 +95,11 @@ impl ProducerBatches {
         }
     }
 
-    /// Records an appended batch (control batches and batches without a
-    /// producer id are not producers' batches).
+    /// Records an appended batch.
     pub fn record(&mut self, b: &RecordBatch) {
-        if b.producer_id() < 0 || b.is_control() {
-            return;
+        if let Some(p) = ProducerBatch::of(b) {
+            self.push(p, b.max_timestamp());
         }
-        self.push(
-            ProducerBatch {
-                producer_id: b.producer_id(),
-                epoch: b.producer_epoch(),
-                base_sequence: b.base_sequence(),
-                records: b.records_count(),
-                base_offset: b.base_offset(),
-            },
-            b.max_timestamp(),
-        );
     }
 
     fn push(&mut self, batch: ProducerBatch, timestamp: i64) {
