@@ -97,7 +97,7 @@ def run_one(binary, root, mb, i):
     try:
         cl.start()
         topic = "takeover"
-        lay = cl.create_topic(topic, 1, 3)["layout"]
+        cl.create_topic(topic, 1, 3)
         if mb:
             out["fill_seconds"] = fill(cl.bootstrap, topic, mb)
         old = cl.layout(topic)[0][0]["leader"]
@@ -128,7 +128,6 @@ def run_one(binary, root, mb, i):
         prod.list_topics(topic, timeout=10)
         out["first_ack"] = timed_publish(prod, topic, b"first")
         out["second_ack"] = timed_publish(prod, topic, b"second")
-        del lay
     finally:
         out["stop"] = cl.stop()
     return out

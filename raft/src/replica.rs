@@ -357,8 +357,9 @@ impl PartitionReplica {
                 max,
             });
         }
-        // Verifies header and CRC (and applies LogAppendTime) now; offset
-        // and epoch are placeholders the leader overwrites.
+        // Verifies header and CRC (unless the caller did) and applies
+        // LogAppendTime now, before the batch becomes an entry; offset and
+        // epoch are placeholders the leader overwrites.
         if check || log_append_time.is_some() {
             stamp_batch(
                 &mut batch,

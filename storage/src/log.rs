@@ -496,17 +496,6 @@ impl Log {
         self.st.borrow().corruption.clone()
     }
 
-    /// Bounds what retention, DeleteRecords and compaction may touch:
-    /// only segments that end at or below `offset` are deleted or
-    /// compacted, and the log start never moves past it. Unbounded
-    /// (`i64::MAX`) unless set.
-    ///
-    /// Why: the Raft replica reads its log entries from this log. Below
-    /// its purge point the batches are only Kafka data and may go; above
-    /// it, deleting a segment or dropping a batch from it would remove
-    /// Raft entries that a follower may still need, and would break the
-    /// counting of entries (one batch, one entry). Redpanda has the same
-    /// bound under the same name.
     /// On a Raft leader: the offset from which its followers still need
     /// batches (the lowest of their next offsets, among followers near the
     /// tail). The tail cache then keeps batches past it beyond
@@ -528,6 +517,17 @@ impl Log {
         self.evict_cache(&mut st);
     }
 
+    /// Bounds what retention, DeleteRecords and compaction may touch:
+    /// only segments that end at or below `offset` are deleted or
+    /// compacted, and the log start never moves past it. Unbounded
+    /// (`i64::MAX`) unless set.
+    ///
+    /// Why: the Raft replica reads its log entries from this log. Below
+    /// its purge point the batches are only Kafka data and may go; above
+    /// it, deleting a segment or dropping a batch from it would remove
+    /// Raft entries that a follower may still need, and would break the
+    /// counting of entries (one batch, one entry). Redpanda has the same
+    /// bound under the same name.
     pub fn set_max_collectible_offset(&self, offset: i64) {
         self.max_collectible.set(offset);
     }
