@@ -136,6 +136,82 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
     fsync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
+/// [`write_atomic`] unless the file already holds exactly `data` (or is
+/// missing and `data` is what its absence means, `absent`): opening an
+/// unchanged log writes nothing, so a restart of 50,000 partitions does
+/// not pay two fsyncs per checkpoint per partition.
+pub fn write_atomic_if_changed(path: &Path, data: &[u8], absent: Option<&[u8]>) -> Result<()> {
+    match std::fs::read(path) {
+        Ok(old) if old == data => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && absent == Some(data) => {
+            return Ok(());
+        }
+        _ => {}
+    }
+    write_atomic(path, data)
+}
+
+/// Makes everything written to the file system holding `path` durable
+/// (syncfs(2)): one call for a batch of new partitions whose files were
+/// created without an fsync each. Write-back errors since the file was
+/// opened are reported (Linux 5.8+).
+pub fn sync_filesystem(path: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let f = std::fs::File::open(path).map_err(|e| StorageError::io("open", path, e))?;
+    let dev = f
+        .metadata()
+        .map_err(|e| StorageError::io("stat", path, e))?
+        .dev();
+    let ticket = {
+        let mut t = syncfs_tickets();
+        let e = t.entry(dev).or_default();
+        e.0 += 1;
+        e.0
+    };
+    // SAFETY: syncfs only reads the descriptor, owned by `f` and alive for
+    // the call.
+    let r = unsafe { libc::syncfs(f.as_raw_fd()) };
+    if r != 0 {
+        return Err(StorageError::io(
+            "syncfs",
+            path,
+            std::io::Error::last_os_error(),
+        ));
+    }
+    let mut t = syncfs_tickets();
+    let e = t.entry(dev).or_default();
+    e.1 = e.1.max(ticket);
+    Ok(())
+}
+
+/// Per file system (device id): how many [`sync_filesystem`] calls have
+/// started, and the highest started one that has completed.
+fn syncfs_tickets() -> std::sync::MutexGuard<'static, std::collections::HashMap<u64, (u64, u64)>> {
+    static TICKETS: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<u64, (u64, u64)>>,
+    > = std::sync::OnceLock::new();
+    TICKETS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// A mark taken when files are created on the file system of `path`
+/// without an fsync: [`synced_since`] later says whether a
+/// [`sync_filesystem`] that started after the mark has completed (then
+/// those files are durable and need no fsync of their own).
+pub(crate) fn sync_mark(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(path).ok()?.dev();
+    let started = syncfs_tickets().get(&dev).map_or(0, |e| e.0);
+    Some((dev, started + 1))
+}
+
+/// See [`sync_mark`].
+pub(crate) fn synced_since(mark: Option<(u64, u64)>) -> bool {
+    mark.is_some_and(|(dev, need)| syncfs_tickets().get(&dev).is_some_and(|e| e.1 >= need))
+}
+
 pub fn remove_if_exists(path: &Path) -> Result<()> {
     match std::fs::remove_file(path) {
         Ok(()) => Ok(()),
@@ -156,7 +232,6 @@ pub struct SegmentWriter {
     pub path: PathBuf,
     file: Rc<File>,
     raw_fd: i32,
-    direct: bool,
     /// File position of `buf[0]`; always block aligned.
     buf_pos: u64,
     buf: Option<AlignedBuf>,
@@ -170,35 +245,40 @@ pub struct SegmentWriter {
     prealloc_limit: u64,
 }
 
-/// The first preallocation of a segment; once a segment outgrows it, each
-/// later one reserves [`PREALLOC_MAX_STEP`] more. Preallocating whole
-/// segments up front (1 GiB by default) would reserve a terabyte for a
-/// thousand idle partitions, so an idle segment costs 1 MiB; a segment
-/// being written holds at most 64 MiB beyond its data (sealing cuts it).
+/// Segments are not preallocated until their data passes this size: an
+/// empty or nearly idle partition costs the blocks it holds (a broker with
+/// 50,000 partitions cannot reserve 1 MiB for each), while a partition
+/// being written reserves [`PREALLOC_MAX_STEP`] at a time ahead of its
+/// data (sealing cuts it).
 ///
-/// Why not grow gradually (1, 2, 4, ... MiB, as before): measured on the
-/// ext4/virtio disk here, 16 KiB O_DIRECT appends into space reserved by
-/// small steps cost ~40 us more each (p50 ~230 against ~190 us, 4000
-/// appends; 8 MiB steps were as slow as doubling) than into space from
-/// 64 MiB steps, which match a file reserved in one call (what the raw
-/// baseline in benches/benches/storage_append.rs writes into).
-pub const PREALLOC_FIRST: u64 = 1 << 20;
+/// Why preallocate at all (Kafka's `preallocate` is off by default):
+/// measured on the ext4/virtio disk here, 16 KiB O_DIRECT appends into
+/// space reserved by small steps cost ~40 us more each (p50 ~230 against
+/// ~190 us, 4000 appends; 8 MiB steps were as slow as doubling) than into
+/// space from 64 MiB steps, which match a file reserved in one call (what
+/// the raw baseline in benches/benches/storage_append.rs writes into).
+/// The first MiB of a segment is appended without it: that is where the
+/// partitions that are rarely written stay.
+pub const PREALLOC_AFTER: u64 = 1 << 20;
 pub const PREALLOC_MAX_STEP: u64 = 64 << 20;
 
 /// How far to preallocate so that `end` bytes fit, given what is
-/// allocated and the limit.
+/// allocated and the limit (`allocated` when nothing is to be reserved).
 fn next_allocation(end: u64, allocated: u64, limit: u64) -> u64 {
-    let step = if allocated == 0 {
-        PREALLOC_FIRST
-    } else {
-        PREALLOC_MAX_STEP
-    };
-    (end.max(allocated) + step).min(limit.max(end))
+    if end <= PREALLOC_AFTER {
+        return allocated;
+    }
+    (end.max(allocated) + PREALLOC_MAX_STEP).min(limit.max(end))
 }
 
 impl SegmentWriter {
     /// Opens the segment at `path` whose valid data ends at `len`, cutting
     /// anything after it (a torn tail, or zero padding) and preallocating.
+    ///
+    /// With `sync_now` the cut (and the preallocation) is made durable
+    /// before it returns; without it, the next flush's fdatasync covers
+    /// it (used when reopening a parked writer, whose file holds nothing
+    /// past `len` but block padding, which reads as the end anyway).
     pub async fn open(
         base: i64,
         path: PathBuf,
@@ -206,8 +286,9 @@ impl SegmentWriter {
         create: bool,
         mode: IoMode,
         preallocate: u64,
+        sync_now: bool,
     ) -> Result<SegmentWriter> {
-        let (std_file, direct) = open_for_write(&path, create, mode)?;
+        let (std_file, _direct) = open_for_write(&path, create, mode)?;
         let raw_fd = std_file.as_raw_fd();
         std_file
             .set_len(len)
@@ -215,7 +296,7 @@ impl SegmentWriter {
         let mut allocated = len;
         if preallocate > len {
             let want = next_allocation(len, 0, preallocate);
-            if fallocate(raw_fd, want) {
+            if want > len && fallocate(raw_fd, want) {
                 allocated = want;
             } else {
                 tracing::debug!(path = %path.display(), "fallocate unsupported; not preallocating");
@@ -243,7 +324,6 @@ impl SegmentWriter {
             path,
             file,
             raw_fd,
-            direct,
             buf_pos,
             buf: Some(buf),
             written: len,
@@ -252,12 +332,10 @@ impl SegmentWriter {
             prealloc_limit: preallocate,
         };
         // Make the cut (and the preallocation) durable before new data.
-        w.sync().await?;
+        if sync_now {
+            w.sync().await?;
+        }
         Ok(w)
-    }
-
-    pub fn is_direct(&self) -> bool {
-        self.direct
     }
 
     /// Logical size: bytes written plus bytes buffered.
@@ -285,7 +363,9 @@ impl SegmentWriter {
         if self.prealloc_limit > 0 && end > self.allocated {
             // Grow the preallocation ahead of the data, in steps.
             let want = next_allocation(end, self.allocated, self.prealloc_limit);
-            if fallocate(self.raw_fd, want) {
+            if want <= self.allocated {
+                // Not yet worth reserving (see PREALLOC_AFTER).
+            } else if fallocate(self.raw_fd, want) {
                 self.allocated = want;
             } else {
                 self.prealloc_limit = 0;
@@ -366,9 +446,14 @@ pub async fn scan_segment(
     mut f: impl FnMut(u64, &kafka_protocol::records::RecordBatch) -> std::result::Result<(), String>,
 ) -> Result<ScanEnd> {
     use kafka_protocol::records::RecordBatches;
+    // Start small and grow: most active segments of an idle broker hold a
+    // few KiB, and a 1 MiB buffer per partition read at start-up was kept
+    // by the allocator (fragmented by the small allocations made between
+    // two opens): 1 MB of resident memory per partition after a restart.
+    const FIRST_CHUNK: usize = 64 << 10;
     const CHUNK: usize = 1 << 20;
     let mut pos = 0u64;
-    let mut want = CHUNK;
+    let mut want = FIRST_CHUNK;
     while pos < len {
         let n = want.min((len - pos) as usize);
         let chunk = read_at(file, path, pos, n).await?;
@@ -413,7 +498,7 @@ pub async fn scan_segment(
             });
         }
         pos += consumed as u64;
-        want = need_more.map_or(CHUNK, |n| n.max(CHUNK));
+        want = need_more.map_or((want * 2).min(CHUNK), |n| n.max((want * 2).min(CHUNK)));
     }
     Ok(ScanEnd::Clean)
 }
@@ -433,10 +518,12 @@ mod prealloc_tests {
     #[test]
     fn preallocation_grows_in_steps_up_to_the_segment_size() {
         let gib = 1 << 30;
-        assert_eq!(next_allocation(0, 0, gib), PREALLOC_FIRST);
+        // Small segments are not preallocated at all.
+        assert_eq!(next_allocation(0, 0, gib), 0);
+        assert_eq!(next_allocation(PREALLOC_AFTER, 0, gib), 0);
         assert_eq!(
-            next_allocation(PREALLOC_FIRST + 1, PREALLOC_FIRST, gib),
-            PREALLOC_FIRST + 1 + PREALLOC_MAX_STEP
+            next_allocation(PREALLOC_AFTER + 1, 0, gib),
+            PREALLOC_AFTER + 1 + PREALLOC_MAX_STEP
         );
         let big = 500 << 20;
         assert_eq!(next_allocation(big, big - 1, gib), big + PREALLOC_MAX_STEP);

@@ -22,5 +22,6 @@ mod producers;
 pub use compact::CompactionStats;
 pub use config::{CleanupPolicy, FlushPolicy, IoMode, LogConfig};
 pub use error::{ConfigError, Result, StorageError};
+pub use file::sync_filesystem;
 pub use log::{AppendInfo, CACHE_FLOOR_FACTOR, Corruption, Log, ReadResult};
 pub use producers::{PRODUCER_ID_EXPIRATION_MS, ProducerBatch};

@@ -117,6 +117,15 @@ pub(crate) struct State {
     ops: Vec<IoOp>,
     unflushed: usize,
     writer: Option<SegmentWriter>,
+    /// The active segment's writer is closed (an idle log, see
+    /// [`Log::park`]): its base and logical length; the next flush opens
+    /// it again.
+    parked: Option<(i64, u64)>,
+    /// The log's folder and first segment were created and not yet made
+    /// durable: the first flush fsyncs the folder and its parent, unless a
+    /// syncfs that started after the creation (the mark held here) has
+    /// completed since (a batch of new partitions is synced at once).
+    dir_unsynced: Option<Option<(u64, u64)>>,
     failed: Option<String>,
     corruption: Option<Corruption>,
     index_cache: VecDeque<(i64, u64, Rc<SegIndex>)>,
@@ -139,6 +148,8 @@ pub struct Log {
     /// [`Log::set_cache_floor`]).
     cache_floor: Cell<i64>,
     syncs: Cell<u64>,
+    /// When a batch was last appended (see [`Log::park_if_idle`]).
+    last_append: Cell<std::time::Instant>,
     changed: Notify,
     direct: bool,
 }
@@ -245,11 +256,16 @@ impl Log {
             recovery_point = i64::MIN;
             epochs_ckpt = None;
         }
+        // A new log's folder and first segment are made durable by its
+        // first flush (`dir_unsynced`), not here: creating ten thousand
+        // partitions would otherwise cost two directory fsyncs each, and
+        // an empty log that a crash loses had nothing acknowledged.
+        let mut dir_unsynced = None;
         if bases.is_empty() {
             let base = log_start_ckpt.unwrap_or(0).max(0);
             let path = seg_path(&dir, base, "log");
             std::fs::File::create(&path).map_err(|e| StorageError::io("create", &path, e))?;
-            file::fsync_dir(&dir)?;
+            dir_unsynced = Some(file::sync_mark(&dir));
             bases.push(base);
         }
 
@@ -370,19 +386,12 @@ impl Log {
         }
 
         let (&active_base, active) = segments.iter_mut().next_back().expect("one segment");
-        let writer = SegmentWriter::open(
-            active_base,
-            seg_path(&dir, active_base, "log"),
-            active.size,
-            true,
-            config.io_mode,
-            if config.preallocate {
-                config.segment_bytes
-            } else {
-                0
-            },
-        )
-        .await?;
+        // The writer opens at the first flush (a parked writer): an idle
+        // partition holds no descriptor and no write buffer. Whether the
+        // file system takes O_DIRECT is probed now.
+        let (_, direct) =
+            file::open_for_write(&seg_path(&dir, active_base, "log"), false, config.io_mode)?;
+        let parked = Some((active_base, active.size));
         // The active segment has no index files: it is always rescanned.
         file::remove_if_exists(&seg_path(&dir, active_base, "index"))?;
         file::remove_if_exists(&seg_path(&dir, active_base, "timeindex"))?;
@@ -396,13 +405,17 @@ impl Log {
             .min(leo);
         epochs.retain(|&(_, o)| o < leo);
         truncate_epochs_from_start(&mut epochs, log_start);
-        file::write_atomic(&dir.join(EPOCHS), &encode_epochs(&epochs))?;
-        file::write_atomic(
+        file::write_atomic_if_changed(
+            &dir.join(EPOCHS),
+            &encode_epochs(&epochs),
+            Some(&encode_epochs(&[])),
+        )?;
+        file::write_atomic_if_changed(
             &dir.join(RECOVERY_POINT),
             active_base.to_string().as_bytes(),
+            Some(b"0"),
         )?;
 
-        let direct = writer.is_direct();
         let log = Rc::new(Log {
             dir,
             st: RefCell::new(State {
@@ -415,7 +428,9 @@ impl Log {
                 cache_bytes: 0,
                 ops: Vec::new(),
                 unflushed: 0,
-                writer: Some(writer),
+                writer: None,
+                parked,
+                dir_unsynced,
                 failed: None,
                 corruption,
                 index_cache: VecDeque::new(),
@@ -427,6 +442,7 @@ impl Log {
             max_collectible: Cell::new(i64::MAX),
             cache_floor: Cell::new(i64::MAX),
             syncs: Cell::new(0),
+            last_append: Cell::new(std::time::Instant::now()),
             changed: Notify::default(),
             direct,
             config,
@@ -766,6 +782,7 @@ impl Log {
 
     /// The synchronous part of an append: roll if due, index, cache, queue.
     fn push_batch(&self, st: &mut State, b: RecordBatch) -> Result<AppendInfo> {
+        self.last_append.set(std::time::Instant::now());
         if b.last_offset_delta() < 0 {
             return Err(StorageError::InvalidBatch(
                 kafka_protocol::records::RecordError::InvalidBatchLength(b.last_offset_delta()),
@@ -877,13 +894,53 @@ impl Log {
 
     /// Runs every queued op, then one fdatasync. Caller holds the I/O role.
     pub(crate) async fn flush_once(&self) -> Result<()> {
-        let (ops, target, writer) = {
+        let (ops, target, writer, parked, dir_unsynced) = {
             let mut st = self.st.borrow_mut();
             let ops = std::mem::take(&mut st.ops);
-            (ops, st.leo, st.writer.take())
+            (
+                ops,
+                st.leo,
+                st.writer.take(),
+                st.parked.take(),
+                st.dir_unsynced,
+            )
         };
         let mut writer = writer;
-        let res = self.run_ops(ops, &mut writer).await;
+        let mut res = Ok(());
+        if writer.is_none()
+            && let Some((base, len)) = parked
+        {
+            match SegmentWriter::open(
+                base,
+                seg_path(&self.dir, base, "log"),
+                len,
+                false,
+                self.config.io_mode,
+                self.prealloc_limit(),
+                false,
+            )
+            .await
+            {
+                Ok(w) => writer = Some(w),
+                Err(e) => res = Err(e),
+            }
+        }
+        if res.is_ok() {
+            res = self.run_ops(ops, &mut writer).await;
+        }
+        if res.is_ok()
+            && let Some(mark) = dir_unsynced
+        {
+            if !file::synced_since(mark) {
+                res = file::fsync_dir(&self.dir).and_then(|()| match self.dir.parent() {
+                    Some(p) => file::fsync_dir(p),
+                    None => Ok(()),
+                });
+            }
+            if res.is_ok() {
+                self.st.borrow_mut().dir_unsynced = None;
+            }
+        }
         self.syncs.set(self.syncs.get() + 1);
         let mut st = self.st.borrow_mut();
         let Some(writer) = writer else {
@@ -913,13 +970,18 @@ impl Log {
         }
     }
 
-    async fn run_ops(&self, ops: Vec<IoOp>, slot: &mut Option<SegmentWriter>) -> Result<()> {
-        let mode = self.config.io_mode;
-        let prealloc = if self.config.preallocate {
+    /// The preallocation limit of a segment writer (0: none).
+    fn prealloc_limit(&self) -> u64 {
+        if self.config.preallocate {
             self.config.segment_bytes
         } else {
             0
-        };
+        }
+    }
+
+    async fn run_ops(&self, ops: Vec<IoOp>, slot: &mut Option<SegmentWriter>) -> Result<()> {
+        let mode = self.config.io_mode;
+        let prealloc = self.prealloc_limit();
         for op in ops {
             match op {
                 IoOp::Write { base, data } => {
@@ -956,6 +1018,7 @@ impl Log {
                             true,
                             mode,
                             prealloc,
+                            true,
                         )
                         .await?,
                     );
@@ -1423,15 +1486,16 @@ impl Log {
         file::remove_if_exists(&seg_path(&self.dir, base, "index"))?;
         file::remove_if_exists(&seg_path(&self.dir, base, "timeindex"))?;
         file::fsync_dir(&self.dir)?;
-        let prealloc = if self.config.preallocate {
-            self.config.segment_bytes
-        } else {
-            0
+        let prealloc = self.prealloc_limit();
+        let old_writer = {
+            let mut st = self.st.borrow_mut();
+            st.parked = None;
+            st.writer.take()
         };
-        let old_writer = self.st.borrow_mut().writer.take();
         drop(old_writer);
         let writer =
-            SegmentWriter::open(base, path, pos, false, self.config.io_mode, prealloc).await?;
+            SegmentWriter::open(base, path, pos, false, self.config.io_mode, prealloc, true)
+                .await?;
         file::write_atomic(&self.dir.join(RECOVERY_POINT), base.to_string().as_bytes())?;
         let mut st = self.st.borrow_mut();
         st.writer = Some(writer);
@@ -1510,7 +1574,11 @@ impl Log {
             self.flush_once().await?;
         }
         let bases: Vec<i64> = self.st.borrow().segments.keys().copied().collect();
-        let old_writer = self.st.borrow_mut().writer.take();
+        let old_writer = {
+            let mut st = self.st.borrow_mut();
+            st.parked = None;
+            st.writer.take()
+        };
         drop(old_writer);
         // The checkpoints first: a crash half-way leaves either the old
         // segments (and a log start the open clamps to them) or none, and
@@ -1527,14 +1595,10 @@ impl Log {
             }
         }
         file::fsync_dir(&self.dir)?;
-        let prealloc = if self.config.preallocate {
-            self.config.segment_bytes
-        } else {
-            0
-        };
+        let prealloc = self.prealloc_limit();
         let path = seg_path(&self.dir, offset, "log");
         let writer =
-            SegmentWriter::open(offset, path, 0, true, self.config.io_mode, prealloc).await?;
+            SegmentWriter::open(offset, path, 0, true, self.config.io_mode, prealloc, true).await?;
         file::fsync_dir(&self.dir)?;
         let mut st = self.st.borrow_mut();
         let generation = st
@@ -1721,6 +1785,53 @@ impl Log {
     /// Flushes and stops; the log may be reopened afterwards.
     pub async fn close(&self) -> Result<()> {
         self.flush().await
+    }
+
+    /// Releases what an idle log holds: the active segment's writer (its
+    /// descriptor and write buffer; the next flush opens it again), the
+    /// tail cache, open segment readers and cached indexes. Only when
+    /// nothing is being written (every append durable, no file operation
+    /// queued, no flush, reset or compaction running); returns whether it
+    /// parked. Why: a broker holds tens of thousands of partitions, most
+    /// of them idle, and an open log costs ~48 KB and a descriptor or two
+    /// (raft/ARCHITECTURE.md); a parked one costs its segment table and
+    /// the active segment's sparse index.
+    pub fn park(&self) -> bool {
+        if self.io_busy.get() || self.cleaning.get() {
+            return false;
+        }
+        let mut st = self.st.borrow_mut();
+        if st.exclusive || st.failed.is_some() || !st.ops.is_empty() || st.durable < st.leo {
+            return false;
+        }
+        if let Some(w) = st.writer.take() {
+            if w.len() != w.written() {
+                st.writer = Some(w);
+                return false;
+            }
+            st.parked = Some((w.base, w.written()));
+        }
+        st.cache.clear();
+        st.cache.shrink_to_fit();
+        st.cache_bytes = 0;
+        st.ops.shrink_to_fit();
+        st.index_cache.clear();
+        st.index_cache.shrink_to_fit();
+        for seg in st.segments.values_mut() {
+            seg.reader = None;
+        }
+        true
+    }
+
+    /// [`Log::park`] if no batch was appended for `idle`.
+    pub fn park_if_idle(&self, idle: std::time::Duration) -> bool {
+        self.last_append.get().elapsed() >= idle && self.park()
+    }
+
+    /// Whether the log is parked ([`Log::park`]).
+    pub fn is_parked(&self) -> bool {
+        let st = self.st.borrow();
+        st.writer.is_none() && st.parked.is_some()
     }
 }
 

@@ -671,3 +671,64 @@ fn the_tail_cache_keeps_what_followers_still_need_up_to_its_cap() {
         assert_eq!(got.len(), 202);
     });
 }
+
+/// An idle log lets go of its writer, cache and readers (`park`); reads
+/// and appends go on as before (the writer opens again at the next
+/// flush), across segment rolls, and everything survives a reopen. A new
+/// log costs no preallocation: an empty one holds no data blocks.
+#[test]
+fn a_parked_log_reads_appends_and_reopens() {
+    let dir = test_dir("parked");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let seg0 = dir.join(format!("{:020}.log", 0));
+        let blocks = |p: &std::path::Path| {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(p).unwrap().blocks()
+        };
+        assert_eq!(blocks(&seg0), 0, "a new segment is not preallocated");
+        let mut expected = Vec::new();
+        for i in 0..10u64 {
+            let b = batch_for(i, 2, 50);
+            let info = log.append(BytesMut::from(&b[..]), 3, None).await.unwrap();
+            expected.push(stamped(&b, info.base_offset, 3));
+        }
+        assert!(!log.is_parked());
+        assert!(log.park(), "an idle log parks");
+        assert!(log.is_parked());
+        // Reads need no writer.
+        let got = read_all(&log, 0).await;
+        assert_eq!(got.len(), 10);
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g.as_bytes(), e);
+        }
+        // Appends open it again, and keep going through rolls.
+        for i in 10..200u64 {
+            let b = batch_for(i, 2, 50);
+            let info = log.append(BytesMut::from(&b[..]), 3, None).await.unwrap();
+            assert_eq!(info.base_offset, i as i64 * 2);
+            expected.push(stamped(&b, info.base_offset, 3));
+            if i % 37 == 0 {
+                assert!(log.park());
+            }
+        }
+        assert!(!log.is_parked());
+        assert!(log.segment_count() > 2, "rolled by segment.bytes");
+        assert!(log.park());
+        log.close().await.unwrap();
+        drop(log);
+
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert!(log.is_parked(), "a log opens parked");
+        let got = read_all(&log, 0).await;
+        assert_eq!(got.len(), 200);
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g.as_bytes(), e);
+        }
+        let info = log
+            .append(BytesMut::from(&batch_for(7, 1, 10)[..]), 4, None)
+            .await
+            .unwrap();
+        assert_eq!(info.base_offset, 400);
+    });
+}
