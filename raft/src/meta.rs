@@ -98,8 +98,13 @@ impl Meta {
         }
     }
 
-    /// Replaces the state file atomically and durably.
-    pub fn store(&self, dir: &Path) -> Result<(), Error> {
+    /// Replaces the state file atomically and (with `durable`) durably;
+    /// with `durable` false, without the fsyncs (atomic
+    /// against a crash only once the caller has made the file system
+    /// durable, e.g. by one syncfs for a batch of new partitions; until
+    /// then a crash may leave the file empty or missing, which
+    /// `Shared::open` accepts only beside an empty log).
+    pub fn store(&self, dir: &Path, durable: bool) -> Result<(), Error> {
         let path = Self::path(dir);
         let tmp = dir.join(format!("{FILE}.tmp"));
         let io = |op: &'static str, p: &Path| {
@@ -113,12 +118,16 @@ impl Meta {
         let mut f = fs::File::create(&tmp).map_err(io("create", &tmp))?;
         f.write_all(self.encode().as_bytes())
             .map_err(io("write", &tmp))?;
-        f.sync_data().map_err(io("fdatasync", &tmp))?;
+        if durable {
+            f.sync_data().map_err(io("fdatasync", &tmp))?;
+        }
         drop(f);
         fs::rename(&tmp, &path).map_err(io("rename", &path))?;
-        fs::File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io("fsync", dir))?;
+        if durable {
+            fs::File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(io("fsync", dir))?;
+        }
         Ok(())
     }
 

@@ -83,16 +83,50 @@ fn appends_commit_contiguously_and_survive_reopen() {
             "hw recovered: {}",
             r.high_watermark()
         );
+        // A clean stop left everything applied under its own leadership:
+        // the replica starts asleep (no openraft instance) in its term.
+        assert!(r.is_hibernating(), "a clean reopen starts hibernating");
+        assert!(r.is_leader());
+        assert_eq!(r.leader_epoch(), epoch1, "a clean reopen keeps its term");
         r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
-        let epoch2 = r.leader_epoch();
-        assert!(epoch2 > epoch1, "new term {epoch2} > {epoch1}");
-        // The new leader's blank takes no offset: dense across restarts.
         assert_eq!(r.high_watermark(), next);
         let info = r.append(batch_for(n, 5, 100), None).await.unwrap();
         assert_eq!(info.base_offset, next);
+        assert!(!r.is_hibernating(), "a write wakes it");
         let batches = read_all(r.log(), 0, info.last_offset + 1).await;
         assert_eq!(batches.len() as u64, n + 1);
-        assert_eq!(batches.last().unwrap().partition_leader_epoch(), epoch2);
+        assert_eq!(batches.last().unwrap().partition_leader_epoch(), epoch1);
+        assert_eq!(r.log().epochs(), vec![(epoch1, 0)]);
+        r.close().await.unwrap();
+        drop(r);
+
+        // A state that does not say everything is applied (as after a
+        // crash between writes and the state's next save): the replica
+        // elects itself in a new term, and the new leader's blank entry
+        // takes no offset (dense across restarts).
+        let next = info.last_offset + 1;
+        let state = dir.join("raft-state");
+        let text = std::fs::read_to_string(&state).unwrap();
+        let unclean: String = text
+            .lines()
+            .map(|l| {
+                if l.starts_with("applied ") {
+                    "applied -"
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n";
+        std::fs::write(&state, unclean).unwrap();
+        let r = open(&dir).await;
+        assert!(!r.is_hibernating());
+        let epoch2 = r.leader_epoch();
+        assert!(epoch2 > epoch1, "new term {epoch2} > {epoch1}");
+        assert_eq!(r.high_watermark(), next);
+        let info = r.append(batch_for(n, 5, 100), None).await.unwrap();
+        assert_eq!(info.base_offset, next);
         assert_eq!(r.log().epochs(), vec![(epoch1, 0), (epoch2, next)]);
         r.close().await.unwrap();
         drop(r);
@@ -100,6 +134,7 @@ fn appends_commit_contiguously_and_survive_reopen() {
         // Several restarts in a row (each a new term and a blank entry,
         // none of them with data) still leave no hole.
         let mut end = info.last_offset + 1;
+        let n = n + 1;
         for round in 0..3 {
             let r = open(&dir).await;
             assert_eq!(r.high_watermark(), end);
@@ -318,12 +353,14 @@ fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
         next += 1;
         assert_eq!(r.leader_epoch(), epoch);
 
-        // Closed while asleep, reopened: a new term, nothing lost.
+        // Closed while asleep, reopened: asleep again in the same term,
+        // nothing lost.
         assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
         r.close().await.unwrap();
         drop(r);
         let r = open(&dir).await;
-        assert!(r.leader_epoch() > epoch);
+        assert!(r.is_hibernating());
+        assert_eq!(r.leader_epoch(), epoch);
         assert_eq!(r.high_watermark(), next);
         assert_eq!(r.log().log_start_offset(), next - 4);
         let i = r.append(batch_for(21, 1, 5), None).await.unwrap();
@@ -474,4 +511,72 @@ fn a_log_written_before_raft_is_adopted_by_a_single_voter_and_refused_with_other
         assert_eq!(read_all(r.log(), 0, 60).await.len(), 6);
         r.close().await.unwrap();
     });
+}
+
+/// A copy of a replica's folder taken while it runs (what a kill -9
+/// leaves: every acknowledged batch durable, the state file saved before
+/// the last writes) opens asleep in the same term, with everything the
+/// log holds committed; the next write goes on densely in that term.
+#[test]
+fn a_killed_single_voter_catches_up_from_its_log_without_an_election() {
+    let dir = test_dir("killed");
+    let copy = test_dir("killed-copy");
+    run(async {
+        let r = open(&dir).await;
+        let epoch = r.leader_epoch();
+        for seed in 0..5 {
+            r.append(batch_for(seed, 2, 20), None).await.unwrap();
+        }
+        // The state file now says everything up to here is applied.
+        assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
+        let mut next = 0;
+        for seed in 5..12 {
+            next = r
+                .append(batch_for(seed, 2, 20), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+        }
+        let stale = std::fs::read_to_string(copy.join("raft-state")).unwrap();
+        let applied_next: i64 = stale
+            .lines()
+            .find_map(|l| l.strip_prefix("applied "))
+            .and_then(|l| l.rsplit(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(applied_next < next, "the copied state lags the log");
+        r.close().await.unwrap();
+
+        let k = PartitionReplica::open(
+            &copy,
+            config(),
+            1,
+            BTreeSet::from([1]),
+            NoPeers,
+            ReplicaConfig::default(),
+        )
+        .await
+        .unwrap();
+        assert!(k.is_hibernating(), "no election: it opens asleep");
+        assert_eq!(k.leader_epoch(), epoch);
+        assert_eq!(
+            k.high_watermark(),
+            next,
+            "everything in the log is committed"
+        );
+        let i = k.append(batch_for(99, 1, 20), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        let batches = read_all(k.log(), 0, next + 1).await;
+        assert_eq!(batches.len(), 13);
+        assert!(batches.iter().all(|b| b.partition_leader_epoch() == epoch));
+        k.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&copy).ok();
 }
