@@ -19,8 +19,10 @@ pub mod apis;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod fetch_session;
 pub mod groups;
 pub mod handlers;
+pub mod maintenance;
 pub mod metadata;
 pub mod notify;
 pub mod partition;
@@ -28,6 +30,7 @@ pub mod producer_state;
 pub mod server;
 pub mod settings;
 pub mod shard;
+pub mod topics;
 pub mod turnstile;
 
 /// What every shard shares, read-only apart from a few counters that are

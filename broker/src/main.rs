@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    raise_fd_limit();
     let config = match BrokerConfig::from_cli(Cli::parse()) {
         Ok(c) => c,
         Err(e) => {
@@ -47,6 +48,45 @@ fn main() -> ExitCode {
 /// CPU. Memory freed by idle partitions is still handed back by the
 /// housekeeping's `malloc_trim`. Must run before any thread starts (the
 /// settings are process-wide and not meant to change under allocations).
+/// Descriptors a broker may open: as many as the system allows. A
+/// partition being written holds its active segment open (and a reader
+/// while it is fetched), so tens of thousands of active partitions need
+/// more than the usual soft limit (1,024 or 20,000); idle ones park their
+/// logs and hold none. As Kafka's and Redpanda's guides ask of operators,
+/// but done here: the soft limit goes to the hard one, and the hard one
+/// to the kernel's `nr_open` where the process may (CAP_SYS_RESOURCE).
+fn raise_fd_limit() {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit write to or read from the struct we pass,
+    // which lives on this stack frame for the calls.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return;
+        }
+        let nr_open = std::fs::read_to_string("/proc/sys/fs/nr_open")
+            .ok()
+            .and_then(|s| s.trim().parse::<libc::rlim_t>().ok())
+            .unwrap_or(lim.rlim_max);
+        let want = libc::rlimit {
+            rlim_cur: nr_open.max(lim.rlim_max),
+            rlim_max: nr_open.max(lim.rlim_max),
+        };
+        if libc::setrlimit(libc::RLIMIT_NOFILE, &want) != 0 {
+            let soft = libc::rlimit {
+                rlim_cur: lim.rlim_max,
+                rlim_max: lim.rlim_max,
+            };
+            libc::setrlimit(libc::RLIMIT_NOFILE, &soft);
+        }
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
+            tracing::debug!(limit = lim.rlim_cur, "open file limit");
+        }
+    }
+}
+
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt takes two integers and only sets allocator

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::ErrorCode;
 use kafka_protocol::records::{RecordBatch, RecordBatches, legacy};
-use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
+use tidemark_raft::{NoPeers, OpenOptions, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{AppendInfo, Log, LogConfig, ReadResult, StorageError};
 use uuid::Uuid;
 
@@ -156,29 +156,32 @@ impl Partition {
         replicas: &[i32],
         net: Option<Rc<ShardNet>>,
         min_insync: i32,
+        opts: OpenOptions,
     ) -> Result<Partition, StorageError> {
         let dir = log_dir(data_dir, topic, topic_id, index);
         let node = node_id as u64;
         let replica = match &net {
-            None => PartitionReplica::open(
+            None => PartitionReplica::open_with(
                 &dir,
                 config,
                 node,
                 [node].into_iter().collect(),
                 NoPeers,
                 ReplicaConfig::default(),
+                opts,
             )
             .await
             .map_err(raft_to_storage_error)?,
             Some(net) => {
                 let group = partition_group(&(topic_id, index));
-                let r = PartitionReplica::open(
+                let r = PartitionReplica::open_with(
                     &dir,
                     config,
                     node,
                     replicas.iter().map(|&r| r as u64).collect(),
                     net.network(group),
                     crate::cluster::replica_config(),
+                    opts,
                 )
                 .await
                 .map_err(raft_to_storage_error)?;

@@ -84,6 +84,9 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
             crate::metadata::MetadataState::new(config.settings.clone(), config.node_id).snapshot()
         }
     });
+    if let Some(st) = &store {
+        crate::topics::remove_orphans(&config.data_dir, &st.snapshot());
+    }
     let cores = config.cores;
     let ctx = Arc::new(BrokerContext {
         supported: crate::apis::supported(),
@@ -215,7 +218,7 @@ fn shard_main(
         for t in snapshot.topics.values() {
             for p in 0..t.partitions {
                 if owner_shard(t.id, p, shard.shard_count()) == id
-                    && let Err(e) = crate::handlers::topics::open_partition(&shard, t, p).await
+                    && let Err(e) = crate::topics::open_partition(&shard, t, p).await
                 {
                     let _ = ready.send(Err(format!("cannot open {}-{p}: {e}", t.name)));
                     return;
@@ -270,8 +273,8 @@ fn shard_main(
         }
         let _ = ready.send(Ok(id));
         monoio::spawn(accept_loop(shard.clone(), listener));
-        monoio::spawn(crate::handlers::maintenance::run(shard.clone()));
-        monoio::spawn(crate::handlers::maintenance::hibernate(shard.clone()));
+        monoio::spawn(crate::maintenance::run(shard.clone()));
+        monoio::spawn(crate::maintenance::hibernate(shard.clone()));
         // Keep serving other shards' jobs until this shard has stopped:
         // during shutdown they may still need it to finish their requests.
         loop {

@@ -69,7 +69,7 @@ pub struct Shard {
     /// Cluster mode, shard 0: the controller.
     controller: RefCell<Option<Rc<crate::cluster::controller::Controller>>>,
     /// Incremental fetch sessions (KIP-227) of this shard's connections.
-    pub fetch_sessions: RefCell<crate::handlers::fetch_session::FetchSessions>,
+    pub fetch_sessions: RefCell<crate::fetch_session::FetchSessions>,
     /// The authoritative metadata; only shard 0 has it.
     store: RefCell<Option<MetadataStore>>,
     /// Serialises metadata changes on shard 0.

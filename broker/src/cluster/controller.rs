@@ -32,10 +32,10 @@ use tidemark_storage::LogConfig;
 use tracing::{debug, info, warn};
 
 use super::{CONTROLLER_GROUP, ShardNet, replica_config};
-use crate::handlers::topics::ApiError;
 use crate::metadata::{BrokerMeta, ClusterMetadata, Command, MetadataState, Outcome, Refused};
 use crate::notify::LocalNotify;
 use crate::shard::{Shard, owner_shard};
+use crate::topics::ApiError;
 
 /// How long a metadata change may take before the client hears
 /// REQUEST_TIMED_OUT (no controller leader, no quorum).
@@ -610,7 +610,7 @@ async fn remove_replica(s0: &Rc<Shard>, id: uuid::Uuid, name: &str, p: i32) {
     let name = name.to_string();
     let _ = s0
         .submit_to(owner, move |s| async move {
-            crate::handlers::topics::remove_partition(&s, &name, id, p).await;
+            crate::topics::remove_partition(&s, &name, id, p).await;
         })
         .await;
 }
@@ -668,7 +668,7 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
         if let Some(o) = old.topic_by_id(&t.id)
             && (o.configs != t.configs || settings_changed)
         {
-            crate::handlers::topics::reconfigure_topic(s0, t).await;
+            crate::topics::reconfigure_topic(s0, t).await;
             reconfigured.push(t.id);
         }
     }
@@ -679,6 +679,14 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
             .submit_to(target, move |s| async move {
                 let node = s.ctx.config.node_id;
                 let mut opened: BTreeMap<String, i32> = BTreeMap::new();
+                // New replicas are written without an fsync each; one
+                // syncfs below makes the batch durable (see
+                // `OpenOptions::defer_sync`: votes and appends after the
+                // open are durable as usual).
+                let opts = tidemark_raft::OpenOptions {
+                    defer_sync: true,
+                    hibernate: false,
+                };
                 for t in snap.topics.values() {
                     for p in 0..t.partitions {
                         if owner_shard(t.id, p, s.shard_count()) != s.id
@@ -687,13 +695,18 @@ pub async fn reconcile(s0: &Rc<Shard>, old: &ClusterMetadata, new: &Arc<ClusterM
                         {
                             continue;
                         }
-                        match crate::handlers::topics::open_partition(&s, t, p).await {
+                        match crate::topics::open_partition_with(&s, t, p, opts).await {
                             Ok(()) => *opened.entry(t.name.clone()).or_default() += 1,
                             Err(e) => {
                                 tracing::error!(topic = %t.name, partition = p, error = %e, "cannot open a partition replica")
                             }
                         }
                     }
+                }
+                if !opened.is_empty()
+                    && let Err(e) = tidemark_storage::sync_filesystem(&s.ctx.config.data_dir)
+                {
+                    tracing::error!(error = %e, "cannot make new partition replicas durable");
                 }
                 for (topic, n) in opened {
                     info!(%topic, partitions = n, shard = s.id, "replicas opened");

@@ -123,19 +123,11 @@ pub async fn offsets_topic(shard: &Rc<Shard>) -> Result<TopicMeta, ErrorCode> {
         .i32("offsets.topic.num.partitions")
         .max(1);
     let configs = BTreeMap::from([("cleanup.policy".to_string(), "compact".to_string())]);
-    let replicas =
-        crate::handlers::topics::place_replicas(shard, 0, n, -1).map_err(|(code, m)| {
-            tracing::error!(?code, %m, "cannot place {OFFSETS_TOPIC}");
-            ErrorCode::CoordinatorNotAvailable
-        })?;
-    match crate::handlers::topics::create_topic(
-        shard,
-        OFFSETS_TOPIC.to_string(),
-        n,
-        configs,
-        replicas,
-    )
-    .await
+    let replicas = crate::topics::place_replicas(shard, 0, n, -1).map_err(|(code, m)| {
+        tracing::error!(?code, %m, "cannot place {OFFSETS_TOPIC}");
+        ErrorCode::CoordinatorNotAvailable
+    })?;
+    match crate::topics::create_topic(shard, OFFSETS_TOPIC.to_string(), n, configs, replicas).await
     {
         Ok(t) => Ok(t),
         Err((ErrorCode::TopicAlreadyExists, _)) => shard

@@ -15,9 +15,9 @@ use kafka_protocol::generated::{
     IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
 };
 
-use super::topics::{ApiError, code_and_message, publish, reconfigure_topic, validate_configs};
 use crate::settings::{BROKER_SETTINGS, Source, TOPIC_CONFIGS, broker_setting};
 use crate::shard::Shard;
+use crate::topics::{ApiError, code_and_message, publish, reconfigure_topic, validate_configs};
 
 pub const TOPIC: i8 = 2;
 pub const BROKER: i8 = 4;

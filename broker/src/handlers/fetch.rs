@@ -11,7 +11,7 @@ use kafka_protocol::generated::fetch_response::{FetchableTopicResponse, Partitio
 use kafka_protocol::generated::{FetchRequest, FetchResponse};
 use uuid::Uuid;
 
-use super::fetch_session::{Session, SessionPartition};
+use crate::fetch_session::{Session, SessionPartition};
 use crate::shard::{Shard, owner_shard};
 
 /// Longest a fetch may wait, whatever the client asks.

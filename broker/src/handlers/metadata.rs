@@ -222,10 +222,10 @@ pub async fn handle(shard: &Rc<Shard>, req: MetadataRequest, version: i16) -> Me
             Some(name) => {
                 if let Some(t) = meta.topic(name) {
                     topic_response(shard, t)
-                } else if let Err((code, _)) = super::topics::validate_topic_name(name) {
+                } else if let Err((code, _)) = crate::topics::validate_topic_name(name) {
                     topic_error(Some(name.clone()), Uuid::nil(), code)
                 } else if auto_create {
-                    match super::topics::auto_create(shard, name).await {
+                    match crate::topics::auto_create(shard, name).await {
                         Ok(t) => topic_response(shard, &t),
                         Err((code, _)) => topic_error(Some(name.clone()), Uuid::nil(), code),
                     }

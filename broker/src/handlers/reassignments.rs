@@ -23,9 +23,9 @@ use kafka_protocol::generated::{
     ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse,
 };
 
-use crate::handlers::topics::ApiError;
 use crate::metadata::{Command, TopicMeta};
 use crate::shard::Shard;
+use crate::topics::ApiError;
 
 pub async fn alter(
     shard: &Rc<Shard>,

@@ -67,7 +67,12 @@ pub async fn hibernate(shard: Rc<Shard>) {
             }
             match p.hibernate_if_idle(HIBERNATE_AFTER).await {
                 Ok(true) => slept += 1,
-                Ok(false) => {}
+                // Replicas of multi-voter groups keep their Raft group
+                // running, but an idle one's log still lets go of its
+                // descriptors, write buffer and caches.
+                Ok(false) => {
+                    p.replica().park_log_if_idle(HIBERNATE_AFTER);
+                }
                 Err(e) => {
                     tracing::warn!(topic = %p.topic, partition = p.index, error = %e, "hibernating the raft group failed")
                 }
