@@ -150,6 +150,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         topics = snapshot.topics.len(),
         "tidemark started"
     );
+    warn_if_few_descriptors(snapshot.topics.values().map(|t| t.partitions as u64).sum());
 
     let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGTERM,
@@ -168,6 +169,30 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     }
     info!("tidemark stopped");
     Ok(())
+}
+
+/// Warns when the open-file limit is low for the partitions held: each
+/// partition being written holds its active segment open, and one being
+/// read a reader too (idle ones hold none). The broker raises its own
+/// limit as far as it may (`main`); past that, the operator must.
+fn warn_if_few_descriptors(partitions: u64) {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct we pass, alive for the call.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return;
+    }
+    let wanted = partitions.saturating_mul(2).saturating_add(1024);
+    if lim.rlim_cur < wanted {
+        warn!(
+            limit = lim.rlim_cur,
+            partitions,
+            wanted,
+            "the open-file limit is low for this many partitions: if most of them are written or read at once, some writes will wait for descriptors (raise nofile)"
+        );
+    }
 }
 
 /// Asks every shard to stop (each finishes its in-flight work first).

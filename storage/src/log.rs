@@ -906,28 +906,24 @@ impl Log {
             )
         };
         let mut writer = writer;
-        let mut res = Ok(());
         if writer.is_none()
             && let Some((base, len)) = parked
         {
-            match SegmentWriter::open(
-                base,
-                seg_path(&self.dir, base, "log"),
-                len,
-                false,
-                self.config.io_mode,
-                self.prealloc_limit(),
-                false,
-            )
-            .await
-            {
+            match self.reopen_writer(base, len).await {
                 Ok(w) => writer = Some(w),
-                Err(e) => res = Err(e),
+                Err(e) => {
+                    // Not a failure of the log (nothing was written): put
+                    // everything back for the next flush to try again.
+                    let mut st = self.st.borrow_mut();
+                    st.parked = Some((base, len));
+                    let mut newer = std::mem::take(&mut st.ops);
+                    st.ops = ops;
+                    st.ops.append(&mut newer);
+                    return Err(e);
+                }
             }
         }
-        if res.is_ok() {
-            res = self.run_ops(ops, &mut writer).await;
-        }
+        let mut res = self.run_ops(ops, &mut writer).await;
         if res.is_ok()
             && let Some(mark) = dir_unsynced
         {
@@ -966,6 +962,41 @@ impl Log {
                 tracing::error!(dir = %self.dir.display(), error = %e, "log write failed; the log is now failed");
                 st.failed = Some(e.to_string());
                 Err(e)
+            }
+        }
+    }
+
+    /// Opens a parked writer again. Out of descriptors (the process or
+    /// the system limit), it waits for others to be released (idle logs
+    /// park theirs) for up to 10 s before giving up: the Raft layer
+    /// treats a failed flush as fatal for the group.
+    async fn reopen_writer(&self, base: i64, len: u64) -> Result<SegmentWriter> {
+        const WAIT_MS: u64 = 50;
+        const MAX_WAIT_MS: u64 = 10_000;
+        let mut waited_ms = 0;
+        loop {
+            let r = SegmentWriter::open(
+                base,
+                seg_path(&self.dir, base, "log"),
+                len,
+                false,
+                self.config.io_mode,
+                self.prealloc_limit(),
+                false,
+            )
+            .await;
+            match r {
+                Err(StorageError::Io { ref source, .. })
+                    if matches!(source.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+                        && waited_ms < MAX_WAIT_MS =>
+                {
+                    if waited_ms == 0 {
+                        tracing::warn!(dir = %self.dir.display(), "out of file descriptors reopening a log's writer; waiting (raise the open-file limit)");
+                    }
+                    monoio::time::sleep(std::time::Duration::from_millis(WAIT_MS)).await;
+                    waited_ms += WAIT_MS;
+                }
+                other => return other,
             }
         }
     }
@@ -1125,12 +1156,21 @@ impl Log {
                     None => Err(base),
                     Some(pos) => {
                         let disk_end = seg.disk_size;
+                        // The active segment's reader is not kept: it would
+                        // hold a descriptor per partition read (with the
+                        // writer's, two per partition), and most reads of
+                        // an active segment come from the tail cache
+                        // anyway. Sealed segments (catch-up readers) keep
+                        // theirs until the log parks.
+                        let active = st.segments.keys().next_back() == Some(&base);
                         let reader = match &seg.reader {
                             Some(r) => r.clone(),
                             None => {
                                 let r = file::open_read(&seg_path(&self.dir, base, "log"))?;
-                                st.segments.get_mut(&base).expect("segment").reader =
-                                    Some(r.clone());
+                                if !active {
+                                    st.segments.get_mut(&base).expect("segment").reader =
+                                        Some(r.clone());
+                                }
                                 r
                             }
                         };
