@@ -110,16 +110,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import loadbench as lb  # noqa: E402
+from clusterbench import log, wait_binary  # noqa: E402
 
 RECORD_SIZE = 100
 MIB = 1 << 20
 # librdkafka's and kafka-python's log lines go to clients.log in the run
 # folder (counted and sampled in the JSON), not to stderr
 CLIENT_LOGGER = logging.getLogger("scalebench.clients")
-
-
-def log(*m):
-    print(f"[{time.strftime('%H:%M:%S')}]", *m, file=sys.stderr, flush=True)
 
 
 class StepTimeout(Exception):
@@ -1126,29 +1123,6 @@ def run_case(case, n_req, mode, binary, root, args, phases, disk_per_replica_est
 
 
 # --------------------------------------------------------------------------
-
-
-def wait_binary(path, timeout):
-    """The binary may be being rebuilt: wait until it exists and its size and
-    mtime have not changed for 3 s."""
-    t0 = time.monotonic()
-    last = None
-    stable_since = None
-    while time.monotonic() - t0 < timeout:
-        try:
-            st = os.stat(path)
-            cur = (st.st_size, st.st_mtime_ns)
-        except FileNotFoundError:
-            cur = None
-        if cur is not None and os.access(path, os.X_OK):
-            if cur == last:
-                if time.monotonic() - stable_since >= 3:
-                    return
-            else:
-                stable_since = time.monotonic()
-        last = cur
-        time.sleep(1)
-    raise SystemExit(f"broker binary {path} missing or changing for {timeout} s")
 
 
 def _ver(v):

@@ -553,16 +553,7 @@ fn a_killed_single_voter_catches_up_from_its_log_without_an_election() {
         assert!(applied_next < next, "the copied state lags the log");
         r.close().await.unwrap();
 
-        let k = PartitionReplica::open(
-            &copy,
-            config(),
-            1,
-            BTreeSet::from([1]),
-            NoPeers,
-            ReplicaConfig::default(),
-        )
-        .await
-        .unwrap();
+        let k = open(&copy).await;
         assert!(k.is_hibernating(), "no election: it opens asleep");
         assert_eq!(k.leader_epoch(), epoch);
         assert_eq!(
