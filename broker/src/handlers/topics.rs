@@ -16,10 +16,11 @@ use kafka_protocol::generated::{
 };
 use uuid::Uuid;
 
-use crate::shard::{Shard, owner_shard};
+use crate::shard::Shard;
 use crate::topics::{
-    ApiError, MAX_PARTITIONS, TopicSpec, create_topics as create_topics_now, delete_topic,
-    fold_name, open_partition, place_replicas, publish, validate_configs, validate_topic_name,
+    ApiError, MAX_PARTITIONS, TopicSpec, add_partitions_on_single_node,
+    create_topics as create_topics_now, delete_topic, fold_name, place_replicas, validate_configs,
+    validate_topic_name,
 };
 
 /// What a CreateTopics entry asks for, after defaults are applied.
@@ -347,40 +348,62 @@ pub async fn create_partitions(
     let mut results = Vec::with_capacity(req.topics.len());
     for t in req.topics {
         let name = t.name.clone();
-        let node = shard.ctx.config.node_id;
         let validate_only = req.validate_only;
         let outcome = shard
             .submit_to(0, move |s0| async move {
                 let _guard = s0.admin_lock.lock().await;
                 let meta = s0.metadata();
                 let Some(cur) = meta.topic(&t.name).cloned() else {
-                    return Err((ErrorCode::UnknownTopicOrPartition, format!("topic '{}' does not exist", t.name)));
+                    return Err((
+                        ErrorCode::UnknownTopicOrPartition,
+                        format!("topic '{}' does not exist", t.name),
+                    ));
                 };
                 if t.count <= cur.partitions {
                     return Err((
                         ErrorCode::InvalidPartitions,
-                        format!("topic '{}' has {} partitions; the new count {} must be larger", t.name, cur.partitions, t.count),
+                        format!(
+                            "topic '{}' has {} partitions; the new count {} must be larger",
+                            t.name, cur.partitions, t.count
+                        ),
                     ));
                 }
                 if t.count > MAX_PARTITIONS {
-                    return Err((ErrorCode::InvalidPartitions, format!("at most {MAX_PARTITIONS} partitions")));
+                    return Err((
+                        ErrorCode::InvalidPartitions,
+                        format!("at most {MAX_PARTITIONS} partitions"),
+                    ));
                 }
                 if let Some(a) = &t.assignments {
                     if a.len() as i32 != t.count - cur.partitions {
-                        return Err((ErrorCode::InvalidReplicaAssignment, "one assignment per new partition is needed".into()));
+                        return Err((
+                            ErrorCode::InvalidReplicaAssignment,
+                            "one assignment per new partition is needed".into(),
+                        ));
                     }
                     for x in a {
                         check_assignment(&s0, &x.broker_ids)?;
-                        if s0.is_cluster() && x.broker_ids.len() as i16 != cur.replication_factor() {
-                            return Err((ErrorCode::InvalidReplicaAssignment, format!("the topic has replication factor {}", cur.replication_factor())));
+                        if s0.is_cluster() && x.broker_ids.len() as i16 != cur.replication_factor()
+                        {
+                            return Err((
+                                ErrorCode::InvalidReplicaAssignment,
+                                format!(
+                                    "the topic has replication factor {}",
+                                    cur.replication_factor()
+                                ),
+                            ));
                         }
                     }
                 }
                 let new_replicas = match &t.assignments {
                     Some(a) if s0.is_cluster() => a.iter().map(|x| x.broker_ids.clone()).collect(),
-                    _ => place_replicas(&s0, cur.partitions, t.count - cur.partitions, cur.replication_factor())?,
+                    _ => place_replicas(
+                        &s0,
+                        cur.partitions,
+                        t.count - cur.partitions,
+                        cur.replication_factor(),
+                    )?,
                 };
-                let _ = node;
                 if validate_only {
                     return Ok(());
                 }
@@ -388,29 +411,23 @@ pub async fn create_partitions(
                 updated.partitions = t.count;
                 if s0.is_cluster() {
                     updated.replicas.extend(new_replicas);
-                    let c = s0.controller().ok_or((ErrorCode::NotController, "the controller is not running".to_string()))?;
-                    c.submit(crate::metadata::Command::UpdateTopic { topic: updated }).await?;
+                    let c = s0.controller().ok_or((
+                        ErrorCode::NotController,
+                        "the controller is not running".to_string(),
+                    ))?;
+                    c.submit(crate::metadata::Command::UpdateTopic { topic: updated })
+                        .await?;
                     return Ok(());
                 }
-                s0.with_store(|st| st.update_topic(updated.clone()))
-                    .ok_or((ErrorCode::NotController, "no metadata store".to_string()))?
-                    .map_err(|e| (ErrorCode::KafkaStorageError, e.to_string()))?;
-                publish(&s0).await;
-                for p in cur.partitions..t.count {
-                    let owner = owner_shard(updated.id, p, s0.shard_count());
-                    let tt = updated.clone();
-                    let _ = s0
-                        .submit_to(owner, move |s| async move {
-                            if let Err(e) = open_partition(&s, &tt, p).await {
-                                tracing::error!(topic = %tt.name, partition = p, error = %e, "cannot open a new partition");
-                            }
-                        })
-                        .await;
-                }
-                Ok(())
+                add_partitions_on_single_node(&s0, updated, cur.partitions).await
             })
             .await
-            .unwrap_or_else(|_| Err((ErrorCode::KafkaStorageError, "broker is shutting down".into())));
+            .unwrap_or_else(|_| {
+                Err((
+                    ErrorCode::KafkaStorageError,
+                    "broker is shutting down".into(),
+                ))
+            });
         let mut r = CreatePartitionsTopicResult {
             name,
             ..Default::default()
