@@ -549,6 +549,14 @@ pub struct MetadataState {
     changes: Changes,
 }
 
+/// A controller snapshot's contents (see `MetadataState::encode_snapshot`).
+#[derive(Serialize, Deserialize)]
+struct SnapshotImage {
+    applied: i64,
+    state: Persisted,
+    deleted: Vec<(Uuid, (String, i32))>,
+}
+
 /// What applied commands changed: what the controller's reconcile must
 /// look at (topics not named here are as they were).
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -609,6 +617,65 @@ impl MetadataState {
             | Command::ReserveProducerIds { .. } => {}
         }
         Ok(outcome)
+    }
+
+    /// The state as a controller snapshot's bytes: length, CRC-32C and
+    /// the JSON of the state and `applied` (the next controller log
+    /// offset to apply: the snapshot holds everything below it).
+    pub fn encode_snapshot(&self, applied: i64) -> Result<Vec<u8>, serde_json::Error> {
+        let image = SnapshotImage {
+            applied,
+            state: self.state.clone(),
+            deleted: self.deleted.iter().map(|(k, v)| (*k, v.clone())).collect(),
+        };
+        let body = serde_json::to_vec(&image)?;
+        let mut out = Vec::with_capacity(body.len() + 8);
+        out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32c::crc32c(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        Ok(out)
+    }
+
+    /// A state from [`MetadataState::encode_snapshot`]'s bytes, with the
+    /// offset it was taken at; `Err` says why they are not a whole, valid
+    /// snapshot (torn, damaged, not one).
+    pub fn decode_snapshot(
+        bytes: &[u8],
+        statics: Settings,
+        node: i32,
+    ) -> Result<(Self, i64), String> {
+        if bytes.len() < 8 {
+            return Err(format!("{} bytes: too short", bytes.len()));
+        }
+        let len = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as usize;
+        let crc = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
+        let body = &bytes[8..];
+        if body.len() != len {
+            return Err(format!(
+                "{} bytes of state, the header says {len}",
+                body.len()
+            ));
+        }
+        if crc32c::crc32c(body) != crc {
+            return Err("checksum mismatch".into());
+        }
+        let image: SnapshotImage = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+        if image.applied < 0 {
+            return Err(format!("negative offset {}", image.applied));
+        }
+        let settings = image
+            .state
+            .settings(&statics, Some(node))
+            .unwrap_or_else(|_| statics.clone());
+        let state = MetadataState {
+            state: image.state,
+            statics,
+            node,
+            settings,
+            deleted: image.deleted.into_iter().collect(),
+            changes: Changes::default(),
+        };
+        Ok((state, image.applied))
     }
 
     /// What the commands applied since the last call changed.
@@ -802,7 +869,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> MetadataError + '_ {
 
 /// Writes `bytes` to `path` atomically and durably (temporary file,
 /// fsync, rename, folder fsync).
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MetadataError> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MetadataError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = path.with_extension("tmp");
     {

@@ -7,8 +7,10 @@
 //! committed commands in log order to its [`MetadataState`] (so all
 //! brokers hold the same metadata), then hands the new snapshot to its
 //! shards and opens or closes its partition replicas to match
-//! ([`reconcile`]). The state is rebuilt from the log at every start; the
-//! log is small (metadata only) and never truncated.
+//! ([`reconcile`]). A snapshot of the applied state (`metadata.snapshot`
+//! next to the log, written every so many applied log bytes and at a
+//! clean stop) is loaded at start, and only the log after it is applied;
+//! the log itself is never truncated (a new broker replays it whole).
 //!
 //! A change is proposed on the controller leader: the proposer appends it,
 //! waits for it to be applied and returns its outcome (a refusal, such as
@@ -19,6 +21,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,6 +39,7 @@ use crate::metadata::{
     BrokerMeta, Changes, ClusterMetadata, Command, MetadataState, Outcome, Refused, TopicMeta,
 };
 use crate::notify::LocalNotify;
+use crate::settings::Settings;
 use crate::shard::{Shard, owner_shard};
 use crate::topics::ApiError;
 
@@ -46,6 +50,16 @@ const SUBMIT_TIMEOUT: Duration = Duration::from_secs(15);
 const PRODUCER_ID_BLOCK: i64 = 1000;
 /// Outcomes of recently applied commands kept for their proposers.
 const RESULTS_KEPT: usize = 4096;
+/// The controller snapshot, in `DATA/controller` next to the log.
+const SNAPSHOT_FILE: &str = "metadata.snapshot";
+/// A new snapshot is written once the controller log applied since the
+/// last one is larger than this and than the last snapshot: a start-up
+/// then replays at most about a snapshot's worth of log, and writing
+/// snapshots costs O(1) per logged byte (not O(state) per change).
+const SNAPSHOT_MIN_LOG_BYTES: u64 = 256 << 10;
+
+/// A snapshot being written: its size once written, or why not.
+type SnapshotJob = std::thread::JoinHandle<Result<u64, String>>;
 
 /// The controller replica and the applied metadata state (shard 0).
 pub struct Controller {
@@ -63,6 +77,17 @@ pub struct Controller {
     /// A round has reconciled the replicas since the start (the first
     /// looks at every topic, later ones at what changed).
     reconciled: Cell<bool>,
+    /// `DATA/controller/metadata.snapshot`.
+    snapshot_path: PathBuf,
+    /// The offset the last snapshot (written or loaded) was taken at.
+    snapshot_offset: Cell<i64>,
+    /// The size of the last snapshot.
+    snapshot_bytes: Cell<u64>,
+    /// Controller log bytes applied since the last snapshot was taken.
+    applied_bytes_since_snapshot: Cell<u64>,
+    /// The snapshot being written (off the shard's thread), with its
+    /// offset.
+    snapshot_job: RefCell<Option<(i64, SnapshotJob)>>,
     results: RefCell<VecDeque<(i64, Result<Outcome, Refused>)>>,
     applied_notify: LocalNotify,
     /// One local proposal at a time (so a proposal's checks hold until it
@@ -126,15 +151,38 @@ impl Controller {
         if let Some(raft) = replica.raft() {
             net.register(CONTROLLER_GROUP, &raft);
         }
+        // The latest snapshot, if there is a valid one: only the log after
+        // it is applied.
+        let snapshot_path = cfg.data_dir.join("controller").join(SNAPSHOT_FILE);
+        let loaded = load_snapshot(&snapshot_path, cfg.settings.clone(), node);
+        let (snapshot_bytes, loaded) = match loaded {
+            Some((state, applied, bytes)) => {
+                info!(
+                    offset = applied,
+                    topics = state.topic_count(),
+                    bytes,
+                    "controller state loaded from its snapshot; applying the log after it"
+                );
+                (bytes, Some((state, applied)))
+            }
+            None => (0, None),
+        };
+        let (state, applied) =
+            loaded.unwrap_or_else(|| (MetadataState::new(cfg.settings.clone(), node), 0));
         let c = Rc::new(Controller {
             replica,
             net,
             node,
             seeds: cluster.seeds.iter().map(|(id, _)| *id).collect(),
             attempt: Cell::new(0),
-            state: RefCell::new(MetadataState::new(cfg.settings.clone(), node)),
-            applied: Cell::new(0),
+            state: RefCell::new(state),
+            applied: Cell::new(applied),
             reconciled: Cell::new(false),
+            snapshot_path,
+            snapshot_offset: Cell::new(applied),
+            snapshot_bytes: Cell::new(snapshot_bytes),
+            applied_bytes_since_snapshot: Cell::new(0),
+            snapshot_job: RefCell::new(None),
             results: RefCell::default(),
             applied_notify: LocalNotify::default(),
             propose_lock: futures_util::lock::Mutex::new(()),
@@ -177,7 +225,24 @@ impl Controller {
         .await;
     }
 
+    /// Stops the controller; a clean stop writes a snapshot of what was
+    /// applied, so the next start replays nothing.
     pub async fn close(&self) {
+        self.finish_snapshot_job(Duration::from_secs(10)).await;
+        let applied = self.applied.get();
+        if applied > self.snapshot_offset.get() {
+            let state = self.state.borrow().clone();
+            match write_snapshot(&self.snapshot_path, &state, applied) {
+                Ok(bytes) => {
+                    info!(
+                        offset = applied,
+                        bytes, "controller snapshot written at stop"
+                    );
+                    self.snapshot_offset.set(applied);
+                }
+                Err(e) => warn!(error = %e, "cannot write the controller snapshot at stop"),
+            }
+        }
         self.net.unregister(CONTROLLER_GROUP);
         if let Err(e) = self.replica.close().await {
             warn!(error = %e, "closing the controller log failed");
@@ -194,16 +259,21 @@ impl Controller {
             }
             let synced = self.replica.is_synced();
             let hw = self.replica.high_watermark();
+            // A state loaded from a snapshot is published (and its
+            // replicas opened) by a first round even if the log holds
+            // nothing after it.
+            let unpublished = !self.reconciled.get() && self.applied.get() > 0;
+            let published_all = self.applied.get() >= hw && !unpublished;
             // Caught up: the log holds what a leader had committed when
             // this replica (re)started (at once for one that kept its
             // data), and all of it that is known committed is applied and
             // published (the previous round published it).
-            if synced && self.applied.get() >= hw {
+            if synced && published_all {
                 s0.ctx
                     .metadata_caught_up
                     .store(true, std::sync::atomic::Ordering::Release);
             }
-            if self.applied.get() >= hw {
+            if published_all {
                 idle_rounds += 1;
                 // A new leader adds brokers that registered under an old
                 // one but were not added before it died.
@@ -234,6 +304,7 @@ impl Controller {
             let first = !self.reconciled.replace(true);
             reconcile(&s0, &old, &new, (!first).then_some(&changes)).await;
             self.applied_notify.notify_all();
+            self.maybe_snapshot();
         }
     }
 
@@ -249,6 +320,7 @@ impl Controller {
                 return Err(format!("no batch at offset {}", self.applied.get()));
             }
             for b in r.batches {
+                let batch_bytes = b.len() as u64;
                 let batch = RecordBatch::new(b).map_err(|e| e.to_string())?;
                 let base = batch.base_offset();
                 for rec in batch.records().map_err(|e| e.to_string())? {
@@ -274,9 +346,91 @@ impl Controller {
                     }
                 }
                 self.applied.set(batch.last_offset() + 1);
+                self.applied_bytes_since_snapshot
+                    .set(self.applied_bytes_since_snapshot.get() + batch_bytes);
             }
         }
         Ok(())
+    }
+
+    /// Starts writing a snapshot of the applied state (on a thread of its
+    /// own: encoding 50,000 topics takes a while) once enough log was
+    /// applied since the last one (see [`SNAPSHOT_MIN_LOG_BYTES`]). Only
+    /// applied, hence committed, state is written: the Raft log always
+    /// holds what follows a snapshot.
+    fn maybe_snapshot(&self) {
+        let finished = self
+            .snapshot_job
+            .borrow()
+            .as_ref()
+            .map(|(_, job)| job.is_finished());
+        match finished {
+            Some(false) => return,
+            Some(true) => {
+                let job = self.snapshot_job.borrow_mut().take();
+                if let Some((offset, job)) = job {
+                    self.reap_snapshot_job(offset, job);
+                }
+            }
+            None => {}
+        }
+        let due = SNAPSHOT_MIN_LOG_BYTES.max(self.snapshot_bytes.get());
+        if self.applied_bytes_since_snapshot.get() < due {
+            return;
+        }
+        // Cheap: the state's maps are shared, not copied.
+        let state = self.state.borrow().clone();
+        let applied = self.applied.get();
+        let path = self.snapshot_path.clone();
+        self.applied_bytes_since_snapshot.set(0);
+        match std::thread::Builder::new()
+            .name("controller-snapshot".into())
+            .spawn(move || write_snapshot(&path, &state, applied))
+        {
+            Ok(job) => *self.snapshot_job.borrow_mut() = Some((applied, job)),
+            Err(e) => warn!(error = %e, "cannot start writing a controller snapshot"),
+        }
+    }
+
+    fn reap_snapshot_job(&self, offset: i64, job: SnapshotJob) {
+        match job.join() {
+            Ok(Ok(bytes)) => {
+                info!(offset, bytes, "controller snapshot written");
+                self.snapshot_offset.set(offset);
+                self.snapshot_bytes.set(bytes);
+            }
+            Ok(Err(e)) => warn!(offset, error = %e, "cannot write a controller snapshot"),
+            Err(_) => warn!(offset, "the controller snapshot writer panicked"),
+        }
+    }
+
+    /// Waits (at most `limit`) for the snapshot being written, if any.
+    async fn finish_snapshot_job(&self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        loop {
+            let finished = self
+                .snapshot_job
+                .borrow()
+                .as_ref()
+                .map(|(_, job)| job.is_finished());
+            match finished {
+                None => return,
+                Some(false) if Instant::now() < deadline => {
+                    monoio::time::sleep(Duration::from_millis(5)).await;
+                }
+                Some(false) => {
+                    warn!("the controller snapshot writer is still busy; not waiting for it");
+                    return;
+                }
+                Some(true) => {
+                    let job = self.snapshot_job.borrow_mut().take();
+                    if let Some((offset, job)) = job {
+                        self.reap_snapshot_job(offset, job);
+                    }
+                    return;
+                }
+            }
+        }
     }
 
     /// Waits until the state has applied everything below `offset`.
@@ -555,6 +709,39 @@ impl Controller {
     }
 }
 
+/// Writes `state`, applied up to `applied` (the next offset to apply), as
+/// the controller snapshot at `path`, atomically (temporary file, fsync,
+/// rename, folder fsync); returns its size.
+fn write_snapshot(path: &Path, state: &MetadataState, applied: i64) -> Result<u64, String> {
+    let bytes = state
+        .encode_snapshot(applied)
+        .map_err(|e| format!("cannot encode the controller state: {e}"))?;
+    crate::metadata::write_atomic(path, &bytes).map_err(|e| e.to_string())?;
+    Ok(bytes.len() as u64)
+}
+
+/// The controller snapshot at `path`: its state, the offset it was taken
+/// at and its size. A missing snapshot is `None`; so is one that cannot
+/// be read or is damaged (with a warning): the whole log is then applied
+/// from the start, which gives the same state, only slower.
+fn load_snapshot(path: &Path, statics: Settings, node: i32) -> Option<(MetadataState, i64, u64)> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            warn!(path = %path.display(), error = %e, "cannot read the controller snapshot; applying the whole controller log instead");
+            return None;
+        }
+    };
+    match MetadataState::decode_snapshot(&bytes, statics, node) {
+        Ok((state, applied)) => Some((state, applied, bytes.len() as u64)),
+        Err(e) => {
+            warn!(path = %path.display(), error = %e, "the controller snapshot is damaged and ignored; applying the whole controller log instead");
+            None
+        }
+    }
+}
+
 /// Answers a command forwarded by another broker (on shard 0).
 pub async fn serve_forwarded(s0: &Rc<Shard>, body: Bytes) -> Bytes {
     let leader = s0.controller().and_then(|c| c.leader());
@@ -749,5 +936,176 @@ pub async fn reconcile(
                 }
             })
             .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metadata::TopicMeta;
+
+    fn broker(id: i32) -> BrokerMeta {
+        BrokerMeta {
+            id,
+            host: "127.0.0.1".into(),
+            port: 9092,
+            rack: Some(format!("r{id}")),
+            rpc_addr: format!("127.0.0.1:1909{id}"),
+            fenced: false,
+        }
+    }
+
+    fn topic(name: &str, partitions: i32) -> TopicMeta {
+        TopicMeta {
+            name: name.into(),
+            id: uuid::Uuid::new_v4(),
+            partitions,
+            configs: BTreeMap::new(),
+            replicas: vec![vec![1, 2, 3]; partitions as usize],
+            reassignments: BTreeMap::new(),
+        }
+    }
+
+    /// A controller log's worth of commands of every kind (refused ones
+    /// included: they are in the log too).
+    fn history() -> Vec<Command> {
+        let a = topic("a.b", 3);
+        let c = topic("c", 2);
+        let mut cmds = vec![Command::InitCluster {
+            cluster_id: "cluster".into(),
+        }];
+        cmds.extend((1..=4).map(|b| Command::RegisterBroker { broker: broker(b) }));
+        cmds.push(Command::CreateTopic { topic: a.clone() });
+        cmds.push(Command::CreateTopic { topic: c.clone() });
+        cmds.push(Command::CreateTopic {
+            topic: topic("c", 9),
+        });
+        cmds.push(Command::ReserveProducerIds { count: 1000 });
+        cmds.push(Command::FenceBroker {
+            id: 3,
+            fenced: true,
+        });
+        cmds.push(Command::Reassign {
+            topic_id: a.id,
+            partition: 1,
+            target: Some(vec![4, 2, 3]),
+        });
+        let mut more = c.clone();
+        more.partitions = 4;
+        more.replicas = vec![vec![2, 3, 4]; 4];
+        more.configs.insert("retention.ms".into(), "1000".into());
+        cmds.push(Command::UpdateTopic { topic: more });
+        cmds.push(Command::SetDynamicSettings {
+            settings: BTreeMap::from([("num.partitions".into(), "5".into())]),
+            cluster_default: true,
+            node: None,
+        });
+        cmds.push(Command::SetDynamicSettings {
+            settings: BTreeMap::from([("num.partitions".into(), "7".into())]),
+            cluster_default: false,
+            node: Some(2),
+        });
+        cmds.push(Command::DeleteTopic { name: "c".into() });
+        cmds.push(Command::FinishReassign {
+            topic_id: a.id,
+            partition: 1,
+            target: vec![4, 2, 3],
+        });
+        cmds.push(Command::CreateTopic {
+            topic: topic("c", 1),
+        });
+        cmds.push(Command::ReserveProducerIds { count: 1000 });
+        cmds.push(Command::DeleteTopic {
+            name: "nope".into(),
+        });
+        cmds
+    }
+
+    /// Everything a broker's shards and reconcile see of a state, and what
+    /// the next commands would make of it.
+    fn observe(mut s: MetadataState) -> String {
+        let snap = s.snapshot();
+        let next = s.apply(&Command::ReserveProducerIds { count: 1 });
+        format!(
+            "{} {:?} {:?} {:?} {:?} {:?} {:?} {next:?}",
+            snap.cluster_id,
+            snap.topics,
+            snap.by_id.iter().collect::<BTreeMap<_, _>>(),
+            snap.folded_names.iter().collect::<BTreeMap<_, _>>(),
+            snap.settings,
+            snap.brokers,
+            snap.deleted_topics,
+        )
+    }
+
+    /// A start from the snapshot taken after any prefix of the log, then
+    /// the rest of the log, gives the state a replay of the whole log
+    /// gives, on this broker and on another.
+    #[test]
+    fn snapshot_and_tail_replay_equal_a_full_replay() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SNAPSHOT_FILE);
+        let cmds = history();
+        for node in [1, 2] {
+            let mut full = MetadataState::new(Settings::default(), node);
+            let full_results: Vec<_> = cmds.iter().map(|c| full.apply(c)).collect();
+            assert!(full_results.iter().any(|r| r.is_err()));
+            let want = observe(full);
+            for cut in 0..=cmds.len() {
+                let mut before = MetadataState::new(Settings::default(), node);
+                for c in &cmds[..cut] {
+                    let _ = before.apply(c);
+                }
+                let bytes = write_snapshot(&path, &before, cut as i64).unwrap();
+                let (mut loaded, offset, size) =
+                    load_snapshot(&path, Settings::default(), node).expect("a valid snapshot");
+                assert_eq!((offset, size), (cut as i64, bytes));
+                let tail: Vec<_> = cmds[cut..].iter().map(|c| loaded.apply(c)).collect();
+                assert_eq!(tail, full_results[cut..], "cut at {cut}");
+                assert_eq!(observe(loaded), want, "cut at {cut}");
+            }
+        }
+    }
+
+    /// A damaged, torn, empty or foreign snapshot is ignored (the caller
+    /// then applies the whole log): never a crash.
+    #[test]
+    fn a_damaged_snapshot_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SNAPSHOT_FILE);
+        assert!(load_snapshot(&path, Settings::default(), 1).is_none());
+        let mut s = MetadataState::new(Settings::default(), 1);
+        for c in history() {
+            let _ = s.apply(&c);
+        }
+        write_snapshot(&path, &s, 42).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        assert!(load_snapshot(&path, Settings::default(), 1).is_some());
+        let mut flipped = good.clone();
+        let mid = flipped.len() / 2;
+        flipped[mid] ^= 0x20;
+        let mut bad_len = good.clone();
+        bad_len[0] ^= 1;
+        let mut valid_json_bad_shape = Vec::new();
+        let body = br#"{"applied":-1,"state":{},"deleted":[]}"#;
+        valid_json_bad_shape.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        valid_json_bad_shape.extend_from_slice(&crc32c::crc32c(body).to_le_bytes());
+        valid_json_bad_shape.extend_from_slice(body);
+        for bad in [
+            Vec::new(),
+            good[..5].to_vec(),
+            good[..good.len() - 1].to_vec(),
+            flipped,
+            bad_len,
+            b"{not a snapshot}".to_vec(),
+            valid_json_bad_shape,
+        ] {
+            std::fs::write(&path, &bad).unwrap();
+            assert!(load_snapshot(&path, Settings::default(), 1).is_none());
+        }
+        // A folder where the file should be: unreadable, ignored.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        assert!(load_snapshot(&path, Settings::default(), 1).is_none());
     }
 }
