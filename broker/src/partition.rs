@@ -229,10 +229,39 @@ impl Partition {
 
     /// Cluster mode, on the leader: the in-sync replicas (see
     /// `PartitionReplica::in_sync_replicas`); `None` on a follower.
+    ///
+    /// A quiet group (idle: no heartbeats, see
+    /// `tidemark_raft::transport::HeartbeatTicker`) has no fresh
+    /// heartbeat answers in openraft: its followers count in sync while
+    /// their brokers answer the shard's beats.
     pub fn in_sync_replicas(&self, max_lag: std::time::Duration) -> Option<Vec<i32>> {
-        let isr = self.replica.in_sync_replicas(max_lag)?;
+        let mut isr = self.replica.in_sync_replicas(max_lag)?;
+        if let Some(net) = &self.net
+            && let Some(quiet) = net
+                .ticker
+                .quiet_in_sync(partition_group(&(self.topic_id, self.index)), max_lag)
+        {
+            for n in quiet {
+                if !isr.contains(&n) {
+                    isr.push(n);
+                }
+            }
+        }
         self.in_sync.set(isr.len());
         Some(isr.into_iter().map(|n| n as i32).collect())
+    }
+
+    /// Wakes the group if it is quiet here as leader and renews its
+    /// lease, so that openraft's view of its followers is fresh (before a
+    /// leadership hand-off, which reads it).
+    pub async fn wake_quiet_leader(&self) {
+        if let Some(net) = &self.net {
+            let group = partition_group(&(self.topic_id, self.index));
+            if net.ticker.is_quiet_leader(group) {
+                net.ticker.wake_leader(group);
+                self.replica.renew_lease().await;
+            }
+        }
     }
 
     /// A new leader rebuilds the idempotent producers' state from its log
@@ -379,6 +408,12 @@ impl Partition {
                         self.leader_id()
                     ),
                 ));
+            }
+            // A quiet group's leader (no heartbeats while idle) has let
+            // its lease run out, and openraft takes no write without one:
+            // renew it now, with the turn held, so appends stay in order.
+            if self.replica.lease_expiring() {
+                self.replica.renew_lease().await;
             }
             // Kafka refuses acks=all writes while too few replicas are in
             // sync (the batch would still commit on a Raft majority, but

@@ -228,7 +228,7 @@ fn shard_main(
         let cluster = ctx.config.cluster.clone();
         let net = cluster
             .as_ref()
-            .map(|c| Rc::new(crate::cluster::ShardNet::new(ctx.config.node_id, c)));
+            .map(|c| Rc::new(crate::cluster::ShardNet::new(ctx.config.node_id, id, c)));
         let shard = Rc::new(Shard::new(
             id,
             peers,

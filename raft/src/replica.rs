@@ -143,6 +143,9 @@ pub struct PartitionReplica {
     sync_target: Cell<Option<(u64, u64)>>,
     /// On the leader: when each follower last held everything committed.
     caught_up: RefCell<std::collections::HashMap<NodeId, Instant>>,
+    /// openraft's leader lease (its longest election timeout): a leader
+    /// that heard no quorum for this long takes no writes.
+    lease: Duration,
 }
 
 /// How [`PartitionReplica::open_with`] opens a replica.
@@ -271,6 +274,7 @@ impl PartitionReplica {
                 unsynced: Cell::new(false),
                 sync_target: Cell::new(None),
                 caught_up: RefCell::default(),
+                lease: config.election_timeout_max,
             }));
         }
         let replica = Self::open_running(dir, shared, node_id, voters, network, config).await?;
@@ -353,6 +357,7 @@ impl PartitionReplica {
             unsynced: Cell::new(!initialized && !single_voter),
             sync_target: Cell::new(None),
             caught_up: RefCell::default(),
+            lease: config.election_timeout_max,
         }))
     }
 
@@ -491,6 +496,10 @@ impl PartitionReplica {
         let raft = self.running().await?;
         self.keep_cache_for_followers(&raft);
         self.writes_in_flight.set(self.writes_in_flight.get() + 1);
+        // No retry here even when openraft refuses for an expired lease:
+        // appends must reach openraft in the order they were called (the
+        // broker predicts offsets), so the caller renews the lease first
+        // (`lease_expiring`, `renew_lease`) while holding its turn.
         let res = raft
             .client_write(KafkaBatch::new(batch.freeze(), log_append_time))
             .await;
@@ -564,6 +573,39 @@ impl PartitionReplica {
             None => self.shared.log.set_cache_floor(i64::MAX),
         }
         self.shared.log.trim_cache();
+    }
+
+    /// Whether this leader's quorum-ack lease has run out or soon will:
+    /// openraft refuses writes without it (`ForwardReason::LeaseExpired`),
+    /// and a quiet group (no heartbeats) lets it run out. False for a
+    /// single voter (its own quorum) and off the leader.
+    pub fn lease_expiring(&self) -> bool {
+        use openraft::Instant as _;
+        if self.single_voter {
+            return false;
+        }
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            return false;
+        };
+        match r.as_leader() {
+            Ok(l) => l
+                .last_quorum_acked()
+                .is_none_or(|t| t.elapsed() > self.lease / 2),
+            Err(_) => false,
+        }
+    }
+
+    /// On the leader: sends one heartbeat round and waits until a quorum
+    /// has answered it (at most a few seconds), so that the lease and
+    /// every follower's last-heard time are fresh, as after a quiet spell
+    /// (see `transport::HeartbeatTicker`). Returns whether it was renewed.
+    pub async fn renew_lease(&self) -> bool {
+        let raft = self.raft.borrow().clone();
+        match raft {
+            Some(r) => renew_lease(&r, self.lease).await,
+            None => self.single_voter,
+        }
     }
 
     /// The high watermark: the offset after the last committed (and
@@ -1158,6 +1200,33 @@ impl PartitionReplica {
         }
         Ok(())
     }
+}
+
+/// openraft refuses writes once a leader has not heard a quorum for its
+/// lease (the longest election timeout). That is the normal state of a
+/// quiet group, which sends no heartbeats (see
+/// `transport::HeartbeatTicker`): one heartbeat round renews the lease.
+/// Returns whether it was renewed (still the leader, a quorum answered).
+/// Callers that write must keep their writes in order around it (see
+/// `PartitionReplica::write`).
+/// Waits at most `timeout` (the lease: a quorum that cannot answer within
+/// it would not have kept the lease either).
+async fn renew_lease(raft: &RaftHandle, timeout: Duration) -> bool {
+    let before = raft.metrics().borrow_watched().last_quorum_acked;
+    if raft.trigger().heartbeat().await.is_err() {
+        return false;
+    }
+    raft.wait(Some(timeout))
+        .metrics(
+            |m| {
+                m.state == openraft::ServerState::Leader
+                    && m.last_quorum_acked.is_some()
+                    && m.last_quorum_acked != before
+            },
+            "leader lease renewed",
+        )
+        .await
+        .is_ok()
 }
 
 /// Waits for a single-voter group to lead (at once: it elected itself or

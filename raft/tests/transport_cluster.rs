@@ -54,6 +54,17 @@ impl Router for CutRouter {
     }
 }
 
+/// How a node's groups heartbeat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ticking {
+    /// Each group's own openraft timer.
+    Own,
+    /// A per-node [`HeartbeatTicker`] beats for all.
+    Ticker,
+    /// A quiescent ticker: idle groups go quiet.
+    Quiet,
+}
+
 /// One node's state, on its thread.
 struct Ctx {
     id: NodeId,
@@ -144,9 +155,8 @@ struct Cluster {
 
 impl Cluster {
     /// Three nodes (ids 1, 2, 3) that know each other's addresses.
-    /// `ticker`: heartbeats by a per-node [`HeartbeatTicker`] rather than
-    /// by each group's own timer.
-    fn start(name: &str, replica_config: ReplicaConfig, ticker: bool) -> Cluster {
+    /// `ticking`: how the groups heartbeat (see [`Ticking`]).
+    fn start(name: &str, replica_config: ReplicaConfig, ticking: Ticking) -> Cluster {
         let cut = Arc::new(AtomicU64::new(0));
         let listeners: Vec<std::net::TcpListener> = (0..3)
             .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
@@ -174,6 +184,19 @@ impl Cluster {
                             }
                         }
                         let stats = Rc::new(TransportStats::default());
+                        let ticker = match ticking {
+                            Ticking::Own => None,
+                            Ticking::Ticker => Some(HeartbeatTicker::new(rc.heartbeat_interval)),
+                            Ticking::Quiet => Some(HeartbeatTicker::quiescent(
+                                rc.heartbeat_interval,
+                                0,
+                                rc.election_timeout_max,
+                            )),
+                        };
+                        let groups = match (&ticker, ticking) {
+                            (Some(t), Ticking::Quiet) => Groups::with_ticker(t.clone()),
+                            _ => Groups::new(),
+                        };
                         let ctx = Rc::new(Ctx {
                             id,
                             dir,
@@ -183,8 +206,8 @@ impl Cluster {
                                 TransportConfig::default(),
                                 stats.clone(),
                             ),
-                            groups: Groups::new(),
-                            ticker: ticker.then(|| HeartbeatTicker::new(rc.heartbeat_interval)),
+                            groups,
+                            ticker,
                             replicas: RefCell::default(),
                             server_stop: RefCell::default(),
                             stop: Signal::new(),
@@ -194,7 +217,9 @@ impl Cluster {
                         });
                         ctx.start_server(listener);
                         if let Some(t) = &ctx.ticker {
-                            monoio::spawn(t.clone().run(ctx.stop.clone()));
+                            monoio::spawn(
+                                t.clone().run(Some(ctx.transport.clone()), ctx.stop.clone()),
+                            );
                         }
                         // Jobs from the test thread; polled, as a std
                         // channel cannot wake a monoio runtime.
@@ -262,7 +287,7 @@ impl Cluster {
                         let raft = r.raft().expect("a multi-voter group is awake");
                         ctx.groups.insert(g, raft.clone());
                         if let Some(t) = &ctx.ticker {
-                            t.register(g, &raft);
+                            t.register(g, &raft, true);
                         }
                         ctx.replicas.borrow_mut().insert(g, r);
                     }
@@ -353,6 +378,11 @@ impl Cluster {
                         async move {
                             let mut out = Vec::new();
                             for seed in seeds {
+                                // A quiet group's leader renews its lease
+                                // first (as the broker does).
+                                if r.lease_expiring() {
+                                    r.renew_lease().await;
+                                }
                                 match r.append(batch_for(seed, 4, 100), None).await {
                                     Ok(info) => {
                                         out.push(Ok((seed, info.base_offset, info.last_offset)))
@@ -579,7 +609,7 @@ fn fast() -> ReplicaConfig {
 fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
     let t0 = Instant::now();
     let phase = |what: &str| eprintln!("{:>8.2?} {what}", t0.elapsed());
-    let cluster = Cluster::start("transport3", fast(), true);
+    let cluster = Cluster::start("transport3", fast(), Ticking::Ticker);
     let groups = group_ids(20);
     cluster.open_groups(&groups);
     let all = [1, 2, 3];
@@ -605,7 +635,7 @@ fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
         let beats = cluster.node(id).exec(|ctx| async move {
             let t = ctx.ticker.clone().unwrap();
             assert_eq!(t.len(), 20);
-            t.beat().await
+            t.beat(None).await
         });
         assert_eq!(beats, leaders.values().filter(|l| **l == id).count());
     }
@@ -719,6 +749,130 @@ fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
     cluster.stop();
 }
 
+/// Every node's quiet counts: (groups it leads quietly, groups it
+/// follows quietly).
+fn quiet_counts(cluster: &Cluster) -> Vec<(usize, usize)> {
+    cluster
+        .nodes
+        .iter()
+        .map(|n| n.exec(|ctx| async move { ctx.ticker.as_ref().unwrap().quiet_counts() }))
+        .collect()
+}
+
+/// Waits until every group is quiet on every node in `nodes`: each
+/// quiet on its leader and on its other replicas among `nodes`.
+fn wait_all_quiet(cluster: &Cluster, nodes: &[NodeId], groups: usize, timeout: Duration) {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let counts = quiet_counts(cluster);
+        let leading: usize = nodes.iter().map(|id| counts[*id as usize - 1].0).sum();
+        let following: usize = nodes.iter().map(|id| counts[*id as usize - 1].1).sum();
+        if leading == groups && following == groups * (nodes.len() - 1) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not all quiet within {timeout:?}: {counts:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn idle_groups_go_quiet_wake_on_writes_and_fail_over_when_their_leader_dies() {
+    let cluster = Cluster::start("quiet3", fast(), Ticking::Quiet);
+    let groups = group_ids(20);
+    cluster.open_groups(&groups);
+    let all = [1, 2, 3];
+    let leaders = cluster.wait_leaders(&all, Duration::from_secs(20));
+    let mut acked = cluster.append_everywhere(&all, 0..3);
+
+    // Idle: every group goes quiet on its leader and both followers, and
+    // stays led by the same leader in the same term (no election while
+    // nobody heartbeats).
+    wait_all_quiet(&cluster, &all, 20, Duration::from_secs(10));
+    let epochs: Vec<i32> = cluster.states()[0].1.values().map(|s| s.epoch).collect();
+    std::thread::sleep(fast().election_timeout_max * 3);
+    wait_all_quiet(&cluster, &all, 20, Duration::from_secs(1));
+    assert_eq!(cluster.wait_leaders(&all, Duration::from_secs(1)), leaders);
+    let epochs_after: Vec<i32> = cluster.states()[0].1.values().map(|s| s.epoch).collect();
+    assert_eq!(epochs, epochs_after, "no election while quiet");
+    // Quiet traffic is one beat per node pair and interval, whatever the
+    // number of groups: 2 peers x 20 beats/s, each answered, per node.
+    let before = cluster.stats();
+    std::thread::sleep(Duration::from_secs(1));
+    let after = cluster.stats();
+    for (a, b) in after.iter().zip(&before) {
+        let sent = (*a - *b).frames_sent;
+        eprintln!("quiet: {sent} frames sent in 1 s");
+        assert!(sent < 2 * 2 * 20 * 2, "{sent} frames/s while quiet");
+    }
+    // A quiet group's leader still counts its followers in sync.
+    for id in all {
+        let isr = cluster.node(id).exec(|ctx| async move {
+            let t = ctx.ticker.clone().unwrap();
+            ctx.replicas
+                .borrow()
+                .keys()
+                .filter_map(|g| t.quiet_in_sync(*g, Duration::from_secs(1)))
+                .map(|f| f.len())
+                .collect::<Vec<_>>()
+        });
+        assert!(isr.iter().all(|n| *n == 2), "node {id}: {isr:?}");
+    }
+
+    // Writes wake the groups (on every replica), and they go quiet again.
+    acked.extend(cluster.append_everywhere(&all, 3..6));
+    cluster.check_identical(&all, Duration::from_secs(10));
+    wait_all_quiet(&cluster, &all, 20, Duration::from_secs(10));
+
+    // The node that leads the most groups dies (cut off both ways): the
+    // followers of its quiet groups hear no beat and elect new leaders.
+    let leaders = cluster.wait_leaders(&all, Duration::from_secs(5));
+    let victim = (1..=3u64)
+        .max_by_key(|id| leaders.values().filter(|l| *l == id).count())
+        .unwrap();
+    let survivors: Vec<NodeId> = all.iter().copied().filter(|id| *id != victim).collect();
+    cluster.cut.store(victim, Ordering::SeqCst);
+    cluster.node(victim).exec(move |ctx| async move {
+        ctx.server_stop.borrow().set();
+        for p in [1, 2, 3] {
+            if p != victim {
+                ctx.transport.reset(p);
+            }
+        }
+    });
+    let cut_at = Instant::now();
+    let new_leaders = cluster.wait_leaders(&survivors, Duration::from_secs(15));
+    eprintln!(
+        "node {victim} (leader of {} quiet groups) cut: all led again after {:?}",
+        leaders.values().filter(|l| **l == victim).count(),
+        cut_at.elapsed()
+    );
+    assert!(new_leaders.values().all(|l| *l != victim));
+    acked.extend(cluster.append_everywhere(&survivors, 6..8));
+    cluster.check_identical(&survivors, Duration::from_secs(10));
+    for id in &survivors {
+        cluster.check_acked(*id, &acked);
+    }
+    // The survivors' groups go quiet again without the dead node.
+    let survivors_quiet = |counts: &[(usize, usize)]| -> usize {
+        survivors.iter().map(|id| counts[*id as usize - 1].0).sum()
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let counts = quiet_counts(&cluster);
+        // A group whose third member is unreachable is never settled
+        // (that member acknowledges nothing): it keeps heartbeating.
+        if survivors_quiet(&counts) == 0 || Instant::now() > deadline {
+            eprintln!("with node {victim} down: quiet counts {counts:?}");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    cluster.stop();
+}
+
 /// Idle traffic of `TRANSPORT_IDLE_GROUPS` (default 1,000) groups x 3
 /// nodes at the default heartbeat interval (200 ms): frames and write
 /// calls per second, with each group's own heartbeat timer and with the
@@ -731,8 +885,12 @@ fn idle_heartbeat_traffic_with_and_without_the_ticker() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
-    for ticker in [false, true] {
-        let cluster = Cluster::start(&format!("idle-{ticker}"), ReplicaConfig::default(), ticker);
+    for ticking in [Ticking::Own, Ticking::Ticker, Ticking::Quiet] {
+        let cluster = Cluster::start(
+            &format!("idle-{ticking:?}"),
+            ReplicaConfig::default(),
+            ticking,
+        );
         let t0 = Instant::now();
         cluster.open_groups(&group_ids(n));
         let opened = t0.elapsed();
@@ -749,10 +907,10 @@ fn idle_heartbeat_traffic_with_and_without_the_ticker() {
         let cpu = process_cpu() - cpu0;
         println!(
             "{n} groups x 3 nodes, heartbeats by {} (opened in {opened:?}, leaders per node {per_node:?}):",
-            if ticker {
-                "the per-node ticker"
-            } else {
-                "each group's timer"
+            match ticking {
+                Ticking::Own => "each group's timer",
+                Ticking::Ticker => "the per-node ticker",
+                Ticking::Quiet => "the quiescent ticker (idle groups quiet)",
             }
         );
         println!(

@@ -58,6 +58,8 @@ impl Router for Echo {
             RaftRequest::ReadLog { from, until, .. } => {
                 RaftResponse::Log(Bytes::from(format!("{from}..{until}")))
             }
+            // Beats: every listed group refused.
+            RaftRequest::Beat(b) => RaftResponse::Beat(b.groups.iter().map(|g| g.group).collect()),
             // The broker's own calls: answered with the bytes reversed.
             RaftRequest::App(b) => {
                 let mut v = b.to_vec();

@@ -303,6 +303,8 @@ pub async fn hand_off(shard: &Rc<Shard>) {
     if parts.is_empty() {
         return;
     }
+    // Quiet groups first get fresh follower progress (hand_over reads it).
+    futures_util::future::join_all(parts.iter().map(|p| p.wake_quiet_leader())).await;
     let moves = parts
         .iter()
         .map(|part| {
@@ -312,10 +314,10 @@ pub async fn hand_off(shard: &Rc<Shard>) {
                 .filter(|p| *p != me);
             let mut order: Vec<u64> = preferred.into_iter().map(|p| p as u64).collect();
             for n in part
-                .replica()
                 .in_sync_replicas(Duration::from_secs(2))
                 .unwrap_or_default()
             {
+                let n = n as u64;
                 if n != me as u64 && !order.contains(&n) {
                     order.push(n);
                 }

@@ -5,7 +5,9 @@
 //!   connection per peer broker from this shard, multiplexing every group
 //!   the shard hosts), its table of groups for incoming requests, and its
 //!   heartbeat ticker (all its leader groups beat in the same instant, so
-//!   N groups' heartbeats to one peer are one write).
+//!   N groups' heartbeats to one peer are one write, and idle groups go
+//!   quiet: no heartbeats, no ticks, one beat per shard and peer instead;
+//!   see `tidemark_raft::transport::HeartbeatTicker`).
 //! * [`BrokerRouter`]: incoming Raft requests land on whichever shard
 //!   accepted the connection (SO_REUSEPORT); the router hands each to the
 //!   shard that owns the group (`owner_shard`, the controller on shard 0).
@@ -24,8 +26,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use monoio::net::{ListenerOpts, TcpListener};
 use tidemark_raft::transport::{
-    FailureCode, GroupId, GroupNetwork, Groups, HeartbeatTicker, Peers, RaftRequest, RaftResponse,
-    RemoteFailure, Router, Signal, Transport, TransportConfig, TransportStats, serve,
+    BEAT_GROUP, Beat, FailureCode, GroupId, GroupNetwork, Groups, HeartbeatTicker, Peers,
+    RaftRequest, RaftResponse, RemoteFailure, Router, Signal, Transport, TransportConfig,
+    TransportStats, serve,
 };
 use tidemark_raft::{NodeId, RaftHandle, ReplicaConfig};
 use uuid::Uuid;
@@ -79,7 +82,8 @@ pub struct ShardNet {
 }
 
 impl ShardNet {
-    pub fn new(node_id: i32, cluster: &ClusterConfig) -> Self {
+    /// `shard`: this shard's number (sent in its beats).
+    pub fn new(node_id: i32, shard: usize, cluster: &ClusterConfig) -> Self {
         let peers = Peers::new();
         for (id, addr) in &cluster.seeds {
             if *id != node_id {
@@ -87,6 +91,12 @@ impl ShardNet {
             }
         }
         let stats = Rc::new(TransportStats::default());
+        let rc = replica_config();
+        let ticker = HeartbeatTicker::quiescent(
+            rc.heartbeat_interval,
+            shard as u32,
+            rc.election_timeout_max,
+        );
         ShardNet {
             transport: Transport::with_stats(
                 node_id as NodeId,
@@ -94,8 +104,8 @@ impl ShardNet {
                 TransportConfig::default(),
                 stats.clone(),
             ),
-            groups: Groups::new(),
-            ticker: HeartbeatTicker::new(replica_config().heartbeat_interval),
+            groups: Groups::with_ticker(ticker.clone()),
+            ticker,
             stop: Signal::new(),
             stats,
         }
@@ -107,9 +117,11 @@ impl ShardNet {
     }
 
     /// Makes `raft` reachable by peers and lets the ticker beat for it.
+    /// Partition groups may go quiet when idle; the controller group may
+    /// not (its leader's last-heard times tell which brokers are alive).
     pub fn register(&self, group: GroupId, raft: &RaftHandle) {
         self.groups.insert(group, raft.clone());
-        self.ticker.register(group, raft);
+        self.ticker.register(group, raft, group != CONTROLLER_GROUP);
     }
 
     pub fn unregister(&self, group: GroupId) {
@@ -155,7 +167,11 @@ pub fn start(shard: &Rc<Shard>, net: &ShardNet, addr: std::net::SocketAddr) -> R
         net.stop.clone(),
         net.stats.clone(),
     ));
-    monoio::spawn(net.ticker.clone().run(net.stop.clone()));
+    monoio::spawn(
+        net.ticker
+            .clone()
+            .run(Some(net.transport.clone()), net.stop.clone()),
+    );
     Ok(())
 }
 
@@ -258,8 +274,59 @@ fn may_grant_vote(shard: &Shard, group: GroupId, candidate_last: Option<(u64, u6
         .is_none_or(|p| p.may_grant_vote(candidate_last))
 }
 
+/// A peer shard's beat, handed to every shard here with the groups it
+/// owns (each shard also learns that the sender is alive, and wakes its
+/// quiet followers of the sender that are no longer listed). Answers the
+/// groups no shard could quiet.
+async fn fan_out_beat(shard: &Rc<Shard>, from: NodeId, beat: Beat) -> RaftResponse {
+    let count = shard.shard_count();
+    let mut parts: Vec<Beat> = (0..count)
+        .map(|_| Beat {
+            shard: beat.shard,
+            groups: Vec::new(),
+        })
+        .collect();
+    for q in beat.groups {
+        let target = owner_shard(Uuid::from_u128(q.group.key), q.group.index, count);
+        parts[target].groups.push(q);
+    }
+    let mut refused = Vec::new();
+    for (target, part) in parts.into_iter().enumerate() {
+        let answer = if target == shard.id {
+            beat_here(shard.clone(), from, part).await
+        } else {
+            match shard
+                .submit_to(target, move |s| beat_here(s, from, part))
+                .await
+            {
+                Ok(r) => r,
+                Err(_) => return failure(FailureCode::Refused, "broker is shutting down".into()),
+            }
+        };
+        match answer {
+            RaftResponse::Beat(r) => refused.extend(r),
+            other => return other,
+        }
+    }
+    RaftResponse::Beat(refused)
+}
+
+async fn beat_here(shard: Rc<Shard>, from: NodeId, beat: Beat) -> RaftResponse {
+    match shard.net() {
+        Some(net) => {
+            net.groups
+                .deliver(from, BEAT_GROUP, RaftRequest::Beat(beat))
+                .await
+        }
+        None => failure(FailureCode::Refused, "not in cluster mode".into()),
+    }
+}
+
 impl Router for BrokerRouter {
     async fn deliver(&self, from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
+        if let RaftRequest::Beat(beat) = req {
+            return fan_out_beat(&self.shard, from, beat).await;
+        }
         // Group key 0 (no topic has the nil id): the controller's groups.
         let target = if group.key == 0 {
             0

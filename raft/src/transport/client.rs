@@ -45,6 +45,11 @@ impl Peers {
         self.0.borrow_mut().insert(node, addr);
     }
 
+    /// The nodes with a known address.
+    pub fn ids(&self) -> Vec<NodeId> {
+        self.0.borrow().keys().copied().collect()
+    }
+
     pub fn remove(&self, node: NodeId) -> Option<SocketAddr> {
         self.0.borrow_mut().remove(&node)
     }

@@ -94,7 +94,38 @@ pub enum RaftRequest {
         until: i64,
         max_bytes: u32,
     },
+    /// One shard's coalesced beat to a peer node (see
+    /// [`super::HeartbeatTicker`]): the sender is alive, and these of its
+    /// leader groups are quiet. Sent to no group in particular; answered
+    /// by [`RaftResponse::Beat`].
+    Beat(Beat),
 }
+
+/// A leader shard's beat: who it is and which of its groups are quiet.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Beat {
+    /// The sending shard on its node (with the node id from the
+    /// connection's hello, it names the sender of the groups listed).
+    pub shard: u32,
+    pub groups: Vec<QuietGroup>,
+}
+
+/// A leader group that stopped heartbeating: its followers stop their
+/// election timers while they match it and its node keeps beating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuietGroup {
+    pub group: GroupId,
+    /// The leader's term.
+    pub term: u64,
+    /// The leader's last log index, everything of which is committed and
+    /// was acknowledged by every follower (`None`: an empty log).
+    pub last_index: Option<u64>,
+}
+
+/// Encoded size of one [`QuietGroup`].
+const QUIET_GROUP_LEN: usize = 16 + 4 + 8 + 8;
+/// Encoded size of one group id.
+const GROUP_ID_LEN: usize = 16 + 4;
 
 /// The answer to a [`RaftRequest`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +138,11 @@ pub enum RaftResponse {
     InstallSnapshot(SnapshotResponse<TypeConfig>),
     /// The batches a [`RaftRequest::ReadLog`] asked for (empty: none).
     Log(Bytes),
+    /// The answer to a [`RaftRequest::Beat`]: the listed groups the
+    /// receiver could not quiet (its replica is not a caught-up follower
+    /// of that leader and term, or is not there); their leader resumes
+    /// heartbeats.
+    Beat(Vec<GroupId>),
     /// The request could not be delivered to the group.
     Error(RemoteFailure),
 }
@@ -192,6 +228,8 @@ const KIND_APP_REQ: u8 = 4;
 const KIND_TRANSFER_REQ: u8 = 5;
 const KIND_SNAPSHOT_REQ: u8 = 6;
 const KIND_READ_LOG_REQ: u8 = 7;
+const KIND_BEAT_REQ: u8 = 8;
+const KIND_BEAT_RESP: u8 = 0x88;
 const KIND_SNAPSHOT_RESP: u8 = 0x86;
 const KIND_LOG_RESP: u8 = 0x87;
 const KIND_APP_RESP: u8 = 0x84;
@@ -279,6 +317,7 @@ pub fn request_len(req: &RaftRequest) -> usize {
                     + source.epochs.len() * 24
             }
             RaftRequest::ReadLog { .. } => 8 + 8 + 4,
+            RaftRequest::Beat(b) => 4 + 4 + b.groups.len() * QUIET_GROUP_LEN,
         }
 }
 
@@ -296,6 +335,7 @@ pub fn response_len(resp: &RaftResponse) -> usize {
                 }
             }
             RaftResponse::App(b) => 4 + b.len(),
+            RaftResponse::Beat(g) => 4 + g.len() * GROUP_ID_LEN,
             RaftResponse::TransferLeader(r) => {
                 1 + match r {
                     Ok(()) => 0,
@@ -537,6 +577,18 @@ pub fn encode_request(
             buf.put_i64(*until);
             buf.put_u32(*max_bytes);
         }
+        RaftRequest::Beat(b) => {
+            put_header(buf, size, KIND_BEAT_REQ, corr, group);
+            buf.put_u32(b.shard);
+            buf.put_u32(b.groups.len() as u32);
+            for q in &b.groups {
+                buf.put_u128(q.group.key);
+                buf.put_i32(q.group.index);
+                buf.put_u64(q.term);
+                // An index is far below u64::MAX, which stands for none.
+                buf.put_u64(q.last_index.unwrap_or(u64::MAX));
+            }
+        }
     }
     debug_assert_eq!(out.encoded_len() - start, size);
     Ok(())
@@ -627,6 +679,14 @@ pub fn encode_response(out: &mut impl FrameSink, corr: u64, group: GroupId, resp
             put_header(buf, size, KIND_APP_RESP, corr, group);
             buf.put_u32(b.len() as u32);
             buf.put_slice(b);
+        }
+        RaftResponse::Beat(groups) => {
+            put_header(buf, size, KIND_BEAT_RESP, corr, group);
+            buf.put_u32(groups.len() as u32);
+            for g in groups {
+                buf.put_u128(g.key);
+                buf.put_i32(g.index);
+            }
         }
         RaftResponse::TransferLeader(r) => {
             put_header(buf, size, KIND_TRANSFER_RESP, corr, group);
@@ -904,6 +964,59 @@ pub fn decode_frame(frame: Bytes) -> Result<Frame, CodecError> {
                 max_bytes: r.u32("read max bytes")?,
             },
         },
+        KIND_BEAT_REQ => {
+            let shard = r.u32("beat shard")?;
+            let n = r.u32("beat group count")? as usize;
+            // Invariant 5: the count is checked against the bytes left.
+            if n > r.b.remaining() / QUIET_GROUP_LEN {
+                return Err(CodecError::Invalid(format!(
+                    "{n} quiet groups in {} bytes",
+                    r.b.remaining()
+                )));
+            }
+            let mut groups = Vec::with_capacity(n);
+            for _ in 0..n {
+                r.need(QUIET_GROUP_LEN, "quiet group")?;
+                let group = GroupId {
+                    key: r.b.get_u128(),
+                    index: r.b.get_i32(),
+                };
+                let term = r.b.get_u64();
+                let last = r.b.get_u64();
+                groups.push(QuietGroup {
+                    group,
+                    term,
+                    last_index: (last != u64::MAX).then_some(last),
+                });
+            }
+            Frame::Request {
+                corr,
+                group,
+                req: RaftRequest::Beat(Beat { shard, groups }),
+            }
+        }
+        KIND_BEAT_RESP => {
+            let n = r.u32("beat answer count")? as usize;
+            if n > r.b.remaining() / GROUP_ID_LEN {
+                return Err(CodecError::Invalid(format!(
+                    "{n} group ids in {} bytes",
+                    r.b.remaining()
+                )));
+            }
+            let mut groups = Vec::with_capacity(n);
+            for _ in 0..n {
+                r.need(GROUP_ID_LEN, "group id")?;
+                groups.push(GroupId {
+                    key: r.b.get_u128(),
+                    index: r.b.get_i32(),
+                });
+            }
+            Frame::Response {
+                corr,
+                group,
+                resp: RaftResponse::Beat(groups),
+            }
+        }
         KIND_SNAPSHOT_RESP => Frame::Response {
             corr,
             group,
@@ -1094,6 +1207,22 @@ mod tests {
                 until: 2040,
                 max_bytes: 4 << 20,
             },
+            RaftRequest::Beat(Beat::default()),
+            RaftRequest::Beat(Beat {
+                shard: 3,
+                groups: vec![
+                    QuietGroup {
+                        group: G,
+                        term: 7,
+                        last_index: Some(1234),
+                    },
+                    QuietGroup {
+                        group: GroupId { key: 1, index: 0 },
+                        term: 1,
+                        last_index: None,
+                    },
+                ],
+            }),
             // Last: `received_batches_are_slices_of_the_frame` takes it.
             RaftRequest::Append(append_with_everything()),
         ]
@@ -1131,6 +1260,8 @@ mod tests {
             }),
             RaftResponse::Log(Bytes::new()),
             RaftResponse::Log(Bytes::from_static(b"batches")),
+            RaftResponse::Beat(Vec::new()),
+            RaftResponse::Beat(vec![G, GroupId { key: 9, index: 2 }]),
             RaftResponse::Error(RemoteFailure {
                 code: FailureCode::GroupNotHere,
                 message: "group x is not on this node".into(),
@@ -1147,6 +1278,7 @@ mod tests {
             (RaftRequest::Vote(a), RaftRequest::Vote(b)) => a == b,
             (RaftRequest::PreVote(a), RaftRequest::PreVote(b)) => a == b,
             (RaftRequest::App(a), RaftRequest::App(b)) => a == b,
+            (RaftRequest::Beat(a), RaftRequest::Beat(b)) => a == b,
             (
                 RaftRequest::InstallSnapshot {
                     vote: va,

@@ -1,4 +1,5 @@
-//! One heartbeat pass per shard for all its leader groups.
+//! One heartbeat pass per shard for all its leader groups, and quiet
+//! groups that send no heartbeats at all.
 //!
 //! openraft sends a heartbeat (an AppendEntries with no entries) from
 //! each leader group to each follower when that group's own timer fires,
@@ -9,47 +10,199 @@
 //! the switch does not affect). [`HeartbeatTicker`] does that: every
 //! interval it triggers every registered leader group at once, so the
 //! heartbeats for one peer are queued together and the connection's
-//! writer sends them in one write. Followers keep their own election
-//! timers, so a ticker that stops (shard stalled) looks like a dead
-//! leader, as it should.
+//! writer sends them in one write.
+//!
+//! # Quiet groups
+//!
+//! Coalescing the writes still leaves one heartbeat per group per
+//! interval, and every replica's openraft ticks (a wakeup every ~40 ms):
+//! at 10,000 partitions of three replicas on one 2-core broker that was a
+//! whole core while nothing was written. A ticker made with
+//! [`HeartbeatTicker::quiescent`] lets idle groups go quiet, as
+//! CockroachDB's ranges do:
+//!
+//! * Leader side: a group whose every member has acknowledged everything
+//!   in its log, all of it committed and applied, for
+//!   [`QUIESCE_AFTER_BEATS`] beats in a row (so that followers have heard
+//!   the commit point in a heartbeat), stops ticking and heartbeating. The
+//!   shard instead sends each peer node one [`Beat`] per interval, listing
+//!   the quiet groups that peer follows: one message per shard and peer,
+//!   whatever the number of groups. A write (anything that changes the
+//!   log or the term) wakes the group at the next pass; openraft sends
+//!   the write itself at once, quiet or not.
+//! * Follower side: a follower replica that matches a listed group (same
+//!   leader, term and last index, all applied) stops ticking, so it does
+//!   not stand for election while its leader's shard keeps beating and
+//!   keeps listing it. Any Raft request for the group (the leader's next
+//!   AppendEntries, another replica's vote) wakes it after delivery. A
+//!   group no longer listed is woken after a grace period (its leader's
+//!   AppendEntries normally comes first). A leader shard silent for
+//!   `dead_after` (the longest election timeout) is taken for dead: the
+//!   replica with the lowest id among the other members wakes at once
+//!   and, its election timer long expired, stands for election at its
+//!   first tick; the others wake one `dead_after` later unless the
+//!   election reached them first.
+//!
+//! Quiet groups change only liveness, never safety: every decision is
+//! still openraft's, and a wrong guess (a beat lost, a follower behind)
+//! costs an election or a few heartbeats.
+//!
+//! Without quiescence ([`HeartbeatTicker::new`]), followers keep their
+//! own election timers, so a ticker that stops (shard stalled) looks like
+//! a dead leader, as it should.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use super::codec::GroupId;
+use openraft::ServerState;
+use openraft::async_runtime::watch::WatchReceiver;
+
+use super::client::Transport;
+use super::codec::{Beat, GroupId, QuietGroup, RaftRequest, RaftResponse};
 use super::sync::Signal;
 use crate::replica::RaftHandle;
+use crate::types::NodeId;
+
+/// Beats in a row a leader group must be settled (everything acknowledged
+/// by every member, committed and applied) before it goes quiet: followers
+/// learn the commit point from the heartbeats of those beats.
+pub const QUIESCE_AFTER_BEATS: u32 = 3;
+
+/// The group id a [`Beat`] is addressed to (it concerns many groups; the
+/// nil topic id is no partition's).
+pub const BEAT_GROUP: GroupId = GroupId { key: 0, index: -1 };
+
+/// Quiescence settings of a [`HeartbeatTicker`].
+#[derive(Debug, Clone, Copy)]
+struct Quiescence {
+    /// This shard's number on its node, sent in its beats.
+    shard: u32,
+    /// How long a follower waits without a beat from a quiet group's
+    /// leader shard before it wakes the group.
+    dead_after: Duration,
+}
+
+/// A registered group's replica on this shard.
+struct Member {
+    raft: RaftHandle,
+    /// Whether the group may go quiet (the controller group, whose
+    /// heartbeats tell it which brokers are alive, does not).
+    may_quiesce: bool,
+    lead: Lead,
+    /// Set while this replica follows a quiet group.
+    follow: Option<Follow>,
+}
+
+/// The leader side of a group on this shard.
+#[derive(Debug, Clone, PartialEq)]
+enum Lead {
+    /// Heartbeating; `stable` beats in a row settled at `seen` (term,
+    /// last log index).
+    Active {
+        stable: u32,
+        seen: Option<(u64, Option<u64>)>,
+    },
+    /// Quiet since `since`, settled at `term` and `last_index`, with
+    /// these followers.
+    Quiet {
+        term: u64,
+        last_index: Option<u64>,
+        followers: Vec<NodeId>,
+        since: Instant,
+    },
+}
+
+impl Lead {
+    fn active() -> Self {
+        Lead::Active {
+            stable: 0,
+            seen: None,
+        }
+    }
+}
+
+/// A follower replica of a quiet group: its leader's node and shard, the
+/// term, and when it wakes if no longer listed or the leader went silent.
+#[derive(Debug, Clone, Copy)]
+struct Follow {
+    leader: NodeId,
+    shard: u32,
+    term: u64,
+    wake_at: Option<Instant>,
+}
 
 /// A shard's heartbeat timer for the groups registered with it.
 pub struct HeartbeatTicker {
     interval: Duration,
-    groups: RefCell<BTreeMap<GroupId, RaftHandle>>,
+    quiescence: Option<Quiescence>,
+    groups: RefCell<BTreeMap<GroupId, Member>>,
+    /// Leader side: when each peer last answered a beat (the time it was
+    /// sent).
+    acked: RefCell<HashMap<NodeId, Instant>>,
+    /// Leader side: peers with a beat in flight (one at a time each).
+    in_flight: RefCell<HashSet<NodeId>>,
+    /// Follower side: when a beat last came from each (node, shard).
+    heard: RefCell<HashMap<(NodeId, u32), Instant>>,
 }
 
 impl HeartbeatTicker {
-    /// `interval` should be the groups' `ReplicaConfig::heartbeat_interval`
-    /// (well under their election timeout).
+    /// A ticker whose groups never go quiet. `interval` should be the
+    /// groups' `ReplicaConfig::heartbeat_interval` (well under their
+    /// election timeout).
     pub fn new(interval: Duration) -> Rc<Self> {
+        Self::build(interval, None)
+    }
+
+    /// A ticker whose idle groups go quiet (see the module doc): `shard`
+    /// is this shard's number on its node, `dead_after` the groups'
+    /// longest election timeout.
+    pub fn quiescent(interval: Duration, shard: u32, dead_after: Duration) -> Rc<Self> {
+        assert!(
+            dead_after > interval,
+            "a beat must come well before a follower gives up"
+        );
+        Self::build(interval, Some(Quiescence { shard, dead_after }))
+    }
+
+    fn build(interval: Duration, quiescence: Option<Quiescence>) -> Rc<Self> {
         Rc::new(HeartbeatTicker {
             interval,
+            quiescence,
             groups: RefCell::default(),
+            acked: RefCell::default(),
+            in_flight: RefCell::default(),
+            heard: RefCell::default(),
         })
     }
 
     /// Takes over `raft`'s heartbeats: its own heartbeat timer is turned
-    /// off and the ticker sends them instead.
-    pub fn register(&self, group: GroupId, raft: &RaftHandle) {
+    /// off and the ticker sends them instead. `may_quiesce`: whether the
+    /// group may go quiet when idle (on a quiescent ticker).
+    pub fn register(&self, group: GroupId, raft: &RaftHandle, may_quiesce: bool) {
         raft.runtime_config().heartbeat(false);
-        self.groups.borrow_mut().insert(group, raft.clone());
+        let old = self.groups.borrow_mut().insert(
+            group,
+            Member {
+                raft: raft.clone(),
+                may_quiesce: may_quiesce && self.quiescence.is_some(),
+                lead: Lead::active(),
+                follow: None,
+            },
+        );
+        // A group registered again (a new openraft instance) ticks.
+        if let Some(old) = old {
+            old.raft.runtime_config().tick(true);
+        }
     }
 
-    /// Gives a group its own heartbeat timer back.
+    /// Gives a group its own heartbeat timer (and ticks) back.
     pub fn unregister(&self, group: GroupId) -> Option<RaftHandle> {
-        let raft = self.groups.borrow_mut().remove(&group)?;
-        raft.runtime_config().heartbeat(true);
-        Some(raft)
+        let m = self.groups.borrow_mut().remove(&group)?;
+        m.raft.runtime_config().heartbeat(true);
+        m.raft.runtime_config().tick(true);
+        Some(m.raft)
     }
 
     pub fn len(&self) -> usize {
@@ -60,31 +213,353 @@ impl HeartbeatTicker {
         self.groups.borrow().is_empty()
     }
 
-    /// Triggers a heartbeat in every registered group that leads.
-    /// Returns how many were triggered.
-    pub async fn beat(&self) -> usize {
-        let leaders: Vec<RaftHandle> = self
-            .groups
-            .borrow()
+    /// How many registered groups are quiet here: as leader, as follower.
+    pub fn quiet_counts(&self) -> (usize, usize) {
+        let groups = self.groups.borrow();
+        let leading = groups
             .values()
-            .filter(|r| r.as_leader().is_ok())
-            .cloned()
-            .collect();
+            .filter(|m| matches!(m.lead, Lead::Quiet { .. }))
+            .count();
+        let following = groups.values().filter(|m| m.follow.is_some()).count();
+        (leading, following)
+    }
+
+    /// Whether `group`'s leader replica here is quiet.
+    pub fn is_quiet_leader(&self, group: GroupId) -> bool {
+        self.groups
+            .borrow()
+            .get(&group)
+            .is_some_and(|m| matches!(m.lead, Lead::Quiet { .. }))
+    }
+
+    /// On the leader of a quiet group: the followers known in sync with
+    /// it within `max_lag` (openraft's own heartbeat times stop while the
+    /// group is quiet). A quiet group's followers had everything when it
+    /// went quiet and nothing was written since, so a follower is in sync
+    /// while its node answers this shard's beats. `None` when the group
+    /// is not quiet here (ask openraft).
+    pub fn quiet_in_sync(&self, group: GroupId, max_lag: Duration) -> Option<Vec<NodeId>> {
+        let groups = self.groups.borrow();
+        let Lead::Quiet {
+            followers, since, ..
+        } = &groups.get(&group)?.lead
+        else {
+            return None;
+        };
+        let acked = self.acked.borrow();
+        let now = Instant::now();
+        Some(
+            followers
+                .iter()
+                .copied()
+                .filter(|f| {
+                    let heard = acked.get(f).map_or(*since, |t| (*t).max(*since));
+                    now.saturating_duration_since(heard) <= max_lag
+                })
+                .collect(),
+        )
+    }
+
+    /// Wakes `group`'s leader replica here if it is quiet (before a
+    /// leadership transfer, which needs fresh replication progress).
+    pub fn wake_leader(&self, group: GroupId) {
+        if let Some(m) = self.groups.borrow_mut().get_mut(&group)
+            && matches!(m.lead, Lead::Quiet { .. })
+        {
+            m.raft.runtime_config().tick(true);
+            m.lead = Lead::active();
+        }
+    }
+
+    /// A Raft request for `group` was delivered here: a quiet follower
+    /// replica ticks again (called after delivery, so that the leader's
+    /// AppendEntries has restarted its election timer first).
+    pub fn delivered(&self, group: GroupId) {
+        if let Some(m) = self.groups.borrow_mut().get_mut(&group)
+            && m.follow.take().is_some()
+        {
+            m.raft.runtime_config().tick(true);
+        }
+    }
+
+    /// Triggers a heartbeat in every registered group that leads and is
+    /// not quiet, lets settled groups go quiet and wakes quiet ones that
+    /// changed, then (quiescent tickers) sends every peer this shard's
+    /// beat. Returns how many heartbeats were triggered.
+    pub async fn beat(self: &Rc<Self>, transport: Option<&Transport>) -> usize {
+        let now = Instant::now();
+        let mut heartbeat: Vec<RaftHandle> = Vec::new();
+        let mut lists: BTreeMap<NodeId, Vec<QuietGroup>> = BTreeMap::new();
+        for (group, m) in self.groups.borrow_mut().iter_mut() {
+            self.lead_pass(*group, m, now, &mut heartbeat, &mut lists);
+        }
         let mut n = 0;
-        for raft in leaders {
+        for raft in heartbeat {
             // Fails only when the group has stopped; it is then
             // unregistered by its owner.
             if raft.trigger().heartbeat().await.is_ok() {
                 n += 1;
             }
         }
+        if let (Some(q), Some(transport)) = (self.quiescence, transport) {
+            for peer in transport.peers().ids() {
+                let groups = lists.remove(&peer).unwrap_or_default();
+                self.send_beat(
+                    transport,
+                    peer,
+                    Beat {
+                        shard: q.shard,
+                        groups,
+                    },
+                );
+            }
+        }
         n
+    }
+
+    /// The leader side of one group in a beat pass.
+    fn lead_pass(
+        &self,
+        group: GroupId,
+        m: &mut Member,
+        now: Instant,
+        heartbeat: &mut Vec<RaftHandle>,
+        lists: &mut BTreeMap<NodeId, Vec<QuietGroup>>,
+    ) {
+        let metrics = m.raft.metrics();
+        let mm = metrics.borrow_watched();
+        if mm.state != ServerState::Leader {
+            if matches!(m.lead, Lead::Quiet { .. }) {
+                m.raft.runtime_config().tick(true);
+            }
+            m.lead = Lead::active();
+            return;
+        }
+        if !m.may_quiesce {
+            heartbeat.push(m.raft.clone());
+            return;
+        }
+        let term = mm.current_term;
+        let last = mm.last_log_index;
+        // Settled: everything in the log applied (so committed) and
+        // acknowledged by every member.
+        let settled = mm.last_applied.map(|l| l.index) == last
+            && mm
+                .replication
+                .as_ref()
+                .is_some_and(|rep| rep.values().all(|matched| matched.map(|l| l.index) == last));
+        match &mut m.lead {
+            Lead::Quiet {
+                term: t,
+                last_index,
+                followers,
+                ..
+            } if settled && *t == term && *last_index == last => {
+                for f in followers.iter() {
+                    lists.entry(*f).or_default().push(QuietGroup {
+                        group,
+                        term,
+                        last_index: last,
+                    });
+                }
+            }
+            Lead::Quiet { .. } => {
+                // Written to (or the term moved): heartbeat again.
+                m.raft.runtime_config().tick(true);
+                m.lead = Lead::Active {
+                    stable: 0,
+                    seen: Some((term, last)),
+                };
+                heartbeat.push(m.raft.clone());
+            }
+            Lead::Active { stable, seen } => {
+                if settled && *seen == Some((term, last)) {
+                    *stable += 1;
+                } else {
+                    *stable = 0;
+                    *seen = Some((term, last));
+                }
+                if *stable < QUIESCE_AFTER_BEATS {
+                    heartbeat.push(m.raft.clone());
+                    return;
+                }
+                let me = mm.id;
+                let followers: Vec<NodeId> = mm
+                    .membership_config
+                    .membership()
+                    .nodes()
+                    .map(|(id, _)| *id)
+                    .filter(|id| *id != me)
+                    .collect();
+                for f in &followers {
+                    lists.entry(*f).or_default().push(QuietGroup {
+                        group,
+                        term,
+                        last_index: last,
+                    });
+                }
+                m.raft.runtime_config().tick(false);
+                m.lead = Lead::Quiet {
+                    term,
+                    last_index: last,
+                    followers,
+                    since: now,
+                };
+            }
+        }
+    }
+
+    /// Sends `beat` to `peer` unless a beat to it is still in flight;
+    /// an answer records the peer as alive and wakes the groups it could
+    /// not quiet.
+    fn send_beat(self: &Rc<Self>, transport: &Transport, peer: NodeId, beat: Beat) {
+        if !self.in_flight.borrow_mut().insert(peer) {
+            return;
+        }
+        let this = self.clone();
+        let transport = transport.clone();
+        let ttl = self
+            .quiescence
+            .map_or(self.interval, |q| q.dead_after)
+            .max(self.interval);
+        monoio::spawn(async move {
+            let sent = Instant::now();
+            let answer = transport
+                .call(peer, BEAT_GROUP, RaftRequest::Beat(beat), ttl)
+                .await;
+            this.in_flight.borrow_mut().remove(&peer);
+            match answer {
+                Ok(RaftResponse::Beat(refused)) => {
+                    this.acked.borrow_mut().insert(peer, sent);
+                    let mut groups = this.groups.borrow_mut();
+                    for g in refused {
+                        if let Some(m) = groups.get_mut(&g)
+                            && matches!(m.lead, Lead::Quiet { .. })
+                        {
+                            m.raft.runtime_config().tick(true);
+                            m.lead = Lead::active();
+                        }
+                    }
+                }
+                Ok(other) => {
+                    tracing::debug!(peer, ?other, "unexpected answer to a beat");
+                }
+                Err(e) => tracing::debug!(peer, error = %e, "beat not answered"),
+            }
+        });
+    }
+
+    /// Follower side: `beat` came from node `from`. Quiets the listed
+    /// groups whose replica here matches, marks the quiet ones no longer
+    /// listed to wake, and returns the listed groups it could not quiet.
+    pub fn on_beat(&self, from: NodeId, beat: &Beat) -> Vec<GroupId> {
+        let now = Instant::now();
+        let Some(q) = self.quiescence else {
+            return beat.groups.iter().map(|g| g.group).collect();
+        };
+        self.heard.borrow_mut().insert((from, beat.shard), now);
+        let mut refused = Vec::new();
+        let mut listed: HashSet<GroupId> = HashSet::with_capacity(beat.groups.len());
+        let mut groups = self.groups.borrow_mut();
+        for g in &beat.groups {
+            let Some(m) = groups.get_mut(&g.group) else {
+                refused.push(g.group);
+                continue;
+            };
+            if let Some(f) = &mut m.follow
+                && f.leader == from
+                && f.shard == beat.shard
+                && f.term == g.term
+            {
+                // Listed again (a wake was pending: the leader's shard is
+                // beating again).
+                f.wake_at = None;
+                listed.insert(g.group);
+                continue;
+            }
+            let matches = m.may_quiesce && {
+                let metrics = m.raft.metrics();
+                let mm = metrics.borrow_watched();
+                matches!(mm.state, ServerState::Follower | ServerState::Learner)
+                    && mm.current_leader == Some(from)
+                    && mm.current_term == g.term
+                    && mm.last_log_index == g.last_index
+                    && mm.last_applied.map(|l| l.index) == g.last_index
+            };
+            if matches {
+                m.raft.runtime_config().tick(false);
+                m.follow = Some(Follow {
+                    leader: from,
+                    shard: beat.shard,
+                    term: g.term,
+                    wake_at: None,
+                });
+                listed.insert(g.group);
+            } else {
+                refused.push(g.group);
+            }
+        }
+        // No longer listed: the leader woke it (its AppendEntries is on
+        // the way and wakes the replica first) or stopped leading.
+        for (group, m) in groups.iter_mut() {
+            if let Some(f) = &mut m.follow
+                && f.leader == from
+                && f.shard == beat.shard
+                && f.wake_at.is_none()
+                && !listed.contains(group)
+            {
+                f.wake_at = Some(now + q.dead_after / 2);
+            }
+        }
+        refused
+    }
+
+    /// Follower side, every interval: wakes quiet replicas whose leader
+    /// shard went silent or stopped listing them. Returns how many woke.
+    pub fn check_followers(&self) -> usize {
+        let Some(q) = self.quiescence else {
+            return 0;
+        };
+        let now = Instant::now();
+        let heard = self.heard.borrow();
+        let mut woke = 0;
+        for m in self.groups.borrow_mut().values_mut() {
+            let Some(f) = &mut m.follow else {
+                continue;
+            };
+            let silent = heard
+                .get(&(f.leader, f.shard))
+                .is_none_or(|t| now.saturating_duration_since(*t) > q.dead_after);
+            if silent && f.wake_at.is_none() {
+                // The lowest id among the other members stands first.
+                let metrics = m.raft.metrics();
+                let mm = metrics.borrow_watched();
+                let first = mm
+                    .membership_config
+                    .membership()
+                    .voter_ids()
+                    .filter(|id| *id != f.leader)
+                    .min();
+                f.wake_at = Some(if first == Some(mm.id) {
+                    now
+                } else {
+                    now + q.dead_after
+                });
+            }
+            if f.wake_at.is_some_and(|t| t <= now) {
+                m.follow = None;
+                m.raft.runtime_config().tick(true);
+                woke += 1;
+            }
+        }
+        woke
     }
 
     /// Beats every interval until `stop` is set. The schedule is fixed
     /// (a slow pass does not push the next one back), but a stalled shard
-    /// does not fire a burst of missed beats when it resumes.
-    pub async fn run(self: Rc<Self>, stop: Signal) {
+    /// does not fire a burst of missed beats when it resumes. `transport`
+    /// carries a quiescent ticker's beats.
+    pub async fn run(self: Rc<Self>, transport: Option<Transport>, stop: Signal) {
         let mut next = Instant::now() + self.interval;
         loop {
             let wait = next.saturating_duration_since(Instant::now());
@@ -92,7 +567,8 @@ impl HeartbeatTicker {
                 _ = monoio::time::sleep(wait) => {}
                 _ = stop.wait() => return,
             }
-            self.beat().await;
+            self.beat(transport.as_ref()).await;
+            self.check_followers();
             next += self.interval;
             let now = Instant::now();
             if next < now {

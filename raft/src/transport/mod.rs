@@ -17,6 +17,9 @@
 //!   write, and [`HeartbeatTicker`] makes a shard's leader groups send
 //!   their heartbeats in the same instant, so that N groups' heartbeats
 //!   to one peer are one write rather than N.
+//! * Quiet groups: a quiescent [`HeartbeatTicker`] stops the heartbeats
+//!   and ticks of idle groups altogether and sends each peer one
+//!   [`Beat`] per interval instead (see the `heartbeat` module).
 
 mod client;
 pub mod codec;
@@ -29,8 +32,8 @@ mod sync;
 use std::time::Duration;
 
 pub use client::{CallError, GroupClient, GroupNetwork, Peers, Transport};
-pub use codec::{FailureCode, GroupId, RaftRequest, RaftResponse, RemoteFailure};
-pub use heartbeat::HeartbeatTicker;
+pub use codec::{Beat, FailureCode, GroupId, QuietGroup, RaftRequest, RaftResponse, RemoteFailure};
+pub use heartbeat::{BEAT_GROUP, HeartbeatTicker, QUIESCE_AFTER_BEATS};
 pub use io::{StatsSnapshot, TransportStats};
 pub use server::{Groups, Router, serve};
 pub use sync::Signal;

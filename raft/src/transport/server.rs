@@ -16,6 +16,7 @@ use super::codec::{
     FailureCode, Frame, GroupId, RaftRequest, RaftResponse, RemoteFailure, decode_frame,
     encode_response, response_len,
 };
+use super::heartbeat::HeartbeatTicker;
 use super::io::{FrameReader, TransportStats, write_loop};
 use super::sync::{OutQueue, Signal, Wakers};
 use crate::replica::RaftHandle;
@@ -37,13 +38,28 @@ pub trait Router {
 }
 
 /// The Raft groups of one shard, by group id: a [`Router`] that calls
-/// their Raft handles directly.
+/// their Raft handles directly. With a heartbeat ticker
+/// ([`Groups::with_ticker`]) it also answers beats and wakes quiet
+/// followers on delivery.
 #[derive(Clone, Default)]
-pub struct Groups(Rc<RefCell<HashMap<GroupId, RaftHandle>>>);
+pub struct Groups(
+    Rc<RefCell<HashMap<GroupId, RaftHandle>>>,
+    Option<Rc<HeartbeatTicker>>,
+);
 
 impl Groups {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A table whose beats and deliveries go through `ticker` (the
+    /// shard's: see [`HeartbeatTicker`]'s quiet groups).
+    pub fn with_ticker(ticker: Rc<HeartbeatTicker>) -> Self {
+        Groups(Rc::default(), Some(ticker))
+    }
+
+    pub fn ticker(&self) -> Option<&Rc<HeartbeatTicker>> {
+        self.1.as_ref()
     }
 
     pub fn insert(&self, group: GroupId, raft: RaftHandle) {
@@ -72,7 +88,23 @@ fn failure(code: FailureCode, message: String) -> RaftResponse {
 }
 
 impl Router for Groups {
-    async fn deliver(&self, _from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
+    async fn deliver(&self, from: NodeId, group: GroupId, req: RaftRequest) -> RaftResponse {
+        if let RaftRequest::Beat(b) = &req {
+            return RaftResponse::Beat(match &self.1 {
+                Some(t) => t.on_beat(from, b),
+                None => b.groups.iter().map(|g| g.group).collect(),
+            });
+        }
+        let resp = self.deliver_to_group(group, req).await;
+        if let Some(t) = &self.1 {
+            t.delivered(group);
+        }
+        resp
+    }
+}
+
+impl Groups {
+    async fn deliver_to_group(&self, group: GroupId, req: RaftRequest) -> RaftResponse {
         let Some(raft) = self.get(group) else {
             return failure(
                 FailureCode::GroupNotHere,
@@ -117,6 +149,7 @@ impl Router for Groups {
                 FailureCode::Refused,
                 "application calls are not served by a plain group table".into(),
             ),
+            RaftRequest::Beat(_) => unreachable!("answered by deliver"),
         }
     }
 }
