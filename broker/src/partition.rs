@@ -251,6 +251,16 @@ impl Partition {
         Some(isr.into_iter().map(|n| n as i32).collect())
     }
 
+    /// Whether the group is quiet here (idle: no heartbeats; see
+    /// `tidemark_raft::transport::HeartbeatTicker`): its leadership
+    /// cannot change without waking it first.
+    pub fn is_quiet(&self) -> bool {
+        self.net.as_ref().is_some_and(|net| {
+            net.ticker
+                .is_quiet(partition_group(&(self.topic_id, self.index)))
+        })
+    }
+
     /// Wakes the group if it is quiet here as leader and renews its
     /// lease, so that openraft's view of its followers is fresh (before a
     /// leadership hand-off, which reads it).

@@ -70,6 +70,10 @@ use crate::types::NodeId;
 /// learn the commit point from the heartbeats of those beats.
 pub const QUIESCE_AFTER_BEATS: u32 = 3;
 
+/// How often a quiescent ticker logs how many of its groups are quiet
+/// (only when the counts changed).
+const QUIET_REPORT_INTERVAL: Duration = Duration::from_secs(30);
+
 /// The group id a [`Beat`] is addressed to (it concerns many groups; the
 /// nil topic id is no partition's).
 pub const BEAT_GROUP: GroupId = GroupId { key: 0, index: -1 };
@@ -222,6 +226,15 @@ impl HeartbeatTicker {
             .count();
         let following = groups.values().filter(|m| m.follow.is_some()).count();
         (leading, following)
+    }
+
+    /// Whether `group`'s replica here is quiet (as leader or follower):
+    /// nothing about its leadership changes until it wakes.
+    pub fn is_quiet(&self, group: GroupId) -> bool {
+        self.groups
+            .borrow()
+            .get(&group)
+            .is_some_and(|m| matches!(m.lead, Lead::Quiet { .. }) || m.follow.is_some())
     }
 
     /// Whether `group`'s leader replica here is quiet.
@@ -561,7 +574,23 @@ impl HeartbeatTicker {
     /// carries a quiescent ticker's beats.
     pub async fn run(self: Rc<Self>, transport: Option<Transport>, stop: Signal) {
         let mut next = Instant::now() + self.interval;
+        let mut reported = (usize::MAX, usize::MAX, usize::MAX);
+        let mut report_at = Instant::now() + QUIET_REPORT_INTERVAL;
         loop {
+            if self.quiescence.is_some() && Instant::now() >= report_at {
+                report_at = Instant::now() + QUIET_REPORT_INTERVAL;
+                let (leading, following) = self.quiet_counts();
+                let now = (self.len(), leading, following);
+                if now != reported {
+                    reported = now;
+                    tracing::debug!(
+                        groups = now.0,
+                        quiet_leading = leading,
+                        quiet_following = following,
+                        "raft groups on this shard (quiet ones send no heartbeats)"
+                    );
+                }
+            }
             let wait = next.saturating_duration_since(Instant::now());
             monoio::select! {
                 _ = monoio::time::sleep(wait) => {}
