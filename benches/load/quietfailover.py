@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Leader failover of idle (quiet) partitions after a kill -9 (issue 14).
+
+Three brokers, N partitions at replication factor 3 with one record each,
+left idle until their Raft groups are quiet (no heartbeats: see
+raft/ARCHITECTURE.md, "Quiet groups"). Then the broker leading the most
+partitions is killed with SIGKILL. Reported, from Metadata polled on a
+survivor every 100 ms: for each partition the dead broker led, the time
+until a live broker leads it (p50, p99, max, and how many within 5 s),
+then the time for one acks=all record to every partition through the
+survivors. (That nothing acknowledged is lost across such a kill is the
+fault suite's job: conformance/test_cluster.py and its checker.)
+
+Reuses scalebench.py's broker handling (every process it starts is
+stopped by its PID; every wait is bounded).
+
+Usage:
+  python3 benches/load/quietfailover.py --broker target/release/tidemark
+      [--partitions 1000] [--idle-seconds 15] [--out FILE]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import loadbench as lb  # noqa: E402
+import scalebench as sb  # noqa: E402
+
+
+def log(msg):
+    print(time.strftime("[%H:%M:%S] ") + msg, flush=True)
+
+
+def pct(vals, p):
+    if not vals:
+        return None
+    vals = sorted(vals)
+    return vals[min(len(vals) - 1, int(round(p / 100.0 * (len(vals) - 1))))]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--broker", default=os.path.join(sb.REPO, "target/release/tidemark"))
+    ap.add_argument("--work-dir", default="/work/bench-tmp")
+    ap.add_argument("--partitions", type=int, default=1000)
+    ap.add_argument("--partitions-per-topic", type=int, default=5)
+    ap.add_argument("--idle-seconds", type=float, default=15)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    os.makedirs(args.work_dir, exist_ok=True)
+    root = tempfile.mkdtemp(prefix="quietfailover-", dir=args.work_dir)
+    binary = os.path.join(root, "tidemark")
+    shutil.copy2(args.broker, binary)
+    group = sb.Group(binary, root, 3, 0, 1024)
+    deadline = time.monotonic() + args.timeout
+    res = {"args": vars(args), "machine": lb.machine_info(), "loadavg_start": lb.loadavg()}
+    signal.signal(signal.SIGTERM, sb._on_signal)
+    try:
+        group.start()
+        t0 = time.monotonic()
+        group.wait_listen(t0, t0 + 60)
+        group.wait_ready(t0 + 60)
+        ppt = args.partitions_per_topic
+        tag = "qf%d" % (int(time.time()) % 100000)
+        specs = [(f"{tag}-{i:05d}", ppt) for i in range(max(1, args.partitions // ppt))]
+        admin = AdminClient({"bootstrap.servers": group.bootstrap})
+        for s in range(0, len(specs), 100):
+            fs = admin.create_topics([NewTopic(n, p, 3) for n, p in specs[s:s + 100]],
+                                     operation_timeout=120, request_timeout=120)
+            for n, f in fs.items():
+                f.result(timeout=180)
+        expected = dict(specs)
+        while True:
+            _, md = sb.raw_metadata(group.nodes[0].kafka_port)
+            ok, total = sb.leaders_status(md, expected)
+            if ok == total:
+                break
+            if time.monotonic() > deadline:
+                raise SystemExit(f"leaders: {ok}/{total}")
+            time.sleep(0.2)
+        parts = [(n, p) for n, c in specs for p in range(c)]
+        wrote, _ = sb.produce_all(group.bootstrap, parts, tag, deadline, group)
+        log(f"{len(parts)} partitions created and written ({wrote['acked']} acked); idle {args.idle_seconds} s")
+        group.sleep(args.idle_seconds)
+
+        _, md = sb.raw_metadata(group.nodes[0].kafka_port)
+        led = {}
+        for name, (_, ps) in md["topics"].items():
+            if name in expected:
+                for p, leader in ps.items():
+                    led.setdefault(leader, []).append((name, p))
+        victim_id = max(led, key=lambda k: len(led[k]))
+        victim = next(b for b in group.nodes if b.id == victim_id)
+        survivor = next(b for b in group.nodes if b.id != victim_id)
+        moved = set(led[victim_id])
+        log(f"kill -9 of broker {victim_id}, leader of {len(moved)} partitions")
+        victim.stopped_by_us = True
+        t_kill = time.monotonic()
+        victim.proc.send_signal(signal.SIGKILL)
+        victim.proc.wait(timeout=30)
+        sb.LIVE.pop(victim.pid, None)
+        group.nodes = [b for b in group.nodes if b.id != victim_id]
+        first = {}
+        while len(first) < len(moved) and time.monotonic() < deadline:
+            try:
+                _, md = sb.raw_metadata(survivor.kafka_port, timeout=10)
+            except OSError:
+                time.sleep(0.1)
+                continue
+            now = time.monotonic() - t_kill
+            for name, p in moved:
+                if (name, p) in first:
+                    continue
+                t = md["topics"].get(name)
+                leader = t[1].get(p, -1) if t else -1
+                if leader >= 0 and leader != victim_id:
+                    first[(name, p)] = now
+            time.sleep(0.1)
+        times = list(first.values())
+        res["failover"] = {"victim": victim_id, "partitions_led": len(moved),
+                           "new_leader_found": len(times),
+                           "p50_s": pct(times, 50), "p99_s": pct(times, 99),
+                           "max_s": max(times) if times else None,
+                           "within_5s": sum(1 for t in times if t <= 5.0)}
+        log(f"failover: {len(times)}/{len(moved)} led again; p50 {res['failover']['p50_s']:.2f} s, "
+            f"p99 {res['failover']['p99_s']:.2f} s, max {res['failover']['max_s']:.2f} s; "
+            f"{res['failover']['within_5s']} within 5 s")
+        t = time.monotonic()
+        again, _ = sb.produce_all(",".join(b.kafka_addr for b in group.nodes), parts, tag,
+                                  deadline, group)
+        res["write_after"] = {"seconds_since_kill": time.monotonic() - t_kill,
+                              "acked": again["acked"], "errors": again["delivery_errors"],
+                              "seconds": time.monotonic() - t}
+        log(f"write after the kill: {again['acked']}/{len(parts)} acked in "
+            f"{res['write_after']['seconds']:.2f} s ({res['write_after']['seconds_since_kill']:.2f} s "
+            f"after the kill), errors {again['delivery_errors']}")
+        res["ok"] = len(times) == len(moved) and again["acked"] == len(parts)
+    finally:
+        group.kill_all()
+        res["logs"] = group.logs(4)
+        res["loadavg_end"] = lb.loadavg()
+        shutil.rmtree(root, ignore_errors=True)
+    text = json.dumps(res, indent=2, default=str)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    return 0 if res.get("ok") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
