@@ -302,37 +302,15 @@ pub async fn create_topic(
 }
 
 /// Creates topics (any shard): one result per spec, in order. A cluster
-/// records each in the controller log (every broker then opens its
-/// replicas); a single node creates them all at once on shard 0
-/// ([`create_on_single_node`]).
+/// records them all in one controller command ([`create_in_cluster`]:
+/// every broker then opens its replicas); a single node creates them all
+/// at once on shard 0 ([`create_on_single_node`]).
 pub async fn create_topics(
     shard: &Rc<Shard>,
     specs: Vec<TopicSpec>,
 ) -> Vec<Result<TopicMeta, ApiError>> {
     if shard.is_cluster() {
-        let mut out = Vec::with_capacity(specs.len());
-        for spec in specs {
-            let topic = TopicMeta {
-                name: spec.name,
-                id: Uuid::new_v4(),
-                partitions: spec.partitions,
-                configs: spec.configs,
-                replicas: spec.replicas,
-                reassignments: BTreeMap::new(),
-            };
-            let r = crate::cluster::controller::submit(
-                shard,
-                crate::metadata::Command::CreateTopic {
-                    topic: topic.clone(),
-                },
-            )
-            .await;
-            if r.is_ok() {
-                tracing::info!(topic = %topic.name, id = %topic.id, partitions = topic.partitions, "topic created");
-            }
-            out.push(r.map(|_| topic));
-        }
-        return out;
+        return create_in_cluster(shard, specs).await;
     }
     let n = specs.len();
     shard
@@ -350,6 +328,59 @@ pub async fn create_topics(
                 })
                 .collect()
         })
+}
+
+/// Creates topics in a cluster: the whole request is one controller
+/// command (`Command::CreateTopics`, one commit), whose outcome says which
+/// topics were refused; every broker then opens its replicas.
+async fn create_in_cluster(
+    shard: &Rc<Shard>,
+    specs: Vec<TopicSpec>,
+) -> Vec<Result<TopicMeta, ApiError>> {
+    if specs.is_empty() {
+        return Vec::new();
+    }
+    let topics: Vec<TopicMeta> = specs
+        .into_iter()
+        .map(|spec| TopicMeta {
+            name: spec.name,
+            id: Uuid::new_v4(),
+            partitions: spec.partitions,
+            configs: spec.configs,
+            replicas: spec.replicas,
+            reassignments: BTreeMap::new(),
+        })
+        .collect();
+    let cmd = crate::metadata::Command::CreateTopics {
+        topics: topics.clone(),
+    };
+    let refused = match crate::cluster::controller::submit(shard, cmd).await {
+        Ok(crate::metadata::Outcome::Created { refused }) if refused.len() == topics.len() => {
+            refused
+        }
+        Ok(other) => {
+            let e = (
+                ErrorCode::UnknownServerError,
+                format!("unexpected outcome of a topic creation: {other:?}"),
+            );
+            return topics.iter().map(|_| Err(e.clone())).collect();
+        }
+        Err(e) => return topics.iter().map(|_| Err(e.clone())).collect(),
+    };
+    topics
+        .into_iter()
+        .zip(refused)
+        .map(|(topic, refused)| match refused {
+            None => {
+                tracing::info!(topic = %topic.name, id = %topic.id, partitions = topic.partitions, "topic created");
+                Ok(topic)
+            }
+            Some(r) => Err((
+                ErrorCode::from_code(r.code).unwrap_or(ErrorCode::UnknownServerError),
+                r.message,
+            )),
+        })
+        .collect()
 }
 
 /// Creates topics on a single node (on shard 0, under the admin lock):

@@ -58,6 +58,10 @@ const SNAPSHOT_FILE: &str = "metadata.snapshot";
 /// snapshots costs O(1) per logged byte (not O(state) per change).
 const SNAPSHOT_MIN_LOG_BYTES: u64 = 256 << 10;
 
+/// A reconcile round: the metadata before, after, and what changed
+/// (`None`: look at every topic).
+type ReconcileRound = (Arc<ClusterMetadata>, Arc<ClusterMetadata>, Option<Changes>);
+
 /// A snapshot being written: its size once written, or why not.
 type SnapshotJob = std::thread::JoinHandle<Result<u64, String>>;
 
@@ -77,6 +81,10 @@ pub struct Controller {
     /// A round has reconciled the replicas since the start (the first
     /// looks at every topic, later ones at what changed).
     reconciled: Cell<bool>,
+    /// Reconcile rounds not started yet, merged (see
+    /// [`Controller::queue_reconcile`]).
+    pending_reconcile: RefCell<Option<ReconcileRound>>,
+    reconcile_notify: LocalNotify,
     /// `DATA/controller/metadata.snapshot`.
     snapshot_path: PathBuf,
     /// The offset the last snapshot (written or loaded) was taken at.
@@ -178,6 +186,8 @@ impl Controller {
             state: RefCell::new(state),
             applied: Cell::new(applied),
             reconciled: Cell::new(false),
+            pending_reconcile: RefCell::new(None),
+            reconcile_notify: LocalNotify::default(),
             snapshot_path,
             snapshot_offset: Cell::new(applied),
             snapshot_bytes: Cell::new(snapshot_bytes),
@@ -250,8 +260,10 @@ impl Controller {
     }
 
     /// Applies what the log committed, forever (until the shard stops):
-    /// each round publishes the new snapshot and reconciles partitions.
+    /// each round publishes the new snapshot and hands the replicas'
+    /// reconcile to [`Controller::reconcile_rounds`].
     pub async fn run(self: Rc<Self>, s0: Rc<Shard>) {
+        monoio::spawn(self.clone().reconcile_rounds(s0.clone()));
         let mut idle_rounds: u64 = 0;
         loop {
             if s0.is_stopping() {
@@ -298,13 +310,69 @@ impl Controller {
             let changes = self.state.borrow_mut().take_changes();
             let new = Arc::new(self.snapshot());
             publish(&s0, new.clone()).await;
+            // Applied and published: the proposers answer now, not after
+            // this broker opened the new replicas (a request of 500
+            // partitions kept its forwarder waiting past its 5 s, and the
+            // replicas take their leaders later anyway, as in Kafka).
+            self.applied_notify.notify_all();
             self.add_learners().await;
             // The first round after a start looks at every topic (`old`
             // is the empty metadata the shards started with).
             let first = !self.reconciled.replace(true);
-            reconcile(&s0, &old, &new, (!first).then_some(&changes)).await;
-            self.applied_notify.notify_all();
+            self.queue_reconcile(old, new, (!first).then_some(changes));
             self.maybe_snapshot();
+        }
+    }
+
+    /// Hands a round to [`Controller::reconcile_rounds`], merged with
+    /// the rounds it has not started yet (the oldest `old`, the newest
+    /// `new`, the union of what changed).
+    fn queue_reconcile(
+        &self,
+        old: Arc<ClusterMetadata>,
+        new: Arc<ClusterMetadata>,
+        changes: Option<Changes>,
+    ) {
+        let mut pending = self.pending_reconcile.borrow_mut();
+        *pending = Some(match pending.take() {
+            None => (old, new, changes),
+            Some((first_old, _, queued)) => {
+                let merged = match (queued, changes) {
+                    (Some(mut a), Some(b)) => {
+                        a.topics.extend(b.topics);
+                        a.settings |= b.settings;
+                        Some(a)
+                    }
+                    _ => None,
+                };
+                (first_old, new, merged)
+            }
+        });
+        drop(pending);
+        self.reconcile_notify.notify_all();
+    }
+
+    /// Makes the replicas follow the applied metadata, round after round,
+    /// apart from the applying loop: opening thousands of replicas takes
+    /// seconds, and the next commands (the next CreateTopics of a client,
+    /// a forwarded proposal waiting for its outcome) are applied and
+    /// answered meanwhile instead of after it.
+    pub async fn reconcile_rounds(self: Rc<Self>, s0: Rc<Shard>) {
+        while !s0.is_stopping() {
+            let round = self.pending_reconcile.borrow_mut().take();
+            match round {
+                Some((old, new, changes)) => reconcile(&s0, &old, &new, changes.as_ref()).await,
+                None => {
+                    let n = self.reconcile_notify.notified();
+                    if self.pending_reconcile.borrow().is_some() {
+                        continue;
+                    }
+                    monoio::select! {
+                        _ = n => {}
+                        _ = s0.stopping() => return,
+                    }
+                }
+            }
         }
     }
 
@@ -778,6 +846,35 @@ pub async fn submit(shard: &Rc<Shard>, cmd: Command) -> Result<Outcome, ApiError
         })
 }
 
+/// Replicas a reconcile opens before it waits for their groups' first
+/// leaders (see [`await_leaders`]).
+const OPEN_CHUNK_PARTITIONS: usize = 128;
+/// The longest a reconcile waits for a chunk's first leaders.
+const CHUNK_ELECTION_WAIT_MS: u64 = 2000;
+
+/// Waits (at most [`CHUNK_ELECTION_WAIT_MS`]) until the groups of the
+/// replicas just opened know a leader. A creation of thousands of
+/// partitions in one command otherwise starts thousands of elections at
+/// once; on a loaded machine their votes and the heartbeats they crowd
+/// out missed the election timeouts round after round (1,000 partitions
+/// of 100-topic requests on three brokers: no leader after 70 s, brokers
+/// fenced), where one command per topic had paced them. A new group's
+/// first election waits out its election timeout (0.7-1.4 s), so chunks
+/// are large: 32 took 43 s to lead 1,000 partitions, 128 took 17 s.
+async fn await_leaders(s: &Rc<Shard>, parts: Vec<(uuid::Uuid, i32)>) {
+    let deadline = Instant::now() + Duration::from_millis(CHUNK_ELECTION_WAIT_MS);
+    while Instant::now() < deadline && !s.is_stopping() {
+        let pending = parts
+            .iter()
+            .filter(|k| s.partition(k).is_some_and(|p| p.leader_id().is_none()))
+            .count();
+        if pending == 0 {
+            return;
+        }
+        monoio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// Hands every shard the new snapshot (and the peers' addresses).
 async fn publish(s0: &Rc<Shard>, snap: Arc<ClusterMetadata>) {
     for i in 0..s0.shard_count() {
@@ -910,7 +1007,13 @@ pub async fn reconcile(
                     defer_sync: true,
                     hibernate: false,
                 };
+                let mut electing = Vec::new();
                 for t in topics.iter() {
+                    // A stopping broker closes its replicas: none is
+                    // opened after that.
+                    if s.is_stopping() {
+                        break;
+                    }
                     for p in 0..t.partitions {
                         if owner_shard(t.id, p, s.shard_count()) != s.id
                             || !t.hosted_by(p, node)
@@ -919,10 +1022,16 @@ pub async fn reconcile(
                             continue;
                         }
                         match crate::topics::open_partition_with(&s, t, p, opts).await {
-                            Ok(()) => *opened.entry(t.name.clone()).or_default() += 1,
+                            Ok(()) => {
+                                *opened.entry(t.name.clone()).or_default() += 1;
+                                electing.push((t.id, p));
+                            }
                             Err(e) => {
                                 tracing::error!(topic = %t.name, partition = p, error = %e, "cannot open a partition replica")
                             }
+                        }
+                        if electing.len() >= OPEN_CHUNK_PARTITIONS {
+                            await_leaders(&s, std::mem::take(&mut electing)).await;
                         }
                     }
                 }
