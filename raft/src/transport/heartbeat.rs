@@ -145,6 +145,8 @@ pub struct HeartbeatTicker {
     /// Leader side: when each peer last answered a beat (the time it was
     /// sent).
     acked: RefCell<HashMap<NodeId, Instant>>,
+    /// When the ticker was made (a peer not heard since is not yet down).
+    started: Instant,
     /// Leader side: peers with a beat in flight (one at a time each).
     in_flight: RefCell<HashSet<NodeId>>,
     /// Follower side: when a beat last came from each (node, shard).
@@ -176,6 +178,7 @@ impl HeartbeatTicker {
             quiescence,
             groups: RefCell::default(),
             acked: RefCell::default(),
+            started: Instant::now(),
             in_flight: RefCell::default(),
             heard: RefCell::default(),
         })
@@ -355,12 +358,31 @@ impl HeartbeatTicker {
         let term = mm.current_term;
         let last = mm.last_log_index;
         // Settled: everything in the log applied (so committed) and
-        // acknowledged by every member.
+        // acknowledged by every member, except members whose broker is
+        // down (it answers no beats) as long as a majority of the voters
+        // has everything. Without that exception, the loss of one broker
+        // woke every group it had a replica of, for as long as it stayed
+        // down: the survivors heartbeated them all again (3,000
+        // partitions on three brokers: writes after a kill -9 took a
+        // minute on the overloaded survivors). A member that comes back
+        // answers beats again, which unsettles the group and wakes it.
         let settled = mm.last_applied.map(|l| l.index) == last
-            && mm
-                .replication
-                .as_ref()
-                .is_some_and(|rep| rep.values().all(|matched| matched.map(|l| l.index) == last));
+            && mm.replication.as_ref().is_some_and(|rep| {
+                let behind_all_down = rep.iter().all(|(node, matched)| {
+                    matched.map(|l| l.index) == last || self.peer_down(*node, now)
+                });
+                let voters: Vec<NodeId> = mm.membership_config.membership().voter_ids().collect();
+                let with_all = voters
+                    .iter()
+                    .filter(|v| {
+                        **v == mm.id
+                            || rep
+                                .get(*v)
+                                .is_some_and(|matched| matched.map(|l| l.index) == last)
+                    })
+                    .count();
+                behind_all_down && with_all * 2 > voters.len()
+            });
         match &mut m.lead {
             Lead::Quiet {
                 term: t,
@@ -420,6 +442,21 @@ impl HeartbeatTicker {
                 };
             }
         }
+    }
+
+    /// Whether `node` has answered none of this shard's beats for twice
+    /// `dead_after` (counting from the ticker's start): taken for down.
+    fn peer_down(&self, node: NodeId, now: Instant) -> bool {
+        let Some(q) = self.quiescence else {
+            return false;
+        };
+        let last = self
+            .acked
+            .borrow()
+            .get(&node)
+            .copied()
+            .unwrap_or(self.started);
+        now.saturating_duration_since(last) > q.dead_after * 2
     }
 
     /// Sends `beat` to `peer` unless a beat to it is still in flight;
