@@ -872,6 +872,22 @@ fn idle_groups_go_quiet_wake_on_writes_and_fail_over_when_their_leader_dies() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    // The dead node is not in sync: a quiet group's in-sync followers
+    // are the one survivor.
+    for id in &survivors {
+        let isr = cluster.node(*id).exec(|ctx| async move {
+            let t = ctx.ticker.clone().unwrap();
+            ctx.replicas
+                .borrow()
+                .keys()
+                .filter_map(|g| t.quiet_in_sync(*g, Duration::from_secs(1)))
+                .collect::<Vec<_>>()
+        });
+        assert!(
+            isr.iter().all(|f| f.len() == 1 && f[0] != victim),
+            "node {id}: {isr:?}"
+        );
+    }
     // And still take writes (the lease renewed with the one follower).
     acked.extend(cluster.append_everywhere(&survivors, 8..9));
     for id in &survivors {

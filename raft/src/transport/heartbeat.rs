@@ -109,11 +109,13 @@ enum Lead {
         seen: Option<(u64, Option<u64>)>,
     },
     /// Quiet since `since`, settled at `term` and `last_index`, with
-    /// these followers.
+    /// these followers, of which `down` were left out (their brokers
+    /// answered no beats; they had not everything).
     Quiet {
         term: u64,
         last_index: Option<u64>,
         followers: Vec<NodeId>,
+        down: Vec<NodeId>,
         since: Instant,
     },
 }
@@ -257,7 +259,10 @@ impl HeartbeatTicker {
     pub fn quiet_in_sync(&self, group: GroupId, max_lag: Duration) -> Option<Vec<NodeId>> {
         let groups = self.groups.borrow();
         let Lead::Quiet {
-            followers, since, ..
+            followers,
+            down,
+            since,
+            ..
         } = &groups.get(&group)?.lead
         else {
             return None;
@@ -269,8 +274,15 @@ impl HeartbeatTicker {
                 .iter()
                 .copied()
                 .filter(|f| {
-                    let heard = acked.get(f).map_or(*since, |t| (*t).max(*since));
-                    now.saturating_duration_since(heard) <= max_lag
+                    // One left out as down had not everything: in sync
+                    // only by what it answers from now on (if it answers,
+                    // the group wakes and openraft's view takes over).
+                    let heard = if down.contains(f) {
+                        acked.get(f).copied()
+                    } else {
+                        Some(acked.get(f).map_or(*since, |t| (*t).max(*since)))
+                    };
+                    heard.is_some_and(|h| now.saturating_duration_since(h) <= max_lag)
                 })
                 .collect(),
         )
@@ -433,11 +445,22 @@ impl HeartbeatTicker {
                         last_index: last,
                     });
                 }
+                let down: Vec<NodeId> = followers
+                    .iter()
+                    .copied()
+                    .filter(|f| {
+                        mm.replication.as_ref().is_none_or(|rep| {
+                            rep.get(f)
+                                .is_none_or(|matched| matched.map(|l| l.index) != last)
+                        })
+                    })
+                    .collect();
                 m.raft.runtime_config().tick(false);
                 m.lead = Lead::Quiet {
                     term,
                     last_index: last,
                     followers,
+                    down,
                     since: now,
                 };
             }
