@@ -460,14 +460,7 @@ async fn create_on_single_node(
         }
     }
     for t in &undo {
-        for p in 0..t.partitions {
-            let (id, name) = (t.id, t.name.clone());
-            let _ = s0
-                .submit_to(owner_shard(id, p, s0.shard_count()), move |s| async move {
-                    remove_partition(&s, &name, id, p).await;
-                })
-                .await;
-        }
+        remove_partitions(s0, t, 0).await;
     }
     publish(s0).await;
     for t in results.iter().flatten() {
@@ -503,17 +496,23 @@ pub async fn add_partitions_on_single_node(
             }),
     };
     if outcome.is_err() {
-        for p in from..t.partitions {
-            let (id, name) = (t.id, t.name.clone());
-            let _ = s0
-                .submit_to(owner_shard(id, p, s0.shard_count()), move |s| async move {
-                    remove_partition(&s, &name, id, p).await;
-                })
-                .await;
-        }
+        remove_partitions(s0, &t, from).await;
     }
     publish(s0).await;
     outcome
+}
+
+/// Removes partitions `from..` of `t` on their owner shards (undoing a
+/// creation that failed part way).
+async fn remove_partitions(s0: &Rc<Shard>, t: &TopicMeta, from: i32) {
+    for p in from..t.partitions {
+        let (id, name) = (t.id, t.name.clone());
+        let _ = s0
+            .submit_to(owner_shard(id, p, s0.shard_count()), move |s| async move {
+                remove_partition(&s, &name, id, p).await;
+            })
+            .await;
+    }
 }
 
 /// Opens partitions `from..` of every one of `topics` on their owner

@@ -167,6 +167,30 @@ pub struct OpenOptions {
     pub hibernate: bool,
 }
 
+/// Starts an openraft instance over the replica's log and state.
+async fn start_openraft<N>(
+    node_id: NodeId,
+    cfg: Arc<Config>,
+    network: N,
+    shared: Rc<Shared>,
+) -> Result<RaftHandle, Error>
+where
+    N: RaftNetworkFactory<TypeConfig> + Clone + 'static,
+    N::Network: openraft::network::NetSnapshot<TypeConfig, SnapshotData = ResetSource>,
+{
+    RaftHandle::new(
+        node_id,
+        cfg,
+        network,
+        LogStore {
+            shared: shared.clone(),
+        },
+        StateMachine { shared },
+    )
+    .await
+    .map_err(|e| Error::Fatal(e.to_string()))
+}
+
 /// The openraft instance of a single-voter group that wakes from
 /// hibernation: it resumes its term (everything was written first).
 fn single_voter_restart<N>(
@@ -183,17 +207,7 @@ where
     Ok(Box::new(move || {
         let (cfg, network, shared) = (restore_cfg.clone(), network.clone(), shared.clone());
         Box::pin(async move {
-            let raft = RaftHandle::new(
-                node_id,
-                cfg,
-                network,
-                LogStore {
-                    shared: shared.clone(),
-                },
-                StateMachine { shared },
-            )
-            .await
-            .map_err(|e| Error::Fatal(e.to_string()))?;
+            let raft = start_openraft(node_id, cfg, network, shared).await?;
             settle_single_voter(&raft, false).await?;
             Ok(raft)
         })
@@ -298,19 +312,7 @@ impl PartitionReplica {
         N::Network: openraft::network::NetSnapshot<TypeConfig, SnapshotData = ResetSource>,
     {
         let cfg = Arc::new(config.openraft(false)?);
-        let raft = RaftHandle::new(
-            node_id,
-            cfg,
-            network.clone(),
-            LogStore {
-                shared: shared.clone(),
-            },
-            StateMachine {
-                shared: shared.clone(),
-            },
-        )
-        .await
-        .map_err(|e| Error::Fatal(e.to_string()))?;
+        let raft = start_openraft(node_id, cfg, network.clone(), shared.clone()).await?;
         let initialized = raft
             .is_initialized()
             .await

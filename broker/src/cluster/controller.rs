@@ -427,12 +427,7 @@ impl Controller {
     /// applied, hence committed, state is written: the Raft log always
     /// holds what follows a snapshot.
     fn maybe_snapshot(&self) {
-        let finished = self
-            .snapshot_job
-            .borrow()
-            .as_ref()
-            .map(|(_, job)| job.is_finished());
-        match finished {
+        match self.snapshot_job_finished() {
             Some(false) => return,
             Some(true) => {
                 let job = self.snapshot_job.borrow_mut().take();
@@ -460,6 +455,14 @@ impl Controller {
         }
     }
 
+    /// Whether the snapshot being written is done (`None`: none is).
+    fn snapshot_job_finished(&self) -> Option<bool> {
+        self.snapshot_job
+            .borrow()
+            .as_ref()
+            .map(|(_, job)| job.is_finished())
+    }
+
     fn reap_snapshot_job(&self, offset: i64, job: SnapshotJob) {
         match job.join() {
             Ok(Ok(bytes)) => {
@@ -476,12 +479,7 @@ impl Controller {
     async fn finish_snapshot_job(&self, limit: Duration) {
         let deadline = Instant::now() + limit;
         loop {
-            let finished = self
-                .snapshot_job
-                .borrow()
-                .as_ref()
-                .map(|(_, job)| job.is_finished());
-            match finished {
+            match self.snapshot_job_finished() {
                 None => return,
                 Some(false) if Instant::now() < deadline => {
                     monoio::time::sleep(Duration::from_millis(5)).await;

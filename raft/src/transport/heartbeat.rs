@@ -383,17 +383,14 @@ impl HeartbeatTicker {
                 let behind_all_down = rep.iter().all(|(node, matched)| {
                     matched.map(|l| l.index) == last || self.peer_down(*node, now)
                 });
-                let voters: Vec<NodeId> = mm.membership_config.membership().voter_ids().collect();
-                let with_all = voters
-                    .iter()
-                    .filter(|v| {
-                        **v == mm.id
-                            || rep
-                                .get(*v)
-                                .is_some_and(|matched| matched.map(|l| l.index) == last)
-                    })
-                    .count();
-                behind_all_down && with_all * 2 > voters.len()
+                let (mut voters, mut with_all) = (0usize, 0usize);
+                for v in mm.membership_config.membership().voter_ids() {
+                    voters += 1;
+                    if v == mm.id || rep.get(&v).is_some_and(|m| m.map(|l| l.index) == last) {
+                        with_all += 1;
+                    }
+                }
+                behind_all_down && with_all * 2 > voters
             });
         match &mut m.lead {
             Lead::Quiet {

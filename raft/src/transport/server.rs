@@ -58,10 +58,6 @@ impl Groups {
         Groups(Rc::default(), Some(ticker))
     }
 
-    pub fn ticker(&self) -> Option<&Rc<HeartbeatTicker>> {
-        self.1.as_ref()
-    }
-
     pub fn insert(&self, group: GroupId, raft: RaftHandle) {
         self.0.borrow_mut().insert(group, raft);
     }
