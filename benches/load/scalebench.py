@@ -110,7 +110,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import loadbench as lb  # noqa: E402
-from clusterbench import log, wait_binary  # noqa: E402
+from clusterbench import Node, log, wait_binary  # noqa: E402
 
 RECORD_SIZE = 100
 MIB = 1 << 20
@@ -306,33 +306,24 @@ def leaders_status(md, expected):
 LIVE = {}  # pid -> Popen, every broker this process started and has not reaped
 
 
-class Broker:
+class Broker(Node):
+    """clusterbench's Node (folders, ports, `alive`), started with the
+    broker's defaults where scalebench passes none (`--cores 0`: every
+    core; one node: no cluster flags), appending to its log across
+    restarts and tracked in LIVE."""
+
     def __init__(self, node_id, binary, root, cluster, cores):
-        self.id = node_id
-        self.binary = binary
-        self.dir = os.path.join(root, f"node{node_id}")
-        self.data_dir = os.path.join(self.dir, "data")
-        self.log_path = os.path.join(self.dir, "broker.log")
-        self.kafka_port = lb.free_port()
-        self.rpc_port = lb.free_port() if cluster else None
-        self.cluster = cluster
-        self.cores = cores
-        self.proc = None
+        super().__init__(node_id, binary, root, f"zone-{node_id}", cores, cluster)
         self.pid = None
-        self.logf = None
         self.starts = 0
         self.stopped_by_us = False
-
-    @property
-    def kafka_addr(self):
-        return f"127.0.0.1:{self.kafka_port}"
 
     def cmd(self, seeds):
         c = [self.binary, "--data-dir", self.data_dir, "--kafka-addr", self.kafka_addr]
         if self.cluster:
             c = [self.binary, "--node-id", str(self.id), "--data-dir", self.data_dir,
                  "--kafka-addr", self.kafka_addr, "--rpc-addr", f"127.0.0.1:{self.rpc_port}",
-                 "--rack", f"zone-{self.id}", "--seeds", seeds]
+                 "--rack", self.rack, "--seeds", seeds]
         if self.cores:
             c += ["--cores", str(self.cores)]
         return c
@@ -347,9 +338,6 @@ class Broker:
         self.proc = subprocess.Popen(self.cmd(seeds), stdout=self.logf, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid
         LIVE[self.pid] = self.proc
-
-    def alive(self):
-        return self.proc is not None and self.proc.poll() is None
 
     def reaped(self):
         if self.proc is not None and self.proc.poll() is not None:
