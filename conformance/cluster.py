@@ -71,6 +71,14 @@ def binary_help(binary=None):
     return _help_text
 
 
+def partition_folders(node, topic):
+    """The names of `topic`'s partition folders in `node`'s data dir."""
+    logs = node.data_dir / "logs"
+    if not logs.is_dir():
+        return []
+    return sorted(d.name for d in logs.iterdir() if d.name.startswith(topic + "-"))
+
+
 def binary_has_cluster_mode():
     return "--seeds" in binary_help()
 

@@ -19,13 +19,6 @@ needs_cluster = pytest.mark.skipif(
     reason="%s --help does not list --seeds (no cluster mode)" % harness.broker_binary())
 
 
-def _folders(node, topic):
-    logs = node.data_dir / "logs"
-    if not logs.is_dir():
-        return []
-    return sorted(d.name for d in logs.iterdir() if d.name.startswith(topic + "-"))
-
-
 def _last_log(node):
     return node.log_paths[-1].read_text(errors="replace")
 
@@ -73,9 +66,9 @@ def test_a_restart_starts_from_the_controller_snapshot_and_a_damaged_one_is_igno
         _wait_for("node 3 to list the topics",
                   lambda: _topics_seen_by(c, 3, keep + [born, gone]) == want)
         _wait_for("node 3 to remove the deleted topic and open the new one",
-                  lambda: not _folders(victim, gone) and len(_folders(victim, born)) == 1)
+                  lambda: not cluster.partition_folders(victim, gone) and len(cluster.partition_folders(victim, born)) == 1)
         for t in keep:
-            assert len(_folders(victim, t)) == 2, (t, _folders(victim, t))
+            assert len(cluster.partition_folders(victim, t)) == 2, (t, cluster.partition_folders(victim, t))
 
         # A damaged snapshot: ignored, the whole log applied instead.
         other = c.node(2)

@@ -20,13 +20,6 @@ needs_cluster = pytest.mark.skipif(
     reason="%s --help does not list --seeds (no cluster mode)" % harness.broker_binary())
 
 
-def _folders(node, topic):
-    logs = node.data_dir / "logs"
-    if not logs.is_dir():
-        return []
-    return sorted(d.name for d in logs.iterdir() if d.name.startswith(topic + "-"))
-
-
 @needs_cluster
 def test_a_topic_deleted_while_a_broker_was_down_leaves_no_folders():
     from confluent_kafka.admin import AdminClient, NewTopic
@@ -36,7 +29,7 @@ def test_a_topic_deleted_while_a_broker_was_down_leaves_no_folders():
         gone = harness.unique_topic("gone")
         c.create_topic(gone, 2, full_isr=True)
         victim = c.node(3)
-        assert len(_folders(victim, gone)) == 2, _folders(victim, gone)
+        assert len(cluster.partition_folders(victim, gone)) == 2, cluster.partition_folders(victim, gone)
         c.kill9(3)
         # Every live broker names a live broker (itself, as KRaft names a
         # random live one) as the controller, so that an admin client never
@@ -50,14 +43,14 @@ def test_a_topic_deleted_while_a_broker_was_down_leaves_no_folders():
         admin.delete_topics([gone], operation_timeout=20)[gone].result(timeout=30)
         born = harness.unique_topic("born")
         admin.create_topics([NewTopic(born, 1, 3)])[born].result(timeout=30)
-        assert len(_folders(c.node(1), gone)) == 0
+        assert len(cluster.partition_folders(c.node(1), gone)) == 0
         c.start_node(3)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and (_folders(victim, gone)
-                                               or not _folders(victim, born)):
+        while time.monotonic() < deadline and (cluster.partition_folders(victim, gone)
+                                               or not cluster.partition_folders(victim, born)):
             time.sleep(0.2)
-        assert _folders(victim, gone) == [], "folders of the deleted topic are left"
-        assert len(_folders(victim, born)) == 1, "the topic created meanwhile has no replica"
+        assert cluster.partition_folders(victim, gone) == [], "folders of the deleted topic are left"
+        assert len(cluster.partition_folders(victim, born)) == 1, "the topic created meanwhile has no replica"
     finally:
         c.close()
 
