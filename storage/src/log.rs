@@ -1475,41 +1475,48 @@ impl Log {
         } else {
             None
         };
-        let start_pos =
-            pos_hint.unwrap_or_else(|| idx_loaded.as_ref().map_or(0, |i| i.position_for(offset).1));
-        // Find the first batch that reaches `offset`.
+        // Where to start reading for `target`: the index entry at or before
+        // it (the active segment's index lives in the state).
+        let index_position = |target: i64| -> u64 {
+            idx_loaded.as_ref().map_or_else(
+                || {
+                    self.st
+                        .borrow()
+                        .segments
+                        .get(&base)
+                        .and_then(|s| s.index.as_ref())
+                        .map_or(0, |i| i.position_for(target).1)
+                },
+                |i| i.position_for(target).1,
+            )
+        };
+        let _ = pos_hint;
         let path = seg_path(&self.dir, base, "log");
         let reader = file::open_read(&path)?;
-        let mut cut = None;
-        let mut scanned_max = -1i64;
-        let mut p = start_pos;
-        while cut.is_none() && p < disk_end {
-            let chunk = file::read_at(
-                &reader,
-                &path,
-                p,
-                (1usize << 20).min((disk_end - p) as usize),
-            )
-            .await?;
-            let mut consumed = 0u64;
-            let mut progressed = false;
-            for b in RecordBatches::new(chunk) {
-                let Ok(b) = b else { break };
-                if b.last_offset() >= offset {
-                    cut = Some((p + consumed, b.base_offset().min(offset)));
-                    break;
-                }
-                scanned_max = scanned_max.max(b.max_timestamp());
-                consumed += b.size() as u64;
-                progressed = true;
-            }
-            if !progressed && cut.is_none() {
-                // A batch larger than the chunk, or damage: cut here.
-                cut = Some((p, offset));
-            }
-            p += consumed;
-        }
+        // Find the first batch that reaches `offset`.
+        let (cut, scanned_max, scanned_end) =
+            scan_to_cut(&reader, &path, index_position(offset), disk_end, offset).await?;
         let (pos, new_leo) = cut.unwrap_or((disk_end, offset.min(leo)));
+        // Where a reopen will put the log end: after the last batch kept in
+        // this segment (or at its base when none is).
+        let kept_end = match scanned_end {
+            Some(end) => end,
+            None if pos == 0 => base,
+            None => {
+                // The cut batch was the first one read: read the batches
+                // before it, from the index entry below its base.
+                let from = index_position(new_leo - 1);
+                scan_to_cut(&reader, &path, from, pos, i64::MAX)
+                    .await?
+                    .2
+                    .unwrap_or(base)
+            }
+        };
+        // When compaction emptied the offsets between the last batch kept
+        // and `new_leo`, a reopen would find the end lower than `new_leo`
+        // and hand the same offsets out again. The log end stays `new_leo`
+        // and a fresh segment starts there (below), so a reopen agrees.
+        let roll = new_leo > kept_end.max(base);
         // File operations: later segments, then this one.
         let later: Vec<i64> = self
             .st
@@ -1537,48 +1544,55 @@ impl Log {
             SegmentWriter::open(base, path, pos, false, self.config.io_mode, prealloc, true)
                 .await?;
         file::write_atomic(&self.dir.join(RECOVERY_POINT), base.to_string().as_bytes())?;
-        let mut st = self.st.borrow_mut();
-        st.writer = Some(writer);
-        st.segments.split_off(&(base + 1));
-        st.index_cache.retain(|e| e.0 < base);
-        let mut idx = match idx_loaded {
-            Some(i) => (*i).clone(),
-            None => st
-                .segments
-                .get_mut(&base)
-                .and_then(|s| s.index.take())
-                .unwrap_or_default(),
+        let epochs = {
+            let mut st = self.st.borrow_mut();
+            st.writer = Some(writer);
+            st.segments.split_off(&(base + 1));
+            st.index_cache.retain(|e| e.0 < base);
+            let mut idx = match idx_loaded {
+                Some(i) => (*i).clone(),
+                None => st
+                    .segments
+                    .get_mut(&base)
+                    .and_then(|s| s.index.take())
+                    .unwrap_or_default(),
+            };
+            idx.truncate(new_leo, pos);
+            idx.max_ts = idx.max_ts.max(scanned_max);
+            let seg = st.segments.get_mut(&base).expect("segment");
+            seg.size = pos;
+            seg.disk_size = pos;
+            seg.next = new_leo;
+            seg.max_ts = idx.max_ts;
+            seg.index = Some(idx);
+            seg.reader = None;
+            seg.generation += 1;
+            seg.first_append = None;
+            st.leo = new_leo;
+            st.durable = new_leo;
+            st.producers.truncate(new_leo);
+            while st.cache.back().is_some_and(|e| e.0 >= new_leo) {
+                let (_, _, b) = st.cache.pop_back().expect("entry");
+                st.cache_bytes -= b.len();
+            }
+            if st.cache.back().is_some_and(|e| e.1 > new_leo) {
+                // Offsets inside a cached batch: drop the cache rather than serve it.
+                st.cache.clear();
+                st.cache_bytes = 0;
+            }
+            st.epochs.retain(|e| e.1 < new_leo);
+            if st.corruption.as_ref().is_some_and(|c| c.offset >= new_leo) {
+                st.corruption = None;
+            }
+            st.log_start = st.log_start.min(new_leo);
+            if roll {
+                self.roll(&mut st);
+            }
+            encode_epochs(&st.epochs)
         };
-        idx.truncate(new_leo, pos);
-        idx.max_ts = idx.max_ts.max(scanned_max);
-        let seg = st.segments.get_mut(&base).expect("segment");
-        seg.size = pos;
-        seg.disk_size = pos;
-        seg.next = new_leo;
-        seg.max_ts = idx.max_ts;
-        seg.index = Some(idx);
-        seg.reader = None;
-        seg.generation += 1;
-        seg.first_append = None;
-        st.leo = new_leo;
-        st.durable = new_leo;
-        st.producers.truncate(new_leo);
-        while st.cache.back().is_some_and(|e| e.0 >= new_leo) {
-            let (_, _, b) = st.cache.pop_back().expect("entry");
-            st.cache_bytes -= b.len();
+        if roll {
+            self.flush_once().await?;
         }
-        if st.cache.back().is_some_and(|e| e.1 > new_leo) {
-            // Offsets inside a cached batch: drop the cache rather than serve it.
-            st.cache.clear();
-            st.cache_bytes = 0;
-        }
-        st.epochs.retain(|e| e.1 < new_leo);
-        if st.corruption.as_ref().is_some_and(|c| c.offset >= new_leo) {
-            st.corruption = None;
-        }
-        st.log_start = st.log_start.min(new_leo);
-        let epochs = encode_epochs(&st.epochs);
-        drop(st);
         file::write_atomic(&self.dir.join(EPOCHS), &epochs)?;
         tracing::info!(dir = %self.dir.display(), offset, new_leo, "log truncated");
         Ok(new_leo)
@@ -1885,6 +1899,45 @@ impl Log {
 /// call here, 30-40 us of a ~250 us fsync'd 16 KiB append (measured; see
 /// benches/RESULTS.md). With a LogAppendTime the covered bytes change and
 /// the CRC must be rewritten, so that (rarer) case keeps `stamp_batch`.
+/// What [`Log::truncate`] learns reading a segment from `from` to `end`:
+/// the cut (position and new log end) at the first batch that reaches
+/// `offset`, the largest timestamp before it, and the end offset of the
+/// last batch before it (`None` when the first batch read is the cut).
+async fn scan_to_cut(
+    reader: &File,
+    path: &Path,
+    from: u64,
+    end: u64,
+    offset: i64,
+) -> Result<(Option<(u64, i64)>, i64, Option<i64>)> {
+    let mut cut = None;
+    let mut scanned_max = -1i64;
+    let mut scanned_end = None;
+    let mut p = from;
+    while cut.is_none() && p < end {
+        let chunk = file::read_at(reader, path, p, (1usize << 20).min((end - p) as usize)).await?;
+        let mut consumed = 0u64;
+        let mut progressed = false;
+        for b in RecordBatches::new(chunk) {
+            let Ok(b) = b else { break };
+            if b.last_offset() >= offset {
+                cut = Some((p + consumed, b.base_offset().min(offset)));
+                break;
+            }
+            scanned_max = scanned_max.max(b.max_timestamp());
+            scanned_end = Some(b.next_offset());
+            consumed += b.size() as u64;
+            progressed = true;
+        }
+        if !progressed && cut.is_none() {
+            // A batch larger than the chunk, or damage: cut here.
+            cut = Some((p, offset));
+        }
+        p += consumed;
+    }
+    Ok((cut, scanned_max, scanned_end))
+}
+
 fn stamp_and_check(batch: BytesMut, stamp: &Stamp, check_crc: bool) -> Result<RecordBatch> {
     if stamp.log_append_time.is_some() {
         let mut batch = batch;

@@ -187,3 +187,40 @@ proptest! {
         check(ops);
     }
 }
+
+/// Found by the property test (CI, 2026-12-02): compaction emptied the
+/// offsets between the last batch kept and the truncation point, so the
+/// log end after a reopen came out lower than the one `truncate` returned
+/// and offsets already handed out would have been handed out again.
+#[test]
+fn truncation_into_a_compacted_gap_keeps_its_end_across_a_reopen() {
+    let append = |keys: &[Option<u8>], tombstone: bool, codec: u8| Op::Append {
+        keys: keys.to_vec(),
+        tombstone,
+        codec,
+    };
+    let mut ops = vec![
+        append(&[None, None], false, 0),
+        append(&[None, Some(0)], false, 0),
+        append(&[None, Some(0), Some(0), Some(0)], false, 0),
+        append(&[Some(0), Some(0), Some(0), Some(0)], false, 0),
+        append(&[Some(0)], false, 1),
+        append(&[None, Some(0), None], false, 1),
+        append(&[None, Some(0)], false, 1),
+        append(&[None, Some(0)], false, 0),
+        append(&[Some(0), Some(5), Some(3), Some(0)], false, 0),
+        append(&[Some(4), Some(2)], false, 2),
+        append(&[Some(2)], true, 1),
+        append(&[Some(3)], false, 0),
+        append(&[Some(5)], false, 1),
+        append(&[Some(3), None], false, 0),
+        append(&[Some(3), Some(0), Some(0)], false, 2),
+        append(&[Some(0), Some(5), Some(1)], false, 0),
+        append(&[Some(3), Some(0), Some(3), Some(5)], false, 2),
+        append(&[Some(2), Some(2), Some(0), Some(5)], true, 1),
+        append(&[Some(2), Some(1)], false, 1),
+        append(&[Some(1), Some(5)], false, 2),
+    ];
+    ops.extend([Op::Compact, Op::Truncate(11043), Op::Reopen]);
+    check(ops);
+}
