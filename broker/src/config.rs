@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::Parser;
 use serde::Deserialize;
 
+use crate::listeners::{Listener, ListenerError};
 use crate::settings::{SettingError, Settings};
 
 /// Command-line flags. Every flag also reads `TIDEMARK_<FLAG>`.
@@ -75,9 +76,14 @@ struct FileConfig {
 #[derive(Debug, Clone)]
 pub struct BrokerConfig {
     pub data_dir: PathBuf,
+    /// The first listener's bind address and advertised address (what a
+    /// broker registered before listeners existed; logs).
     pub kafka_addr: SocketAddr,
     pub advertised_host: String,
     pub advertised_port: u16,
+    /// Every Kafka listener (`listeners`, or one PLAINTEXT listener on
+    /// `--kafka-addr`).
+    pub listeners: Vec<Listener>,
     pub node_id: i32,
     pub cores: usize,
     pub settings: Settings,
@@ -144,6 +150,12 @@ pub enum ConfigError {
     SetSyntax(String),
     #[error("{0}")]
     Setting(#[from] SettingError),
+    #[error("{0}")]
+    Listener(#[from] ListenerError),
+    #[error(
+        "--kafka-addr/--advertise-kafka-addr and the listeners setting both given: use listeners and advertised.listeners"
+    )]
+    ListenersTwice,
     #[error("--cores must be at least 1")]
     Cores,
     #[error("--node-id must not be negative")]
@@ -222,13 +234,16 @@ impl BrokerConfig {
             settings.set_static(k.trim(), v)?;
         }
 
-        let addr_text = cli
-            .kafka_addr
-            .or(file.kafka_addr)
-            .unwrap_or_else(|| "127.0.0.1:9092".to_string());
-        let kafka_addr = resolve(&addr_text)?;
-        let (advertised_host, advertised_port) =
-            match cli.advertise_kafka_addr.or(file.advertise_kafka_addr) {
+        let kafka_addr_flag = cli.kafka_addr.or(file.kafka_addr);
+        let advertise_flag = cli.advertise_kafka_addr.or(file.advertise_kafka_addr);
+        let listeners_text = settings.get("listeners");
+        let protocol_map = settings.get("listener.security.protocol.map");
+        let advertised_listeners = settings.get("advertised.listeners");
+        let listeners = if listeners_text.trim().is_empty() {
+            // --kafka-addr: shorthand for one PLAINTEXT listener.
+            let addr_text = kafka_addr_flag.unwrap_or_else(|| "127.0.0.1:9092".to_string());
+            let kafka_addr = resolve(&addr_text)?;
+            let (host, port) = match advertise_flag {
                 Some(a) => split_host_port(&a)?,
                 None => {
                     let host = if kafka_addr.ip().is_unspecified() {
@@ -239,6 +254,35 @@ impl BrokerConfig {
                     (host, kafka_addr.port())
                 }
             };
+            let mut l = vec![Listener {
+                name: "PLAINTEXT".to_string(),
+                protocol: crate::listeners::SecurityProtocol::Plaintext,
+                bind: kafka_addr,
+                advertised_host: host,
+                advertised_port: port,
+            }];
+            if !advertised_listeners.trim().is_empty() {
+                // advertised.listeners may still rename the address.
+                let bind = if kafka_addr.is_ipv6() {
+                    format!("PLAINTEXT://[{}]:{}", kafka_addr.ip(), kafka_addr.port())
+                } else {
+                    format!("PLAINTEXT://{kafka_addr}")
+                };
+                l = crate::listeners::parse(&bind, &advertised_listeners, &protocol_map)?;
+            }
+            l
+        } else {
+            if kafka_addr_flag.is_some() || advertise_flag.is_some() {
+                return Err(ConfigError::ListenersTwice);
+            }
+            crate::listeners::parse(&listeners_text, &advertised_listeners, &protocol_map)?
+        };
+        let first = &listeners[0];
+        let (kafka_addr, advertised_host, advertised_port) = (
+            first.bind,
+            first.advertised_host.clone(),
+            first.advertised_port,
+        );
         let cores = cli.cores.or(file.cores).unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -283,6 +327,7 @@ impl BrokerConfig {
             kafka_addr,
             advertised_host,
             advertised_port,
+            listeners,
             node_id,
             cores,
             settings,

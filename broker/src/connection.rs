@@ -18,7 +18,7 @@ use kafka_protocol::frame::{decode_request_header, encode_response};
 use kafka_protocol::generated::ApiVersionsResponse;
 use kafka_protocol::{ApiKey, DecodeError, Decoder, ErrorCode, RequestBody, ResponseBody};
 use monoio::buf::IoBufMut;
-use monoio::io::{AsyncReadRent, AsyncWriteRent, AsyncWriteRentExt, Splitable};
+use monoio::io::{AsyncReadRent, AsyncWriteRent, AsyncWriteRentExt, OwnedReadHalf, OwnedWriteHalf};
 use monoio::net::TcpStream;
 use tracing::{debug, info, warn};
 
@@ -30,6 +30,65 @@ pub const MAX_IN_FLIGHT: usize = 64;
 /// What the reader hands the writer for each request: its response, or
 /// nothing (acks=0 produce), in request order.
 type Pending = oneshot::Receiver<Option<Vec<Bytes>>>;
+
+/// Who is on the other end of a connection, and through which listener:
+/// handlers answer with that listener's addresses; the principal is what
+/// an authorizer will check.
+#[derive(Debug, Clone)]
+pub struct ConnInfo {
+    pub peer: SocketAddr,
+    /// The listener name (`PLAINTEXT`, `SSL`, ...).
+    pub listener: Rc<str>,
+    /// `User:ANONYMOUS`, or `User:` and the mapped certificate subject.
+    pub principal: String,
+}
+
+/// The reading side of a connection: the socket, or TLS over it.
+pub enum Reader {
+    Plain(OwnedReadHalf<TcpStream>),
+    Tls(crate::tls::TlsReadHalf),
+}
+
+impl Reader {
+    /// Reads into `buf`'s spare capacity; 0 at the end of the stream.
+    async fn read(&mut self, buf: BytesMut) -> (std::io::Result<usize>, BytesMut) {
+        match self {
+            Reader::Plain(rd) => {
+                let len = buf.len();
+                let cap = buf.capacity();
+                let (res, slice) = rd.read(buf.slice_mut(len..cap)).await;
+                (res, slice.into_inner())
+            }
+            Reader::Tls(rd) => {
+                let mut buf = buf;
+                let res = rd.read(&mut buf).await;
+                (res, buf)
+            }
+        }
+    }
+}
+
+/// The writing side of a connection.
+pub enum Writer {
+    Plain(OwnedWriteHalf<TcpStream>),
+    Tls(crate::tls::TlsWriteHalf),
+}
+
+impl Writer {
+    async fn write_all(&mut self, chunk: Bytes) -> std::io::Result<()> {
+        match self {
+            Writer::Plain(wr) => wr.write_all(chunk).await.0.map(|_| ()),
+            Writer::Tls(wr) => wr.write_all(chunk).await,
+        }
+    }
+
+    async fn shutdown(&mut self) -> std::io::Result<()> {
+        match self {
+            Writer::Plain(wr) => wr.shutdown().await,
+            Writer::Tls(wr) => wr.shutdown().await,
+        }
+    }
+}
 
 /// Why a connection is closed.
 enum Close {
@@ -59,16 +118,16 @@ impl std::fmt::Display for Close {
     }
 }
 
-pub async fn serve(shard: Rc<Shard>, stream: TcpStream, peer: SocketAddr) {
-    let (mut rd, mut wr) = stream.into_split();
+pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnInfo) {
+    let conn = Rc::new(conn);
+    let peer = conn.peer;
     let (mut tx, mut rx) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
     let writer = monoio::spawn(async move {
         while let Some(pending) = rx.next().await {
             match pending.await {
                 Ok(Some(chunks)) => {
                     for c in chunks {
-                        let (res, _) = wr.write_all(c).await;
-                        if res.is_err() {
+                        if wr.write_all(c).await.is_err() {
                             return;
                         }
                     }
@@ -98,7 +157,7 @@ pub async fn serve(shard: Rc<Shard>, stream: TcpStream, peer: SocketAddr) {
                 break;
             }
             let frame = buf.split_to(need).freeze().slice(4..);
-            match start_request(&shard, frame, peer).await {
+            match start_request(&shard, frame, &conn).await {
                 Ok(pending) => {
                     if tx.feed_pending(pending).await.is_err() {
                         break 'conn Close::Eof;
@@ -113,14 +172,12 @@ pub async fn serve(shard: Rc<Shard>, stream: TcpStream, peer: SocketAddr) {
         if buf.capacity() - buf.len() < 4096 {
             buf.reserve(64 * 1024);
         }
-        let len = buf.len();
-        let cap = buf.capacity();
         let read = monoio::select! {
-            r = rd.read(buf.slice_mut(len..cap)) => r,
+            r = rd.read(buf) => r,
             _ = shard.stopping() => break Close::Stopping,
         };
-        let (res, slice) = read;
-        buf = slice.into_inner();
+        let (res, b) = read;
+        buf = b;
         match res {
             Ok(0) => break Close::Eof,
             Ok(_) => {}
@@ -153,7 +210,7 @@ impl FeedPending for mpsc::Sender<Pending> {
 async fn start_request(
     shard: &Rc<Shard>,
     frame: Bytes,
-    peer: SocketAddr,
+    conn: &Rc<ConnInfo>,
 ) -> Result<Pending, Close> {
     let frame_len = frame.len();
     let mut d = Decoder::new(frame);
@@ -206,8 +263,9 @@ async fn start_request(
     }
     shard.ctx.inflight_requests.fetch_add(1, Ordering::SeqCst);
     let s = shard.clone();
+    let conn = conn.clone();
     monoio::spawn(async move {
-        let response = crate::handlers::handle(&s, &header, body, peer).await;
+        let response = crate::handlers::handle(&s, &header, body, &conn).await;
         match response.map(|body| encode_response(correlation_id, version, &body)) {
             None => {
                 let _ = tx.send(None);

@@ -6,6 +6,8 @@
 //! | [`config`], [`settings`] | start-up configuration; Kafka-named settings and topic configs |
 //! | [`server`] | starts the shards, binds the listeners, shuts down |
 //! | [`shard`] | one thread per core; cross-shard calls |
+//! | [`listeners`] | Kafka listeners: names, ports, security protocols, advertised addresses |
+//! | [`tls`] | TLS on rustls for SSL listeners: certificates (reloaded), handshake, principal |
 //! | [`connection`] | one client connection: frames in, responses out in order |
 //! | [`handlers`] | one module per API |
 //! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
@@ -22,6 +24,7 @@ pub mod connection;
 pub mod fetch_session;
 pub mod groups;
 pub mod handlers;
+pub mod listeners;
 pub mod maintenance;
 pub mod metadata;
 pub mod notify;
@@ -30,6 +33,7 @@ pub mod producer_state;
 pub mod server;
 pub mod settings;
 pub mod shard;
+pub mod tls;
 pub mod topics;
 pub mod turnstile;
 
@@ -51,6 +55,9 @@ pub struct BrokerContext {
     /// what a controller leader had committed when it (re)joined (see
     /// `Controller::run`); Metadata waits for it.
     pub metadata_caught_up: AtomicBool,
+    /// The SSL listeners' certificates and client-auth settings (loaded
+    /// at start when a listener is SSL).
+    pub tls: Option<tls::TlsContext>,
 }
 
 pub use server::run;

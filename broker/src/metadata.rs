@@ -116,6 +116,11 @@ pub struct BrokerMeta {
     /// DescribeCluster leave it out until it is heard from again.
     #[serde(default)]
     pub fenced: bool,
+    /// Its advertised address on each listener (empty in registrations
+    /// written before listeners existed: `host`/`port` are the one
+    /// PLAINTEXT address then).
+    #[serde(default)]
+    pub listeners: Vec<crate::listeners::Endpoint>,
 }
 
 /// A metadata change. On a single node it is applied to `metadata.json`;
@@ -1339,6 +1344,7 @@ mod tests {
             rack: None,
             rpc_addr: "127.0.0.1:19092".into(),
             fenced: false,
+            listeners: Vec::new(),
         }
     }
 

@@ -13,6 +13,7 @@ use tracing::{error, info, warn};
 
 use crate::BrokerContext;
 use crate::config::BrokerConfig;
+use crate::listeners::{Endpoint, Listener, SecurityProtocol};
 use crate::metadata::{ClusterMetadata, MetadataStore};
 use crate::shard::{Job, Shard, owner_shard};
 
@@ -32,6 +33,8 @@ pub enum ServerError {
     },
     #[error("shard {shard} failed to start: {message}")]
     Shard { shard: usize, message: String },
+    #[error("an SSL listener cannot start: {0}")]
+    Tls(#[from] crate::tls::TlsError),
     #[error("cannot install signal handlers: {0}")]
     Signals(std::io::Error),
 }
@@ -42,31 +45,23 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         path: config.data_dir.display().to_string(),
         source,
     })?;
-    // With SO_REUSEPORT a second broker could silently share the port; a
-    // plain bind first fails if anything already listens there.
-    // Right after a kill -9 the old listening socket lingers for a few
-    // milliseconds; retry briefly before calling the port taken.
+    // Every listener's port must be free (a plain bind first, see
+    // `check_free`).
     let deadline = std::time::Instant::now() + Duration::from_secs(2);
-    loop {
-        match StdListener::bind(config.kafka_addr) {
-            Ok(l) => {
-                drop(l);
-                break;
-            }
-            Err(e)
-                if e.kind() == std::io::ErrorKind::AddrInUse
-                    && std::time::Instant::now() < deadline =>
-            {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(source) => {
-                return Err(ServerError::Listen {
-                    addr: config.kafka_addr.to_string(),
-                    source,
-                });
-            }
-        }
+    for l in &config.listeners {
+        check_free(l.bind, deadline)?;
     }
+    // Certificates are loaded before anything else starts, so a broken
+    // keystore stops the broker with a clear message.
+    let tls = if config
+        .listeners
+        .iter()
+        .any(|l| l.protocol == SecurityProtocol::Ssl)
+    {
+        Some(crate::tls::TlsContext::from_settings(&config.settings)?)
+    } else {
+        None
+    };
 
     // Cluster mode: the metadata comes from the controller log, applied
     // after start-up (`cluster::controller`); a single node keeps it in
@@ -95,6 +90,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         inflight_produce_bytes: AtomicI64::new(0),
         inflight_requests: AtomicUsize::new(0),
         metadata_caught_up: AtomicBool::new(false),
+        tls,
         config,
     });
 
@@ -142,8 +138,13 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         }
     }
     info!(
-        addr = %ctx.config.kafka_addr,
-        advertised = %format!("{}:{}", ctx.config.advertised_host, ctx.config.advertised_port),
+        listeners = %ctx
+            .config
+            .listeners
+            .iter()
+            .map(|l| format!("{}://{} (advertised {}:{})", l.name, l.bind, l.advertised_host, l.advertised_port))
+            .collect::<Vec<_>>()
+            .join(", "),
         node_id = ctx.config.node_id,
         shards = cores,
         data_dir = %ctx.config.data_dir.display(),
@@ -169,6 +170,33 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     }
     info!("tidemark stopped");
     Ok(())
+}
+
+/// Fails if something already listens on `addr`: with SO_REUSEPORT a
+/// second broker could silently share the port, a plain bind fails. Right after a kill -9
+/// the old listening socket lingers for a few milliseconds; this retries
+/// until `deadline` before calling the port taken.
+fn check_free(addr: std::net::SocketAddr, deadline: std::time::Instant) -> Result<(), ServerError> {
+    loop {
+        match StdListener::bind(addr) {
+            Ok(l) => {
+                drop(l);
+                return Ok(());
+            }
+            Err(e)
+                if e.kind() == std::io::ErrorKind::AddrInUse
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(source) => {
+                return Err(ServerError::Listen {
+                    addr: addr.to_string(),
+                    source,
+                });
+            }
+        }
+    }
 }
 
 /// Warns when the open-file limit is low for the partitions held: each
@@ -257,16 +285,19 @@ fn shard_main(
             .reuse_port(true)
             .reuse_addr(true)
             .backlog(1024);
-        let listener = match TcpListener::bind_with_config(ctx.config.kafka_addr, &opts) {
-            Ok(l) => l,
-            Err(e) => {
-                let _ = ready.send(Err(format!(
-                    "cannot listen on {}: {e}",
-                    ctx.config.kafka_addr
-                )));
-                return;
+        let mut listeners = Vec::with_capacity(ctx.config.listeners.len());
+        for l in &ctx.config.listeners {
+            match TcpListener::bind_with_config(l.bind, &opts) {
+                Ok(sock) => listeners.push((l.clone(), sock)),
+                Err(e) => {
+                    let _ = ready.send(Err(format!(
+                        "cannot listen on {} ({}): {e}",
+                        l.bind, l.name
+                    )));
+                    return;
+                }
             }
-        };
+        }
         if let (Some(c), Some(net)) = (&cluster, &net) {
             if let Err(e) = crate::cluster::start(&shard, net, c.rpc_addr) {
                 let _ = ready.send(Err(e));
@@ -285,6 +316,16 @@ fn shard_main(
                             rack: c.rack.clone(),
                             rpc_addr: c.advertised_rpc_addr.clone(),
                             fenced: false,
+                            listeners: ctx
+                                .config
+                                .listeners
+                                .iter()
+                                .map(|l| Endpoint {
+                                    name: l.name.clone(),
+                                    host: l.advertised_host.clone(),
+                                    port: l.advertised_port,
+                                })
+                                .collect(),
                         };
                         monoio::spawn(ctl.register(shard.clone(), me));
                     }
@@ -297,7 +338,9 @@ fn shard_main(
             monoio::spawn(crate::cluster::leadership::run(shard.clone()));
         }
         let _ = ready.send(Ok(id));
-        monoio::spawn(accept_loop(shard.clone(), listener));
+        for (l, sock) in listeners {
+            monoio::spawn(accept_loop(shard.clone(), Rc::new(l), sock));
+        }
         monoio::spawn(crate::maintenance::run(shard.clone()));
         monoio::spawn(crate::maintenance::hibernate(shard.clone()));
         // Keep serving other shards' jobs until this shard has stopped:
@@ -317,11 +360,12 @@ fn shard_main(
     });
 }
 
-async fn accept_loop(shard: Rc<Shard>, listener: TcpListener) {
+async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener) {
     let max = shard.ctx.config.settings.i32("max.connections").max(1) as usize;
+    let name: Rc<str> = Rc::from(listener.name.as_str());
     loop {
         let accepted = monoio::select! {
-            r = listener.accept() => r,
+            r = sock.accept() => r,
             _ = shard.stopping() => break,
         };
         match accepted {
@@ -334,8 +378,27 @@ async fn accept_loop(shard: Rc<Shard>, listener: TcpListener) {
                 }
                 let _ = stream.set_nodelay(true);
                 let s = shard.clone();
+                let protocol = listener.protocol;
+                let name = name.clone();
                 monoio::spawn(async move {
-                    crate::connection::serve(s.clone(), stream, peer).await;
+                    match protocol {
+                        SecurityProtocol::Plaintext => {
+                            let (rd, wr) = monoio::io::Splitable::into_split(stream);
+                            let conn = crate::connection::ConnInfo {
+                                peer,
+                                listener: name,
+                                principal: crate::tls::principal::ANONYMOUS.to_string(),
+                            };
+                            crate::connection::serve(
+                                s.clone(),
+                                crate::connection::Reader::Plain(rd),
+                                crate::connection::Writer::Plain(wr),
+                                conn,
+                            )
+                            .await;
+                        }
+                        SecurityProtocol::Ssl => serve_tls(&s, stream, peer, name).await,
+                    }
                     s.ctx.connections.fetch_sub(1, Ordering::Relaxed);
                 });
             }
@@ -345,4 +408,46 @@ async fn accept_loop(shard: Rc<Shard>, listener: TcpListener) {
             }
         }
     }
+}
+
+/// A connection on an SSL listener: the handshake (bounded in time; a
+/// failure closes the connection and logs one line), the principal from
+/// the client certificate, then the same request loop as plaintext.
+async fn serve_tls(
+    s: &Rc<Shard>,
+    stream: monoio::net::TcpStream,
+    peer: std::net::SocketAddr,
+    listener: Rc<str>,
+) {
+    let Some(tls) = s.ctx.tls.as_ref() else {
+        return;
+    };
+    let (rd, wr, session) = match crate::tls::accept_with_timeout(tls.current(), stream).await {
+        Ok(parts) => parts,
+        Err(e) => {
+            info!(%peer, listener = %listener, error = %e, "TLS handshake failed; connection closed");
+            return;
+        }
+    };
+    let principal = match tls.principal(&session.borrow()) {
+        Ok(p) => p,
+        Err(e) => {
+            info!(%peer, listener = %listener, error = %e, "client certificate refused; connection closed");
+            return;
+        }
+    };
+    tracing::debug!(%peer, listener = %listener, principal = %principal, "TLS connection authenticated");
+    drop(session);
+    let conn = crate::connection::ConnInfo {
+        peer,
+        listener,
+        principal,
+    };
+    crate::connection::serve(
+        s.clone(),
+        crate::connection::Reader::Tls(rd),
+        crate::connection::Writer::Tls(wr),
+        conn,
+    )
+    .await;
 }

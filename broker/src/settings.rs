@@ -185,6 +185,76 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "The largest request frame; a larger one closes the connection."
     ),
     b!(
+        "listeners",
+        String,
+        "",
+        false,
+        "The Kafka listeners, NAME://HOST:PORT,... (e.g. PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093), each on its own port; empty: one PLAINTEXT listener on --kafka-addr."
+    ),
+    b!(
+        "advertised.listeners",
+        String,
+        "",
+        false,
+        "Where clients are told to connect, per listener name (NAME://HOST:PORT,...); a listener not named here advertises its own address."
+    ),
+    b!(
+        "listener.security.protocol.map",
+        String,
+        "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
+        false,
+        "The security protocol of each listener name, NAME:PROTOCOL,...; PLAINTEXT and SSL work, SASL_PLAINTEXT and SASL_SSL are refused at start (no SASL yet)."
+    ),
+    b!(
+        "ssl.keystore.type",
+        String,
+        "PEM",
+        false,
+        "Only PEM: ssl.keystore.location is one PEM file with the private key and the certificate chain."
+    ),
+    b!(
+        "ssl.keystore.location",
+        String,
+        "",
+        false,
+        "PEM file with the SSL listeners' private key and certificate chain (reloaded when it changes)."
+    ),
+    b!(
+        "ssl.truststore.type",
+        String,
+        "PEM",
+        false,
+        "Only PEM: ssl.truststore.location is a PEM bundle of CA certificates."
+    ),
+    b!(
+        "ssl.truststore.location",
+        String,
+        "",
+        false,
+        "PEM bundle of the CAs client certificates are checked against (needed when ssl.client.auth is requested or required; reloaded when it changes)."
+    ),
+    b!(
+        "ssl.client.auth",
+        String,
+        "none",
+        false,
+        "none, requested or required: whether SSL clients are asked for a certificate (mutual TLS)."
+    ),
+    b!(
+        "ssl.enabled.protocols",
+        String,
+        "TLSv1.2,TLSv1.3",
+        false,
+        "TLS versions the SSL listeners accept: TLSv1.2, TLSv1.3."
+    ),
+    b!(
+        "ssl.principal.mapping.rules",
+        String,
+        "DEFAULT",
+        false,
+        "Rewrites a client certificate's subject (RFC 2253) into the principal's name: RULE:pattern/replacement/[LU],...,DEFAULT."
+    ),
+    b!(
         "max.connections",
         Int,
         "2147483647",
@@ -392,6 +462,23 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
                 if v != "CreateTime" && v != "LogAppendTime" =>
             {
                 return Err(invalid(name, value, "expected CreateTime or LogAppendTime"));
+            }
+            "ssl.keystore.type" | "ssl.truststore.type" if !v.eq_ignore_ascii_case("PEM") => {
+                return Err(invalid(name, value, "only PEM is supported"));
+            }
+            "ssl.client.auth" if !matches!(v, "none" | "requested" | "required") => {
+                return Err(invalid(name, value, "expected none, requested or required"));
+            }
+            "ssl.enabled.protocols" => {
+                for p in v.split(',').map(str::trim) {
+                    if p != "TLSv1.2" && p != "TLSv1.3" {
+                        return Err(invalid(name, value, "expected TLSv1.2 and/or TLSv1.3"));
+                    }
+                }
+            }
+            "ssl.principal.mapping.rules" => {
+                crate::tls::principal::MappingRules::parse(v)
+                    .map_err(|e| invalid(name, value, e.to_string()))?;
             }
             _ => {}
         },

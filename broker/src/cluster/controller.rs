@@ -1059,6 +1059,7 @@ mod tests {
             rack: Some(format!("r{id}")),
             rpc_addr: format!("127.0.0.1:1909{id}"),
             fenced: false,
+            listeners: Vec::new(),
         }
     }
 

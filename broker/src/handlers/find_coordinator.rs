@@ -32,13 +32,14 @@ async fn answer(
     shard: &Rc<Shard>,
     key_type: i8,
     key: &str,
+    listener: &str,
 ) -> Result<(i32, String, i32), ErrorCode> {
     match key_type {
         0 => {
             let t = crate::groups::offsets_topic(shard).await?;
             let p = crate::groups::partition_for(key, t.partitions);
             let leader = shard.leader_of(&(t.id, p));
-            super::metadata::brokers(shard)
+            super::metadata::brokers(shard, listener)
                 .into_iter()
                 .find(|b| b.node_id == leader)
                 .map(|b| (b.node_id, b.host, b.port))
@@ -63,8 +64,9 @@ pub async fn handle(
     shard: &Rc<Shard>,
     req: FindCoordinatorRequest,
     version: i16,
+    listener: &str,
 ) -> FindCoordinatorResponse {
-    let outcome = answer(shard, req.key_type, &req.key).await;
+    let outcome = answer(shard, req.key_type, &req.key, listener).await;
     let ((node_id, host, port), (code, message)) = split(outcome, req.key_type);
     let mut resp = FindCoordinatorResponse {
         node_id,
@@ -80,7 +82,7 @@ pub async fn handle(
         resp.port = 0;
         let mut coordinators = Vec::with_capacity(req.coordinator_keys.len());
         for key in req.coordinator_keys {
-            let outcome = answer(shard, req.key_type, &key).await;
+            let outcome = answer(shard, req.key_type, &key, listener).await;
             let ((node_id, host, port), (code, message)) = split(outcome, req.key_type);
             coordinators.push(Coordinator {
                 key,

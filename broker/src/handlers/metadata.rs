@@ -62,24 +62,34 @@ pub fn partition_state(shard: &Shard, t: &TopicMeta, p: i32) -> PartitionState {
     }
 }
 
-/// The live brokers of the cluster (on a single node: this one). Fenced
-/// brokers (not heard from within `broker.session.timeout.ms`) are left
-/// out, as Kafka does; this broker always lists itself.
-pub fn brokers(shard: &Shard) -> Vec<MetadataResponseBroker> {
-    brokers_and_fencing(shard)
+/// The live brokers of the cluster (on a single node: this one), at
+/// their addresses on `listener` (the client's). Fenced brokers (not
+/// heard from within `broker.session.timeout.ms`) are left out, as Kafka
+/// does; this broker always lists itself.
+pub fn brokers(shard: &Shard, listener: &str) -> Vec<MetadataResponseBroker> {
+    brokers_and_fencing(shard, listener)
         .into_iter()
         .filter(|(_, fenced)| !fenced)
         .map(|(b, _)| b)
         .collect()
 }
 
-/// Every registered broker, and whether it is fenced.
-pub fn brokers_and_fencing(shard: &Shard) -> Vec<(MetadataResponseBroker, bool)> {
+/// Every registered broker that has `listener`, at its address there,
+/// and whether it is fenced. A broker registered before listeners
+/// existed (no endpoints) is listed at its one Kafka address; one that
+/// has other listeners but not this one is left out, as Kafka does.
+pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataResponseBroker, bool)> {
     let cfg = &shard.ctx.config;
+    let mine = cfg
+        .listeners
+        .iter()
+        .find(|l| l.name == listener)
+        .map(|l| (l.advertised_host.clone(), l.advertised_port))
+        .unwrap_or_else(|| (cfg.advertised_host.clone(), cfg.advertised_port));
     let me = MetadataResponseBroker {
         node_id: cfg.node_id,
-        host: cfg.advertised_host.clone(),
-        port: cfg.advertised_port as i32,
+        host: mine.0,
+        port: i32::from(mine.1),
         rack: cfg.cluster.as_ref().and_then(|c| c.rack.clone()),
         ..Default::default()
     };
@@ -88,15 +98,21 @@ pub fn brokers_and_fencing(shard: &Shard) -> Vec<(MetadataResponseBroker, bool)>
         .brokers
         .values()
         .filter(|b| b.id != cfg.node_id)
-        .map(|b| {
+        .filter_map(|b| {
+            let (host, port) = if b.listeners.is_empty() {
+                (b.host.clone(), b.port)
+            } else {
+                let e = b.listeners.iter().find(|e| e.name == listener)?;
+                (e.host.clone(), e.port)
+            };
             let broker = MetadataResponseBroker {
                 node_id: b.id,
-                host: b.host.clone(),
-                port: i32::from(b.port),
+                host,
+                port: i32::from(port),
                 rack: b.rack.clone(),
                 ..Default::default()
             };
-            (broker, b.fenced)
+            Some((broker, b.fenced))
         })
         .collect();
     out.push((me, false));
@@ -108,11 +124,12 @@ pub fn brokers_and_fencing(shard: &Shard) -> Vec<(MetadataResponseBroker, bool)>
 pub fn endpoints(
     shard: &Shard,
     ids: &std::collections::BTreeSet<i32>,
+    listener: &str,
 ) -> Vec<MetadataResponseBroker> {
     if ids.is_empty() {
         return Vec::new();
     }
-    brokers(shard)
+    brokers(shard, listener)
         .into_iter()
         .filter(|b| ids.contains(&b.node_id))
         .collect()
@@ -191,10 +208,15 @@ async fn wait_until_caught_up(shard: &Shard) {
     }
 }
 
-pub async fn handle(shard: &Rc<Shard>, req: MetadataRequest, version: i16) -> MetadataResponse {
+pub async fn handle(
+    shard: &Rc<Shard>,
+    req: MetadataRequest,
+    version: i16,
+    listener: &str,
+) -> MetadataResponse {
     wait_until_caught_up(shard).await;
     let mut resp = MetadataResponse {
-        brokers: brokers(shard),
+        brokers: brokers(shard, listener),
         cluster_id: Some(shard.metadata().cluster_id.clone()),
         controller_id: controller_id(shard),
         cluster_authorized_operations: OPS_NOT_REQUESTED,

@@ -30,13 +30,14 @@ pub fn describe_cluster(
     shard: &Shard,
     req: &DescribeClusterRequest,
     version: i16,
+    listener: &str,
 ) -> DescribeClusterResponse {
     let mut resp = DescribeClusterResponse {
         endpoint_type: 1,
         cluster_id: shard.metadata().cluster_id.clone(),
         controller_id: super::metadata::controller_id(shard),
         // v2 (KIP-1073): fenced brokers only when asked for, marked so.
-        brokers: super::metadata::brokers_and_fencing(shard)
+        brokers: super::metadata::brokers_and_fencing(shard, listener)
             .into_iter()
             .filter(|(_, fenced)| !fenced || (version >= 2 && req.include_fenced_brokers))
             .map(|(b, fenced)| DescribeClusterBroker {

@@ -31,16 +31,20 @@ pub async fn handle(
     shard: &Rc<Shard>,
     header: &RequestHeader,
     body: RequestBody,
-    peer: std::net::SocketAddr,
+    conn: &crate::connection::ConnInfo,
 ) -> Option<ResponseBody> {
     let v = header.request_api_version;
+    let peer = conn.peer;
+    let listener = &*conn.listener;
     Some(match body {
         RequestBody::ApiVersions(r) => {
             ResponseBody::ApiVersions(api_versions::handle(shard, &r, v))
         }
-        RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(shard, r, v).await),
+        RequestBody::Metadata(r) => {
+            ResponseBody::Metadata(metadata::handle(shard, r, v, listener).await)
+        }
         RequestBody::Produce(r) => {
-            return produce::handle(shard, r, v, header.client_id.as_deref())
+            return produce::handle(shard, r, v, header.client_id.as_deref(), listener)
                 .await
                 .map(ResponseBody::Produce);
         }
@@ -68,7 +72,7 @@ pub async fn handle(
             ResponseBody::InitProducerId(init_producer_id::handle(shard, r).await)
         }
         RequestBody::FindCoordinator(r) => {
-            ResponseBody::FindCoordinator(find_coordinator::handle(shard, r, v).await)
+            ResponseBody::FindCoordinator(find_coordinator::handle(shard, r, v, listener).await)
         }
         RequestBody::JoinGroup(r) => {
             if let Some(refused) = consumer_group::refuse_classic_join(shard, &r, v).await {
@@ -112,7 +116,7 @@ pub async fn handle(
             ResponseBody::DeleteRecords(misc::delete_records(shard, r).await)
         }
         RequestBody::DescribeCluster(r) => {
-            ResponseBody::DescribeCluster(misc::describe_cluster(shard, &r, v))
+            ResponseBody::DescribeCluster(misc::describe_cluster(shard, &r, v, listener))
         }
         RequestBody::DescribeLogDirs(r) => {
             ResponseBody::DescribeLogDirs(misc::describe_log_dirs(shard, r).await)

@@ -43,6 +43,7 @@ pub async fn handle(
     req: ProduceRequest,
     version: i16,
     client_id: Option<&str>,
+    listener: &str,
 ) -> Option<ProduceResponse> {
     let internal_allowed = client_id == Some(ADMIN_CLIENT_ID);
     let acks = req.acks;
@@ -183,7 +184,7 @@ pub async fn handle(
     if acks == 0 {
         return None;
     }
-    let node_endpoints = super::metadata::endpoints(shard, &leaders)
+    let node_endpoints = super::metadata::endpoints(shard, &leaders, listener)
         .into_iter()
         .map(|b| NodeEndpoint {
             node_id: b.node_id,

@@ -1,0 +1,512 @@
+//! TLS for the SSL listeners, on rustls (ring provider), driven over
+//! monoio's `TcpStream` here rather than through `monoio-rustls`: that
+//! crate's split halves share one rustls session through two `&mut`
+//! aliases, and its read half writes TLS alerts through the write
+//! buffer on a decoding error, which panics ("buffer mut expected") while
+//! the write half is in the middle of a write; a peer sending garbage
+//! would take the shard down. Here the session sits in a `RefCell` that
+//! is never borrowed across an `.await`: each half borrows it to move
+//! bytes between rustls and its own buffers, then does its socket I/O
+//! with owned buffers.
+//!
+//! Certificates are PEM files with Kafka's names (`ssl.keystore.location`:
+//! key and chain in one file; `ssl.truststore.location`: CA bundle) and
+//! are reloaded when they change: every new connection stats both files
+//! (two `stat` calls, no reading) and, when a modification time or size
+//! differs from the loaded ones, builds a new `ServerConfig` for it and
+//! every later connection. A file caught half-written fails to load; the
+//! old certificate stays in use and the load is tried again once the file
+//! changes again.
+
+pub mod principal;
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use bytes::{Bytes, BytesMut};
+use monoio::io::{
+    AsyncReadRent, AsyncWriteRent, AsyncWriteRentExt, OwnedReadHalf, OwnedWriteHalf, Splitable,
+};
+use monoio::net::TcpStream;
+use rustls::ServerConnection;
+use rustls::crypto::CryptoProvider;
+use rustls::server::WebPkiClientVerifier;
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+use tracing::{info, warn};
+
+use crate::settings::Settings;
+use principal::MappingRules;
+
+/// How long a client has to finish the TLS handshake before the
+/// connection is closed (a silent or slow client holds only its socket).
+pub const HANDSHAKE_TIMEOUT_MS: u64 = 10_000;
+
+/// Plaintext handed to rustls per encryption step: bounds the ciphertext
+/// buffered per write (a Fetch response of many MiB goes out in pieces).
+const WRITE_PIECE_BYTES: usize = 256 * 1024;
+
+/// Raw bytes read from the socket per read.
+const READ_BYTES: usize = 64 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    #[error("ssl.keystore.location is required for an SSL listener")]
+    NoKeystore,
+    #[error(
+        "ssl.client.auth={0} needs ssl.truststore.location (the CAs client certificates are checked against)"
+    )]
+    NoTruststore(String),
+    #[error("cannot read {path}: {message}")]
+    Pem { path: PathBuf, message: String },
+    #[error("{path} holds no {what}")]
+    Missing { path: PathBuf, what: &'static str },
+    #[error("TLS configuration: {0}")]
+    Rustls(String),
+    #[error("ssl.principal.mapping.rules: {0}")]
+    Rules(#[from] principal::RuleError),
+}
+
+/// `ssl.client.auth`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuth {
+    None,
+    Requested,
+    Required,
+}
+
+/// A file's identity for reload: modification time and size.
+type Stamp = Option<(SystemTime, u64)>;
+
+fn stamp(path: &Path) -> Stamp {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.modified().ok()?, m.len()))
+}
+
+struct Loaded {
+    config: Arc<rustls::ServerConfig>,
+    /// Stamps of (keystore, truststore) the config was built from.
+    stamps: (Stamp, Stamp),
+    /// Stamps of the last failed load, so a broken file is reported once.
+    failed: Option<(Stamp, Stamp)>,
+}
+
+/// Where the certificates come from and how a config is built.
+struct Source {
+    keystore: PathBuf,
+    truststore: Option<PathBuf>,
+    client_auth: ClientAuth,
+    versions: Vec<&'static rustls::SupportedProtocolVersion>,
+    provider: Arc<CryptoProvider>,
+}
+
+impl Source {
+    fn stamps(&self) -> (Stamp, Stamp) {
+        (
+            stamp(&self.keystore),
+            self.truststore.as_deref().and_then(stamp),
+        )
+    }
+
+    /// Builds a server config from the files as they are now.
+    fn build(&self) -> Result<rustls::ServerConfig, TlsError> {
+        let ks = &self.keystore;
+        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(ks)
+            .map_err(|e| pem_err(ks, e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| pem_err(ks, e))?;
+        if chain.is_empty() {
+            return Err(TlsError::Missing {
+                path: ks.clone(),
+                what: "certificate",
+            });
+        }
+        let key = PrivateKeyDer::from_pem_file(ks).map_err(|e| pem_err(ks, e))?;
+        let builder = rustls::ServerConfig::builder_with_provider(self.provider.clone())
+            .with_protocol_versions(&self.versions)
+            .map_err(|e| TlsError::Rustls(e.to_string()))?;
+        let builder = match (&self.truststore, self.client_auth) {
+            (Some(ts), auth) if auth != ClientAuth::None => {
+                let mut roots = rustls::RootCertStore::empty();
+                for cert in CertificateDer::pem_file_iter(ts).map_err(|e| pem_err(ts, e))? {
+                    roots
+                        .add(cert.map_err(|e| pem_err(ts, e))?)
+                        .map_err(|e| pem_err(ts, e))?;
+                }
+                if roots.is_empty() {
+                    return Err(TlsError::Missing {
+                        path: ts.clone(),
+                        what: "CA certificate",
+                    });
+                }
+                let v = WebPkiClientVerifier::builder_with_provider(
+                    Arc::new(roots),
+                    self.provider.clone(),
+                );
+                let v = if auth == ClientAuth::Requested {
+                    v.allow_unauthenticated()
+                } else {
+                    v
+                };
+                builder.with_client_cert_verifier(
+                    v.build().map_err(|e| TlsError::Rustls(e.to_string()))?,
+                )
+            }
+            _ => builder.with_no_client_auth(),
+        };
+        builder
+            .with_single_cert(chain, key)
+            .map_err(|e| TlsError::Rustls(e.to_string()))
+    }
+}
+
+/// The SSL listeners' TLS settings and current certificates, shared by
+/// every shard.
+pub struct TlsContext {
+    source: Source,
+    rules: MappingRules,
+    loaded: Mutex<Loaded>,
+}
+
+impl std::fmt::Debug for TlsContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsContext")
+            .field("keystore", &self.source.keystore)
+            .field("truststore", &self.source.truststore)
+            .field("client_auth", &self.source.client_auth)
+            .finish()
+    }
+}
+
+fn pem_err(path: &Path, e: impl std::fmt::Display) -> TlsError {
+    TlsError::Pem {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+impl TlsContext {
+    /// Reads the `ssl.*` settings and loads the certificates once (a
+    /// broker with a broken keystore does not start).
+    pub fn from_settings(settings: &Settings) -> Result<Self, TlsError> {
+        let keystore = settings.get("ssl.keystore.location");
+        if keystore.trim().is_empty() {
+            return Err(TlsError::NoKeystore);
+        }
+        let truststore = settings.get("ssl.truststore.location");
+        let truststore = (!truststore.trim().is_empty()).then(|| PathBuf::from(truststore.trim()));
+        let auth = settings.get("ssl.client.auth");
+        let client_auth = match auth.trim() {
+            "required" => ClientAuth::Required,
+            "requested" => ClientAuth::Requested,
+            _ => ClientAuth::None,
+        };
+        if client_auth != ClientAuth::None && truststore.is_none() {
+            return Err(TlsError::NoTruststore(auth.trim().to_string()));
+        }
+        let mut versions = Vec::new();
+        for p in settings
+            .get("ssl.enabled.protocols")
+            .split(',')
+            .map(str::trim)
+        {
+            match p {
+                "TLSv1.2" => versions.push(&rustls::version::TLS12),
+                "TLSv1.3" => versions.push(&rustls::version::TLS13),
+                _ => {}
+            }
+        }
+        let rules = MappingRules::parse(&settings.get("ssl.principal.mapping.rules"))?;
+        let source = Source {
+            keystore: PathBuf::from(keystore.trim()),
+            truststore,
+            client_auth,
+            versions,
+            provider: Arc::new(rustls::crypto::ring::default_provider()),
+        };
+        let stamps = source.stamps();
+        let config = Arc::new(source.build()?);
+        Ok(TlsContext {
+            source,
+            rules,
+            loaded: Mutex::new(Loaded {
+                config,
+                stamps,
+                failed: None,
+            }),
+        })
+    }
+
+    /// The config for a new connection, reloaded first if the files
+    /// changed since it was built.
+    pub fn current(&self) -> Arc<rustls::ServerConfig> {
+        let now = self.source.stamps();
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if now != loaded.stamps && loaded.failed != Some(now) {
+            match self.source.build() {
+                Ok(config) => {
+                    info!(keystore = %self.source.keystore.display(), "TLS certificates reloaded");
+                    loaded.config = Arc::new(config);
+                    loaded.stamps = now;
+                    loaded.failed = None;
+                }
+                Err(e) => {
+                    warn!(error = %e, "cannot reload the TLS certificates; keeping the loaded ones");
+                    loaded.failed = Some(now);
+                }
+            }
+        }
+        loaded.config.clone()
+    }
+
+    /// The principal of a finished handshake: `User:` and the client
+    /// certificate's subject rewritten by the mapping rules, or
+    /// `User:ANONYMOUS` without a certificate.
+    pub fn principal(&self, conn: &ServerConnection) -> Result<String, String> {
+        let Some(cert) = conn.peer_certificates().and_then(|c| c.first()) else {
+            return Ok(principal::ANONYMOUS.to_string());
+        };
+        let dn = principal::subject_rfc2253(cert)?;
+        let name = self.rules.apply(&dn).map_err(|e| e.to_string())?;
+        Ok(format!("User:{name}"))
+    }
+}
+
+fn invalid(e: impl std::fmt::Display) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string())
+}
+
+/// Moves what rustls wants to send into an owned buffer (no socket I/O).
+fn take_tls_output(s: &mut ServerConnection) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    // Each write_tls call drains at least one record; the count bound is
+    // only a guard.
+    for _ in 0..1_000_000 {
+        if !s.wants_write() {
+            break;
+        }
+        s.write_tls(&mut out)?;
+    }
+    Ok(out)
+}
+
+/// Runs the server side of a handshake (the caller bounds it in time)
+/// and returns the connection's halves and the session.
+pub async fn accept(
+    config: Arc<rustls::ServerConfig>,
+    mut io: TcpStream,
+) -> std::io::Result<(TlsReadHalf, TlsWriteHalf, Rc<RefCell<ServerConnection>>)> {
+    let mut s = ServerConnection::new(config).map_err(invalid)?;
+    // Responses are encrypted a piece at a time and sent at once, so
+    // rustls need not cap what it buffers.
+    s.set_buffer_limit(None);
+    let mut raw = Vec::with_capacity(READ_BYTES);
+    // A handshake is a few round trips; the bound only guards the loop.
+    for _ in 0..1_000 {
+        let out = take_tls_output(&mut s)?;
+        if !out.is_empty() {
+            let (r, _) = io.write_all(out).await;
+            r?;
+        }
+        if !s.is_handshaking() {
+            let session = Rc::new(RefCell::new(s));
+            let (rd, wr) = io.into_split();
+            return Ok((
+                TlsReadHalf {
+                    io: rd,
+                    session: session.clone(),
+                    raw,
+                    fed: 0,
+                    eof: false,
+                },
+                TlsWriteHalf {
+                    io: wr,
+                    session: session.clone(),
+                },
+                session,
+            ));
+        }
+        raw.clear();
+        let (r, buf) = io.read(raw).await;
+        raw = buf;
+        if r? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        let mut rest = &raw[..];
+        while !rest.is_empty() {
+            if s.read_tls(&mut rest)? == 0 {
+                break;
+            }
+            if let Err(e) = s.process_new_packets() {
+                // Tell the client why (an alert), best effort.
+                if let Ok(out) = take_tls_output(&mut s)
+                    && !out.is_empty()
+                {
+                    let _ = io.write_all(out).await;
+                }
+                return Err(invalid(e));
+            }
+        }
+        // Bytes the client sent after its Finished (its first request)
+        // stay in `raw` for the read half.
+        let used = raw.len() - rest.len();
+        raw.drain(..used);
+        if !s.is_handshaking() {
+            continue;
+        }
+        if !raw.is_empty() {
+            return Err(invalid("TLS handshake: rustls took no more bytes"));
+        }
+    }
+    Err(invalid("TLS handshake did not finish"))
+}
+
+/// The reading side of a TLS connection.
+pub struct TlsReadHalf {
+    io: OwnedReadHalf<TcpStream>,
+    session: Rc<RefCell<ServerConnection>>,
+    /// Raw bytes read from the socket; `raw[fed..]` not yet given to rustls.
+    raw: Vec<u8>,
+    fed: usize,
+    eof: bool,
+}
+
+impl TlsReadHalf {
+    /// Appends decrypted bytes to `buf` (up to its spare capacity, at
+    /// least 1 byte of which must be free); 0 at the end of the stream.
+    pub async fn read(&mut self, buf: &mut BytesMut) -> std::io::Result<usize> {
+        // Each pass either returns or reads the socket once; the bound
+        // guards against a session that neither yields data nor asks
+        // for more.
+        for _ in 0..1_000_000 {
+            {
+                let mut s = self.session.borrow_mut();
+                while self.fed < self.raw.len() {
+                    let mut rest = &self.raw[self.fed..];
+                    match s.read_tls(&mut rest) {
+                        Ok(0) => break,
+                        Ok(n) => self.fed += n,
+                        // rustls holds too much unread plaintext: take
+                        // that first.
+                        Err(_) => break,
+                    }
+                    s.process_new_packets().map_err(invalid)?;
+                }
+                let len = buf.len();
+                let room = (buf.capacity() - len).max(1);
+                buf.resize(len + room, 0);
+                let r = s.reader().read_into(&mut buf[len..]);
+                match r {
+                    Ok(n) => {
+                        buf.truncate(len + n);
+                        return Ok(n);
+                    }
+                    Err(e) => {
+                        buf.truncate(len);
+                        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                            return Ok(0);
+                        }
+                        if e.kind() != std::io::ErrorKind::WouldBlock {
+                            return Err(e);
+                        }
+                    }
+                }
+                if self.eof {
+                    return Ok(0);
+                }
+            }
+            if self.fed < self.raw.len() {
+                // rustls refused bytes yet has nothing to read: stuck.
+                return Err(invalid("TLS session refuses input"));
+            }
+            self.raw.clear();
+            self.fed = 0;
+            if self.raw.capacity() < READ_BYTES {
+                self.raw.reserve(READ_BYTES);
+            }
+            let (r, raw) = self.io.read(std::mem::take(&mut self.raw)).await;
+            self.raw = raw;
+            if r? == 0 {
+                self.eof = true;
+                // Tell rustls: it then reports a close without
+                // close_notify as UnexpectedEof.
+                let _ = self.session.borrow_mut().read_tls(&mut &[][..]);
+            }
+        }
+        Err(invalid("TLS read made no progress"))
+    }
+}
+
+/// `std::io::Read::read` under a name that says where the bytes go.
+trait ReadInto {
+    fn read_into(&mut self, dst: &mut [u8]) -> std::io::Result<usize>;
+}
+
+impl ReadInto for rustls::Reader<'_> {
+    fn read_into(&mut self, dst: &mut [u8]) -> std::io::Result<usize> {
+        std::io::Read::read(self, dst)
+    }
+}
+
+/// The writing side of a TLS connection.
+pub struct TlsWriteHalf {
+    io: OwnedWriteHalf<TcpStream>,
+    session: Rc<RefCell<ServerConnection>>,
+}
+
+impl TlsWriteHalf {
+    /// Encrypts and sends `data` (and anything rustls queued meanwhile,
+    /// such as a key update).
+    pub async fn write_all(&mut self, data: Bytes) -> std::io::Result<()> {
+        let mut pieces = data.chunks(WRITE_PIECE_BYTES).peekable();
+        if pieces.peek().is_none() {
+            return Ok(());
+        }
+        for piece in pieces {
+            let out = {
+                let mut s = self.session.borrow_mut();
+                std::io::Write::write_all(&mut s.writer(), piece)?;
+                take_tls_output(&mut s)?
+            };
+            let (r, _) = self.io.write_all(out).await;
+            r?;
+        }
+        Ok(())
+    }
+
+    /// Sends close_notify and shuts the socket's write side.
+    pub async fn shutdown(&mut self) -> std::io::Result<()> {
+        let out = {
+            let mut s = self.session.borrow_mut();
+            s.send_close_notify();
+            take_tls_output(&mut s)?
+        };
+        if !out.is_empty() {
+            let (r, _) = self.io.write_all(out).await;
+            r?;
+        }
+        self.io.shutdown().await
+    }
+}
+
+/// Waits at most [`HANDSHAKE_TIMEOUT_MS`] for a handshake.
+pub async fn accept_with_timeout(
+    config: Arc<rustls::ServerConfig>,
+    io: TcpStream,
+) -> std::io::Result<(TlsReadHalf, TlsWriteHalf, Rc<RefCell<ServerConnection>>)> {
+    match monoio::time::timeout(
+        Duration::from_millis(HANDSHAKE_TIMEOUT_MS),
+        accept(config, io),
+    )
+    .await
+    {
+        Ok(r) => r,
+        Err(_) => Err(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            "TLS handshake timed out",
+        )),
+    }
+}
