@@ -280,8 +280,8 @@ fn invalid(e: impl std::fmt::Display) -> std::io::Error {
 }
 
 /// Moves what rustls wants to send into an owned buffer (no socket I/O).
-fn take_tls_output(s: &mut ServerConnection) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
+fn take_tls_output(s: &mut ServerConnection, expect_bytes: usize) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(expect_bytes);
     // Each write_tls call drains at least one record; the count bound is
     // only a guard.
     for _ in 0..1_000_000 {
@@ -306,7 +306,7 @@ pub async fn accept(
     let mut raw = Vec::with_capacity(READ_BYTES);
     // A handshake is a few round trips; the bound only guards the loop.
     for _ in 0..1_000 {
-        let out = take_tls_output(&mut s)?;
+        let out = take_tls_output(&mut s, 0)?;
         if !out.is_empty() {
             let (r, _) = io.write_all(out).await;
             r?;
@@ -321,6 +321,7 @@ pub async fn accept(
                     raw,
                     fed: 0,
                     eof: false,
+                    plain: vec![0; READ_BYTES],
                 },
                 TlsWriteHalf {
                     io: wr,
@@ -342,7 +343,7 @@ pub async fn accept(
             }
             if let Err(e) = s.process_new_packets() {
                 // Tell the client why (an alert), best effort.
-                if let Ok(out) = take_tls_output(&mut s)
+                if let Ok(out) = take_tls_output(&mut s, 0)
                     && !out.is_empty()
                 {
                     let _ = io.write_all(out).await;
@@ -372,11 +373,13 @@ pub struct TlsReadHalf {
     raw: Vec<u8>,
     fed: usize,
     eof: bool,
+    /// Decrypted bytes on their way to the caller's buffer.
+    plain: Vec<u8>,
 }
 
 impl TlsReadHalf {
-    /// Appends decrypted bytes to `buf` (up to its spare capacity, at
-    /// least 1 byte of which must be free); 0 at the end of the stream.
+    /// Appends decrypted bytes to `buf` (up to [`READ_BYTES`] at a time);
+    /// 0 at the end of the stream.
     pub async fn read(&mut self, buf: &mut BytesMut) -> std::io::Result<usize> {
         // Each pass either returns or reads the socket once; the bound
         // guards against a session that neither yields data nor asks
@@ -395,17 +398,16 @@ impl TlsReadHalf {
                     }
                     s.process_new_packets().map_err(invalid)?;
                 }
-                let len = buf.len();
-                let room = (buf.capacity() - len).max(1);
-                buf.resize(len + room, 0);
-                let r = s.reader().read_into(&mut buf[len..]);
-                match r {
+                // Through a scratch buffer zeroed once: zeroing the
+                // caller's spare capacity instead (up to 1 MiB while a
+                // large request arrives) on every read cost more than the
+                // copy.
+                match s.reader().read_into(&mut self.plain) {
                     Ok(n) => {
-                        buf.truncate(len + n);
+                        buf.extend_from_slice(&self.plain[..n]);
                         return Ok(n);
                     }
                     Err(e) => {
-                        buf.truncate(len);
                         if e.kind() == std::io::ErrorKind::UnexpectedEof {
                             return Ok(0);
                         }
@@ -469,7 +471,7 @@ impl TlsWriteHalf {
             let out = {
                 let mut s = self.session.borrow_mut();
                 std::io::Write::write_all(&mut s.writer(), piece)?;
-                take_tls_output(&mut s)?
+                take_tls_output(&mut s, piece.len() + piece.len() / 512 + 64)?
             };
             let (r, _) = self.io.write_all(out).await;
             r?;
@@ -482,7 +484,7 @@ impl TlsWriteHalf {
         let out = {
             let mut s = self.session.borrow_mut();
             s.send_close_notify();
-            take_tls_output(&mut s)?
+            take_tls_output(&mut s, 0)?
         };
         if !out.is_empty() {
             let (r, _) = self.io.write_all(out).await;
