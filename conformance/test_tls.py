@@ -312,6 +312,43 @@ def test_mutual_tls_required(mtls_broker, pki):
     c.close()
 
 
+def test_requested_auth_tls12_only_and_advertised_listeners(pki):
+    """ssl.client.auth=requested: a client without a certificate is
+    User:ANONYMOUS, one with a certificate is its subject in RFC 2253 form
+    (DEFAULT rule); ssl.enabled.protocols=TLSv1.2 refuses a TLS 1.3-only
+    client; advertised.listeners renames the SSL listener's address."""
+    b = TlsBroker({"ssl.keystore.location": str(pki.server[2]),
+                   "ssl.truststore.location": str(pki.ca),
+                   "ssl.client.auth": "requested",
+                   "ssl.enabled.protocols": "TLSv1.2"},
+                  name="requested", log_filter="info,tidemark_broker::server=debug")
+    b.settings["advertised.listeners"] = "SSL://localhost:%d" % b.ssl_port
+    b.start()
+    try:
+        with ssl_conn(b.ssl_bootstrap, pki) as c:
+            assert c.sock.version() == "TLSv1.2"
+            md = c.metadata([])
+            assert [(x["Host"], x["Port"]) for x in md["Brokers"]] == [("localhost", b.ssl_port)]
+        with ssl_conn(b.ssl_bootstrap, pki, cert=True) as c:
+            c.api_versions()
+        with rawkafka.KafkaConn(b.bootstrap) as c:
+            md = c.metadata([])
+            assert [(x["Host"], x["Port"]) for x in md["Brokers"]] == [("127.0.0.1", b.port)]
+        harness.wait_until(lambda: "principal=User:ANONYMOUS" in b.all_logs(), timeout=5,
+                           what="an anonymous TLS principal in the debug log")
+        harness.wait_until(lambda: "principal=User:" + CLIENT_RFC2253 in b.all_logs(), timeout=5,
+                           what="the certificate subject, RFC 2253, as the principal")
+        # A client that insists on TLS 1.3 is refused.
+        ctx = ssl.create_default_context(cafile=str(pki.ca))
+        ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+        with socket.create_connection(("127.0.0.1", b.ssl_port), timeout=5) as s:
+            with pytest.raises((ssl.SSLError, ConnectionError, OSError)):
+                ctx.wrap_socket(s, server_hostname="127.0.0.1")
+        b.check_alive()
+    finally:
+        b.close()
+
+
 def test_principal_subject_matches_openssl_rfc2253(pki):
     # The subject Kafka would print is what openssl prints with RFC2253.
     r = subprocess.run(["openssl", "x509", "-in", str(pki.client[1]), "-noout", "-subject",
