@@ -186,6 +186,32 @@ def test_confluent_over_ssl(tls_broker, pki):
     confluent_roundtrip(confluent_conf(tls_broker.ssl_bootstrap, pki), harness.unique_topic("ssl"))
 
 
+def test_large_messages_over_ssl(tls_broker, pki):
+    """Values of 900 KiB: requests and responses span many TLS records and
+    several of the broker's 256 KiB encryption pieces."""
+    from confluent_kafka import Consumer, Producer
+    topic = harness.unique_topic("bigssl")
+    conf = confluent_conf(tls_broker.ssl_bootstrap, pki)
+    values = [os.urandom(900 * 1024) for _ in range(6)]
+    p = Producer(dict(conf, **{"message.max.bytes": 2 << 20}))
+    for v in values:
+        p.produce(topic, value=v)
+    assert p.flush(30) == 0
+    c = Consumer(dict(conf, **{"group.id": "g-" + topic, "auto.offset.reset": "earliest"}))
+    c.subscribe([topic])
+    got = []
+    deadline = time.monotonic() + 30
+    try:
+        while len(got) < len(values) and time.monotonic() < deadline:
+            m = c.poll(0.5)
+            if m is not None:
+                assert m.error() is None, m.error()
+                got.append(m.value())
+    finally:
+        c.close()
+    assert got == values
+
+
 def test_kafka_python_over_ssl(tls_broker, pki):
     from kafka import KafkaConsumer, KafkaProducer
     topic = harness.unique_topic("kpssl")
