@@ -488,8 +488,11 @@ def test_refused_configurations(pki):
         b.close()
         assert needle in str(e.value), str(e.value)
 
-    refused("PLAINTEXT://127.0.0.1:%d,SASL_SSL://127.0.0.1:%d", {}, "SASL is not implemented")
-    refused("PLAINTEXT://127.0.0.1:%d,SASL_PLAINTEXT://127.0.0.1:%d", {}, "SASL is not implemented")
+    refused("PLAINTEXT://127.0.0.1:%d,SASL_SSL://127.0.0.1:%d",
+            {"ssl.keystore.location": str(pki.server[2]), "sasl.enabled.mechanisms": "GSSAPI"},
+            "GSSAPI is not supported")
+    refused("PLAINTEXT://127.0.0.1:%d,SASL_SSL://127.0.0.1:%d", {},
+            "ssl.keystore.location is required")
     refused("PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d", {},
             "ssl.keystore.location is required")
     refused("PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d",

@@ -39,8 +39,12 @@ pub struct ConnInfo {
     pub peer: SocketAddr,
     /// The listener name (`PLAINTEXT`, `SSL`, ...).
     pub listener: Rc<str>,
-    /// `User:ANONYMOUS`, or `User:` and the mapped certificate subject.
+    /// `User:ANONYMOUS`, `User:` and the mapped certificate subject, or
+    /// (after SASL) `User:` and the SASL user name.
     pub principal: String,
+    /// The listener requires SASL authentication before anything but
+    /// ApiVersions, SaslHandshake and SaslAuthenticate.
+    pub sasl: bool,
 }
 
 /// The reading side of a connection: the socket, or TLS over it.
@@ -97,6 +101,7 @@ enum Close {
     FrameTooLarge(i64),
     Decode(DecodeError),
     Unsupported { api: ApiKey, version: i16 },
+    Sasl(String),
     Stopping,
 }
 
@@ -113,13 +118,15 @@ impl std::fmt::Display for Close {
             Close::Unsupported { api, version } => {
                 write!(f, "{} v{version} is not supported", api.name())
             }
+            Close::Sasl(why) => write!(f, "SASL: {why}"),
             Close::Stopping => write!(f, "broker is shutting down"),
         }
     }
 }
 
 pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnInfo) {
-    let conn = Rc::new(conn);
+    let mut conn = Rc::new(conn);
+    let mut sasl = conn.sasl.then_some(crate::sasl::Session::Start);
     let peer = conn.peer;
     let (mut tx, mut rx) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
     let writer = monoio::spawn(async move {
@@ -157,10 +164,13 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
                 break;
             }
             let frame = buf.split_to(need).freeze().slice(4..);
-            match start_request(&shard, frame, &conn).await {
-                Ok(pending) => {
+            match start_request(&shard, frame, &mut conn, &mut sasl).await {
+                Ok((pending, close_after)) => {
                     if tx.feed_pending(pending).await.is_err() {
                         break 'conn Close::Eof;
+                    }
+                    if let Some(c) = close_after {
+                        break 'conn c;
                     }
                 }
                 Err(c) => break 'conn c,
@@ -210,8 +220,9 @@ impl FeedPending for mpsc::Sender<Pending> {
 async fn start_request(
     shard: &Rc<Shard>,
     frame: Bytes,
-    conn: &Rc<ConnInfo>,
-) -> Result<Pending, Close> {
+    conn: &mut Rc<ConnInfo>,
+    sasl: &mut Option<crate::sasl::Session>,
+) -> Result<(Pending, Option<Close>), Close> {
     let frame_len = frame.len();
     let mut d = Decoder::new(frame);
     let (api, header) = decode_request_header(&mut d).map_err(Close::Decode)?;
@@ -228,11 +239,23 @@ async fn start_request(
                 ..Default::default()
             });
             let _ = tx.send(encode_response(correlation_id, 0, &body).ok());
-            return Ok(rx);
+            return Ok((rx, None));
         }
         return Err(Close::Unsupported { api, version });
     }
     let body = RequestBody::decode(api, &mut d, version).map_err(Close::Decode)?;
+    let body = match sasl {
+        Some(session) if !matches!(session, crate::sasl::Session::Done) => {
+            match sasl_step(shard, conn, session, body)? {
+                SaslOutcome::Handle(body) => body,
+                SaslOutcome::Answer(resp, close_after) => {
+                    let _ = tx.send(encode_response(correlation_id, version, &resp).ok());
+                    return Ok((rx, close_after));
+                }
+            }
+        }
+        _ => body,
+    };
     if d.remaining() > 0 {
         debug!(
             api = api.name(),
@@ -287,5 +310,112 @@ async fn start_request(
         }
         s.ctx.inflight_requests.fetch_sub(1, Ordering::SeqCst);
     });
-    Ok(rx)
+    Ok((rx, None))
+}
+
+enum SaslOutcome {
+    /// Not part of the exchange (ApiVersions): handle as usual.
+    Handle(RequestBody),
+    /// The answer, and whether to close the connection after it.
+    Answer(ResponseBody, Option<Close>),
+}
+
+/// Runs a request of a connection that has not authenticated yet: only
+/// ApiVersions, SaslHandshake and SaslAuthenticate are allowed; anything
+/// else closes the connection, as Kafka does. A failed authentication
+/// logs one line (address, listener, user name, never the password) and
+/// closes after its answer.
+fn sasl_step(
+    shard: &Rc<Shard>,
+    conn: &mut Rc<ConnInfo>,
+    session: &mut crate::sasl::Session,
+    body: RequestBody,
+) -> Result<SaslOutcome, Close> {
+    use crate::sasl::{Mechanism, Session, Step};
+    use kafka_protocol::generated::{SaslAuthenticateResponse, SaslHandshakeResponse};
+    match body {
+        RequestBody::ApiVersions(_) => Ok(SaslOutcome::Handle(body)),
+        RequestBody::SaslHandshake(r) if matches!(session, Session::Start) => {
+            let enabled: Vec<Mechanism> = shard
+                .ctx
+                .config
+                .settings
+                .get("sasl.enabled.mechanisms")
+                .split(',')
+                .filter_map(|m| Mechanism::parse(m.trim()))
+                .collect();
+            let mechanisms = enabled.iter().map(|m| m.name().to_string()).collect();
+            match Mechanism::parse(&r.mechanism).filter(|m| enabled.contains(m)) {
+                Some(m) => {
+                    *session = Session::Chosen(m);
+                    Ok(SaslOutcome::Answer(
+                        ResponseBody::SaslHandshake(SaslHandshakeResponse {
+                            error_code: ErrorCode::None.code(),
+                            mechanisms,
+                            ..Default::default()
+                        }),
+                        None,
+                    ))
+                }
+                None => {
+                    *session = Session::Failed;
+                    info!(peer = %conn.peer, listener = %conn.listener, mechanism = %r.mechanism, "SASL mechanism not enabled; closing the connection");
+                    Ok(SaslOutcome::Answer(
+                        ResponseBody::SaslHandshake(SaslHandshakeResponse {
+                            error_code: ErrorCode::UnsupportedSaslMechanism.code(),
+                            mechanisms,
+                            ..Default::default()
+                        }),
+                        Some(Close::Sasl(format!(
+                            "unsupported mechanism {}",
+                            r.mechanism
+                        ))),
+                    ))
+                }
+            }
+        }
+        RequestBody::SaslAuthenticate(r)
+            if matches!(session, Session::Chosen(_) | Session::ScramFinal { .. }) =>
+        {
+            match session.step(&shard.ctx.sasl_users, &r.auth_bytes) {
+                Ok(Step::Continue(reply)) => Ok(SaslOutcome::Answer(
+                    ResponseBody::SaslAuthenticate(SaslAuthenticateResponse {
+                        auth_bytes: Bytes::from(reply),
+                        ..Default::default()
+                    }),
+                    None,
+                )),
+                Ok(Step::Done { user, reply }) => {
+                    let principal = format!("User:{user}");
+                    debug!(peer = %conn.peer, listener = %conn.listener, principal = %principal, "SASL authenticated");
+                    *conn = Rc::new(ConnInfo {
+                        principal,
+                        ..(**conn).clone()
+                    });
+                    Ok(SaslOutcome::Answer(
+                        ResponseBody::SaslAuthenticate(SaslAuthenticateResponse {
+                            auth_bytes: Bytes::from(reply),
+                            ..Default::default()
+                        }),
+                        None,
+                    ))
+                }
+                Err(f) => {
+                    info!(peer = %conn.peer, listener = %conn.listener, user = f.user.as_deref().unwrap_or("-"), error = %f.message, "SASL authentication failed; closing the connection");
+                    Ok(SaslOutcome::Answer(
+                        ResponseBody::SaslAuthenticate(SaslAuthenticateResponse {
+                            error_code: f.code.code(),
+                            error_message: Some(f.message.clone()),
+                            ..Default::default()
+                        }),
+                        Some(Close::Sasl(f.message)),
+                    ))
+                }
+            }
+        }
+        other => Err(Close::Sasl(format!(
+            "{} before SASL authentication",
+            other.api_key().name()
+        ))),
+    }
 }

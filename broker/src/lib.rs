@@ -8,6 +8,7 @@
 //! | [`shard`] | one thread per core; cross-shard calls |
 //! | [`listeners`] | Kafka listeners: names, ports, security protocols, advertised addresses |
 //! | [`tls`] | TLS on rustls for SSL listeners: certificates (reloaded), handshake, principal |
+//! | [`sasl`] | SASL PLAIN and SCRAM-SHA-256/512 for SASL_* listeners |
 //! | [`connection`] | one client connection: frames in, responses out in order |
 //! | [`handlers`] | one module per API |
 //! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
@@ -30,6 +31,7 @@ pub mod metadata;
 pub mod notify;
 pub mod partition;
 pub mod producer_state;
+pub mod sasl;
 pub mod server;
 pub mod settings;
 pub mod shard;
@@ -58,6 +60,8 @@ pub struct BrokerContext {
     /// The SSL listeners' certificates and client-auth settings (loaded
     /// at start when a listener is SSL).
     pub tls: Option<tls::TlsContext>,
+    /// SASL users' SCRAM credentials (from `TIDEMARK_BOOTSTRAP_USER`).
+    pub sasl_users: sasl::Users,
 }
 
 pub use server::run;

@@ -7,12 +7,28 @@ use std::net::{SocketAddr, ToSocketAddrs};
 
 use serde::{Deserialize, Serialize};
 
-/// A listener's security protocol. SASL_PLAINTEXT and SASL_SSL are
-/// refused at start until SASL exists.
+/// A listener's security protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecurityProtocol {
     Plaintext,
     Ssl,
+    SaslPlaintext,
+    SaslSsl,
+}
+
+impl SecurityProtocol {
+    /// Whether the connection is TLS.
+    pub fn tls(self) -> bool {
+        matches!(self, SecurityProtocol::Ssl | SecurityProtocol::SaslSsl)
+    }
+
+    /// Whether clients must authenticate with SASL first.
+    pub fn sasl(self) -> bool {
+        matches!(
+            self,
+            SecurityProtocol::SaslPlaintext | SecurityProtocol::SaslSsl
+        )
+    }
 }
 
 /// One listener: where it binds and what clients are told.
@@ -51,10 +67,6 @@ pub enum ListenerError {
     MapSyntax(String),
     #[error("listener {name}: unknown security protocol {protocol}")]
     UnknownProtocol { name: String, protocol: String },
-    #[error(
-        "listener {name}: {protocol} is not supported yet (SASL is not implemented); use PLAINTEXT or SSL"
-    )]
-    Sasl { name: String, protocol: String },
     #[error("advertised.listeners names {0}, which is not in listeners")]
     AdvertisedUnknown(String),
     #[error("advertised.listeners entry '{0}' needs a host")]
@@ -124,9 +136,8 @@ pub fn parse(
         let protocol = match protocol.as_str() {
             "PLAINTEXT" => SecurityProtocol::Plaintext,
             "SSL" => SecurityProtocol::Ssl,
-            "SASL_PLAINTEXT" | "SASL_SSL" => {
-                return Err(ListenerError::Sasl { name, protocol });
-            }
+            "SASL_PLAINTEXT" => SecurityProtocol::SaslPlaintext,
+            "SASL_SSL" => SecurityProtocol::SaslSsl,
             _ => return Err(ListenerError::UnknownProtocol { name, protocol }),
         };
         let bind_host = if host.is_empty() {
@@ -219,14 +230,14 @@ mod tests {
         assert_eq!(l[1].name, "EXTERNAL");
         assert_eq!(l[1].protocol, SecurityProtocol::Ssl);
         let err = |a: &str, b: &str, m: &str| parse(a, b, m).unwrap_err();
-        assert!(matches!(
-            err("SASL_SSL://127.0.0.1:1", "", MAP),
-            ListenerError::Sasl { .. }
-        ));
-        assert!(matches!(
-            err("SASL_PLAINTEXT://127.0.0.1:1", "", MAP),
-            ListenerError::Sasl { .. }
-        ));
+        let sasl = parse(
+            "SASL_PLAINTEXT://127.0.0.1:1,SASL_SSL://127.0.0.1:2",
+            "",
+            MAP,
+        )
+        .unwrap();
+        assert_eq!(sasl[0].protocol, SecurityProtocol::SaslPlaintext);
+        assert!(sasl[1].protocol.tls() && sasl[1].protocol.sasl());
         assert!(matches!(
             err("X://127.0.0.1:1", "", MAP),
             ListenerError::Unmapped(_)

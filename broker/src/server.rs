@@ -35,6 +35,8 @@ pub enum ServerError {
     Shard { shard: usize, message: String },
     #[error("an SSL listener cannot start: {0}")]
     Tls(#[from] crate::tls::TlsError),
+    #[error("{0}")]
+    Sasl(String),
     #[error("cannot install signal handlers: {0}")]
     Signals(std::io::Error),
 }
@@ -53,11 +55,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     }
     // Certificates are loaded before anything else starts, so a broken
     // keystore stops the broker with a clear message.
-    let tls = if config
-        .listeners
-        .iter()
-        .any(|l| l.protocol == SecurityProtocol::Ssl)
-    {
+    let tls = if config.listeners.iter().any(|l| l.protocol.tls()) {
         Some(crate::tls::TlsContext::from_settings(&config.settings)?)
     } else {
         None
@@ -82,6 +80,12 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     if let Some(st) = &store {
         crate::topics::remove_orphans(&config.data_dir, &st.snapshot());
     }
+    let sasl_users = crate::sasl::Users::from_env().map_err(ServerError::Sasl)?;
+    if sasl_users.is_empty() && config.listeners.iter().any(|l| l.protocol.sasl()) {
+        warn!(
+            "a SASL listener has no users: every authentication will fail (set TIDEMARK_BOOTSTRAP_USER=name:password)"
+        );
+    }
     let cores = config.cores;
     let ctx = Arc::new(BrokerContext {
         supported: crate::apis::supported(),
@@ -91,6 +95,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         inflight_requests: AtomicUsize::new(0),
         metadata_caught_up: AtomicBool::new(false),
         tls,
+        sasl_users,
         config,
     });
 
@@ -382,12 +387,13 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                 let name = name.clone();
                 monoio::spawn(async move {
                     match protocol {
-                        SecurityProtocol::Plaintext => {
+                        SecurityProtocol::Plaintext | SecurityProtocol::SaslPlaintext => {
                             let (rd, wr) = monoio::io::Splitable::into_split(stream);
                             let conn = crate::connection::ConnInfo {
                                 peer,
                                 listener: name,
                                 principal: crate::tls::principal::ANONYMOUS.to_string(),
+                                sasl: protocol.sasl(),
                             };
                             crate::connection::serve(
                                 s.clone(),
@@ -397,7 +403,9 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                             )
                             .await;
                         }
-                        SecurityProtocol::Ssl => serve_tls(&s, stream, peer, name).await,
+                        SecurityProtocol::Ssl | SecurityProtocol::SaslSsl => {
+                            serve_tls(&s, stream, peer, name, protocol.sasl()).await
+                        }
                     }
                     s.ctx.connections.fetch_sub(1, Ordering::Relaxed);
                 });
@@ -410,14 +418,16 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
     }
 }
 
-/// A connection on an SSL listener: the handshake (bounded in time; a
-/// failure closes the connection and logs one line), the principal from
-/// the client certificate, then the same request loop as plaintext.
+/// A connection on an SSL or SASL_SSL listener: the handshake (bounded
+/// in time; a failure closes the connection and logs one line), the
+/// principal from the client certificate (SASL replaces it), then the
+/// same request loop as plaintext.
 async fn serve_tls(
     s: &Rc<Shard>,
     stream: monoio::net::TcpStream,
     peer: std::net::SocketAddr,
     listener: Rc<str>,
+    sasl: bool,
 ) {
     let Some(tls) = s.ctx.tls.as_ref() else {
         return;
@@ -442,6 +452,7 @@ async fn serve_tls(
         peer,
         listener,
         principal,
+        sasl,
     };
     crate::connection::serve(
         s.clone(),

@@ -203,7 +203,14 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         String,
         "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
         false,
-        "The security protocol of each listener name, NAME:PROTOCOL,...; PLAINTEXT and SSL work, SASL_PLAINTEXT and SASL_SSL are refused at start (no SASL yet)."
+        "The security protocol of each listener name, NAME:PROTOCOL,... (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)."
+    ),
+    b!(
+        "sasl.enabled.mechanisms",
+        String,
+        "SCRAM-SHA-256,SCRAM-SHA-512",
+        false,
+        "SASL mechanisms the SASL_* listeners offer: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (Kafka's default, GSSAPI, is not supported)."
     ),
     b!(
         "ssl.keystore.type",
@@ -473,6 +480,17 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
                 for p in v.split(',').map(str::trim) {
                     if p != "TLSv1.2" && p != "TLSv1.3" {
                         return Err(invalid(name, value, "expected TLSv1.2 and/or TLSv1.3"));
+                    }
+                }
+            }
+            "sasl.enabled.mechanisms" => {
+                for m in v.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                    if crate::sasl::Mechanism::parse(m).is_none() {
+                        return Err(invalid(
+                            name,
+                            value,
+                            format!("{m} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)"),
+                        ));
                     }
                 }
             }

@@ -40,6 +40,24 @@ pub async fn handle(
         RequestBody::ApiVersions(r) => {
             ResponseBody::ApiVersions(api_versions::handle(shard, &r, v))
         }
+        // A SASL exchange is run by the connection before authentication;
+        // here (a listener without SASL, or after authentication) both
+        // get ILLEGAL_SASL_STATE, as from Kafka.
+        RequestBody::SaslHandshake(_) => {
+            ResponseBody::SaslHandshake(kafka_protocol::generated::SaslHandshakeResponse {
+                error_code: kafka_protocol::ErrorCode::IllegalSaslState.code(),
+                ..Default::default()
+            })
+        }
+        RequestBody::SaslAuthenticate(_) => {
+            ResponseBody::SaslAuthenticate(kafka_protocol::generated::SaslAuthenticateResponse {
+                error_code: kafka_protocol::ErrorCode::IllegalSaslState.code(),
+                error_message: Some(
+                    "SASL authentication is not expected on this connection now".into(),
+                ),
+                ..Default::default()
+            })
+        }
         RequestBody::Metadata(r) => {
             ResponseBody::Metadata(metadata::handle(shard, r, v, listener).await)
         }
