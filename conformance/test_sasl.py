@@ -9,6 +9,7 @@ the password.
 import json
 import os
 import shutil
+import struct
 
 import pytest
 
@@ -182,6 +183,12 @@ def test_raw_sasl_state_machine(sasl_broker):
         assert handshake(c, "SCRAM-SHA-256")["ErrorCode"] == 0
         r = c.request(API_SASL_AUTHENTICATE, 2, {"AuthBytes": os.urandom(200_000)})
         assert r["ErrorCode"] == 58, r
+        c.wait_closed(timeout=5)
+    # A frame over sasl.server.max.receive.size (512 KiB) before
+    # authentication: closed without being read.
+    with rawkafka.KafkaConn(addr, timeout=5) as c:
+        assert handshake(c, "PLAIN")["ErrorCode"] == 0
+        c.send_raw(struct.pack(">i", 600_000) + b"\0" * 1000)
         c.wait_closed(timeout=5)
     # On a plaintext listener the SASL APIs get ILLEGAL_SASL_STATE.
     with rawkafka.KafkaConn(sasl_broker.bootstrap, timeout=5) as c:

@@ -147,12 +147,25 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
     });
 
     let max_frame = shard.ctx.config.settings.i64("socket.request.max.bytes");
+    // Before SASL authentication frames are much smaller (Kafka's
+    // sasl.server.max.receive.size): an unauthenticated client cannot
+    // make the broker hold a 100 MB request.
+    let max_unauthenticated = shard
+        .ctx
+        .config
+        .settings
+        .i64("sasl.server.max.receive.size")
+        .min(max_frame);
     let mut buf = BytesMut::with_capacity(64 * 1024);
     let close = 'conn: loop {
         // Every complete frame in the buffer, in order.
         while buf.len() >= 4 {
             let size = i32::from_be_bytes([buf[0], buf[1], buf[2], buf[3]]) as i64;
-            if size < 0 || size > max_frame {
+            let limit = match &sasl {
+                Some(s) if !matches!(s, crate::sasl::Session::Done) => max_unauthenticated,
+                _ => max_frame,
+            };
+            if size < 0 || size > limit {
                 break 'conn Close::FrameTooLarge(size);
             }
             let need = 4 + size as usize;

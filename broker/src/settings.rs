@@ -206,6 +206,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "The security protocol of each listener name, NAME:PROTOCOL,... (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)."
     ),
     b!(
+        "sasl.server.max.receive.size",
+        Int,
+        "524288",
+        false,
+        "The largest frame a SASL listener reads before the client has authenticated; a larger one closes the connection."
+    ),
+    b!(
         "sasl.enabled.mechanisms",
         String,
         "SCRAM-SHA-256,SCRAM-SHA-512",
@@ -515,6 +522,7 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "log.roll.ms"
         | "socket.request.max.bytes"
         | "max.connections"
+        | "sasl.server.max.receive.size"
         | "offsets.topic.num.partitions"
         | "offsets.retention.minutes"
         | "group.max.size"
