@@ -18,6 +18,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
 
+pub mod admin;
 pub mod apis;
 pub mod cluster;
 pub mod config;
