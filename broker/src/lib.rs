@@ -9,6 +9,8 @@
 //! | [`listeners`] | Kafka listeners: names, ports, security protocols, advertised addresses |
 //! | [`tls`] | TLS on rustls for SSL listeners: certificates (reloaded), handshake, principal |
 //! | [`sasl`] | SASL PLAIN and SCRAM-SHA-256/512 for SASL_* listeners |
+//! | [`acl`] | ACLs and the StandardAuthorizer decision; every handler asks [`acl::Authz`] |
+//! | [`admin`] | runs one metadata command on either store |
 //! | [`connection`] | one client connection: frames in, responses out in order |
 //! | [`handlers`] | one module per API |
 //! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
@@ -18,6 +20,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
 
+pub mod acl;
 pub mod admin;
 pub mod apis;
 pub mod cluster;
@@ -63,6 +66,9 @@ pub struct BrokerContext {
     pub tls: Option<tls::TlsContext>,
     /// SASL users' SCRAM credentials (from `TIDEMARK_BOOTSTRAP_USER`).
     pub sasl_users: sasl::Users,
+    /// `authorizer.class.name` and its settings (`None`: no authorizer,
+    /// every request is allowed).
+    pub authorizer: Option<acl::authorizer::Authorizer>,
 }
 
 pub use server::run;

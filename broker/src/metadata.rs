@@ -191,6 +191,16 @@ pub enum Command {
     CreateTopics {
         topics: Vec<TopicMeta>,
     },
+    /// Adds ACLs (CreateAcls; the handler has validated each). Adding one
+    /// that exists changes nothing.
+    CreateAcls {
+        acls: Vec<crate::acl::AclBinding>,
+    },
+    /// Removes every ACL each filter selects (DeleteAcls), filters in
+    /// order; `Outcome::AclsDeleted` says which each one removed.
+    DeleteAcls {
+        filters: Vec<crate::acl::AclFilter>,
+    },
 }
 
 /// What applying a command produced, beyond the new state.
@@ -205,6 +215,10 @@ pub enum Outcome {
     /// created (`None`: created).
     Created {
         refused: Vec<Option<Refused>>,
+    },
+    /// `Command::DeleteAcls`: per filter, the ACLs it removed.
+    AclsDeleted {
+        deleted: Vec<Vec<crate::acl::AclBinding>>,
     },
 }
 
@@ -322,6 +336,9 @@ struct Persisted {
     /// `MetadataStore`).
     #[serde(default)]
     seq: u64,
+    /// Every ACL (written as a list of bindings).
+    #[serde(default)]
+    acls: crate::acl::Acls,
 }
 
 impl Persisted {
@@ -483,6 +500,18 @@ impl Persisted {
                     *slot = target.clone();
                 }
             }
+            Command::CreateAcls { acls } => {
+                for b in acls {
+                    self.acls.insert(b);
+                }
+            }
+            Command::DeleteAcls { filters } => {
+                let deleted = filters
+                    .iter()
+                    .map(|f| self.acls.remove_matching(f))
+                    .collect();
+                return Ok(Outcome::AclsDeleted { deleted });
+            }
             Command::SetDynamicSettings {
                 settings,
                 cluster_default,
@@ -565,6 +594,7 @@ impl Persisted {
             settings,
             brokers: self.brokers.clone(),
             deleted_topics: imbl::OrdMap::new(),
+            acls: self.acls.clone(),
         }
     }
 
@@ -669,7 +699,9 @@ impl MetadataState {
             Command::InitCluster { .. }
             | Command::RegisterBroker { .. }
             | Command::FenceBroker { .. }
-            | Command::ReserveProducerIds { .. } => {}
+            | Command::ReserveProducerIds { .. }
+            | Command::CreateAcls { .. }
+            | Command::DeleteAcls { .. } => {}
         }
         Ok(outcome)
     }
@@ -779,6 +811,8 @@ pub struct ClusterMetadata {
     /// was down during a deletion removes the topic's folders when it
     /// replays it (empty on a single node, which deletes at once).
     pub deleted_topics: imbl::OrdMap<Uuid, (String, i32)>,
+    /// Every ACL (shared structure, like the topic maps).
+    pub acls: crate::acl::Acls,
 }
 
 impl ClusterMetadata {

@@ -37,6 +37,8 @@ pub enum ServerError {
     Tls(#[from] crate::tls::TlsError),
     #[error("{0}")]
     Sasl(String),
+    #[error("authorizer: {0}")]
+    Authorizer(String),
     #[error("cannot install signal handlers: {0}")]
     Signals(std::io::Error),
 }
@@ -86,6 +88,12 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
             "a SASL listener has no users: every authentication will fail (set TIDEMARK_BOOTSTRAP_USER=name:password)"
         );
     }
+    let authorizer = crate::acl::authorizer::Authorizer::from_settings(
+        &config.settings.get("authorizer.class.name"),
+        &config.settings.get("super.users"),
+        config.settings.get("allow.everyone.if.no.acl.found") == "true",
+    )
+    .map_err(|e| ServerError::Authorizer(e.to_string()))?;
     let cores = config.cores;
     let ctx = Arc::new(BrokerContext {
         supported: crate::apis::supported(),
@@ -96,6 +104,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         metadata_caught_up: AtomicBool::new(false),
         tls,
         sasl_users,
+        authorizer,
         config,
     });
 

@@ -220,6 +220,27 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "SASL mechanisms the SASL_* listeners offer: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (Kafka's default, GSSAPI, is not supported)."
     ),
     b!(
+        "authorizer.class.name",
+        String,
+        "",
+        false,
+        "Empty (no authorization: every request is allowed) or org.apache.kafka.metadata.authorizer.StandardAuthorizer (Kafka ACLs on every API)."
+    ),
+    b!(
+        "super.users",
+        String,
+        "",
+        false,
+        "Principals the authorizer allows everything, separated by ';' (User:admin;User:ops)."
+    ),
+    b!(
+        "allow.everyone.if.no.acl.found",
+        Boolean,
+        "false",
+        false,
+        "Whether a resource that no ACL covers is open to everyone (Kafka's default: no)."
+    ),
+    b!(
         "ssl.keystore.type",
         String,
         "PEM",
@@ -500,6 +521,15 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
                         ));
                     }
                 }
+            }
+            "authorizer.class.name" | "super.users" => {
+                let (class, users) = if name == "super.users" {
+                    (crate::acl::authorizer::STANDARD_AUTHORIZER, v)
+                } else {
+                    (v, "")
+                };
+                crate::acl::authorizer::Authorizer::from_settings(class, users, false)
+                    .map_err(|e| invalid(name, value, e.to_string()))?;
             }
             "ssl.principal.mapping.rules" => {
                 crate::tls::principal::MappingRules::parse(v)
