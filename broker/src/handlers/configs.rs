@@ -15,6 +15,7 @@ use kafka_protocol::generated::{
     IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
 };
 
+use crate::acl::{Authz, op};
 use crate::settings::{BROKER_SETTINGS, Source, TOPIC_CONFIGS, broker_setting};
 use crate::shard::Shard;
 use crate::topics::{ApiError, code_and_message, publish, reconfigure_topic, validate_configs};
@@ -22,8 +23,34 @@ use crate::topics::{ApiError, code_and_message, publish, reconfigure_topic, vali
 pub const TOPIC: i8 = 2;
 pub const BROKER: i8 = 4;
 pub const BROKER_LOGGER: i8 = 8;
+pub const GROUP: i8 = 32;
 
 /// Kafka's ConfigSource for a topic config that falls back to the broker.
+/// Kafka's authorization of a config resource: topics against their
+/// ACLs, broker resources against the cluster, groups against the group.
+/// `Some(error)` when the requester may not do `operation` on it.
+fn config_denied(
+    authz: &Authz<'_>,
+    resource_type: i8,
+    name: &str,
+    operation: i8,
+) -> Option<ApiError> {
+    let denied =
+        |code: ErrorCode, what: &str| Some((code, format!("{what} authorization failed.")));
+    match resource_type {
+        TOPIC if !authz.topic(operation, name) => {
+            denied(ErrorCode::TopicAuthorizationFailed, "Topic")
+        }
+        BROKER | BROKER_LOGGER if !authz.cluster(operation) => {
+            denied(ErrorCode::ClusterAuthorizationFailed, "Cluster")
+        }
+        GROUP if !authz.group(operation, name) => {
+            denied(ErrorCode::GroupAuthorizationFailed, "Group")
+        }
+        _ => None,
+    }
+}
+
 fn broker_source_for_topic(s: Source) -> i8 {
     s.kafka_code()
 }
@@ -43,6 +70,7 @@ pub fn describe(
     shard: &Shard,
     req: DescribeConfigsRequest,
     version: i16,
+    authz: &Authz<'_>,
 ) -> DescribeConfigsResponse {
     let meta = shard.metadata();
     let settings = &meta.settings;
@@ -59,6 +87,17 @@ pub fn describe(
                 .is_none_or(|k| k.iter().any(|x| x == name))
         };
         let doc = |d: &str| (version >= 3 && req.include_documentation).then(|| d.to_string());
+        if let Some((code, message)) = config_denied(
+            authz,
+            r.resource_type,
+            &r.resource_name,
+            op::DESCRIBE_CONFIGS,
+        ) {
+            out.error_code = code.code();
+            out.error_message = Some(message);
+            results.push(out);
+            continue;
+        }
         match r.resource_type {
             TOPIC => match meta.topic(&r.resource_name) {
                 None => {
@@ -331,9 +370,26 @@ async fn alter_resource(
     apply(shard, change).await
 }
 
-pub async fn alter(shard: &Rc<Shard>, req: AlterConfigsRequest) -> AlterConfigsResponse {
+pub async fn alter(
+    shard: &Rc<Shard>,
+    req: AlterConfigsRequest,
+    authz: &Authz<'_>,
+) -> AlterConfigsResponse {
     let mut responses = Vec::with_capacity(req.resources.len());
     for r in req.resources {
+        if let Some(denied) =
+            config_denied(authz, r.resource_type, &r.resource_name, op::ALTER_CONFIGS)
+        {
+            let (error_code, error_message) = code_and_message(Err(denied));
+            responses.push(AlterConfigsResourceResponse {
+                error_code,
+                error_message,
+                resource_type: r.resource_type,
+                resource_name: r.resource_name,
+                ..Default::default()
+            });
+            continue;
+        }
         // AlterConfigs replaces the whole set: anything not named reverts
         // to its default.
         let configs = r.configs.clone();
@@ -385,9 +441,23 @@ fn is_list(name: &str) -> bool {
 pub async fn incremental_alter(
     shard: &Rc<Shard>,
     req: IncrementalAlterConfigsRequest,
+    authz: &Authz<'_>,
 ) -> IncrementalAlterConfigsResponse {
     let mut responses = Vec::with_capacity(req.resources.len());
     for r in req.resources {
+        if let Some(denied) =
+            config_denied(authz, r.resource_type, &r.resource_name, op::ALTER_CONFIGS)
+        {
+            let (error_code, error_message) = code_and_message(Err(denied));
+            responses.push(IncResponse {
+                error_code,
+                error_message,
+                resource_type: r.resource_type,
+                resource_name: r.resource_name,
+                ..Default::default()
+            });
+            continue;
+        }
         let ops = r.configs.clone();
         let defaults = shard.metadata().settings.clone();
         let rtype = r.resource_type;

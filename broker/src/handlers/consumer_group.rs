@@ -22,6 +22,7 @@ use kafka_protocol::generated::{
 };
 use uuid::Uuid;
 
+use crate::acl::{Authz, op};
 use crate::groups::consumer_protocol::{
     Assignment, ConsumerGroup, HeartbeatParams, Refusal, topics_of,
 };
@@ -50,7 +51,23 @@ pub async fn heartbeat(
     version: i16,
     client_id: String,
     client_host: String,
+    authz: &Authz<'_>,
 ) -> ConsumerGroupHeartbeatResponse {
+    if !authz.group(op::READ, &req.group_id) {
+        return heartbeat_error(refusal(
+            ErrorCode::GroupAuthorizationFailed,
+            "Group authorization failed.",
+        ));
+    }
+    // Kafka: a member may subscribe only to topics it may describe.
+    if let Some(names) = &req.subscribed_topic_names
+        && names.iter().any(|t| !authz.topic(op::DESCRIBE, t))
+    {
+        return heartbeat_error(refusal(
+            ErrorCode::TopicAuthorizationFailed,
+            "Topic authorization failed.",
+        ));
+    }
     if req.group_id.is_empty() {
         return heartbeat_error(refusal(
             ErrorCode::InvalidRequest,
@@ -206,6 +223,7 @@ pub async fn describe(
     shard: &Rc<Shard>,
     req: ConsumerGroupDescribeRequest,
     version: i16,
+    authz: &Authz<'_>,
 ) -> ConsumerGroupDescribeResponse {
     let mut out = Vec::with_capacity(req.group_ids.len());
     for group_id in req.group_ids {
@@ -213,6 +231,15 @@ pub async fn describe(
             group_id: group_id.clone(),
             ..Default::default()
         };
+        if !authz.group(op::DESCRIBE, &group_id) {
+            d.error_code = ErrorCode::GroupAuthorizationFailed.code();
+            d.error_message = Some("Group authorization failed.".into());
+            out.push(d);
+            continue;
+        }
+        if req.include_authorized_operations {
+            d.authorized_operations = authz.operations(crate::acl::resource::GROUP, &group_id);
+        }
         if group_id.is_empty() {
             d.error_code = ErrorCode::InvalidGroupId.code();
             out.push(d);

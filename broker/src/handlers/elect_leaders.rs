@@ -26,7 +26,14 @@ pub async fn handle(
     shard: &Rc<Shard>,
     req: ElectLeadersRequest,
     version: i16,
+    authz: &crate::acl::Authz<'_>,
 ) -> ElectLeadersResponse {
+    if !authz.cluster(crate::acl::op::ALTER) {
+        return ElectLeadersResponse {
+            error_code: ErrorCode::ClusterAuthorizationFailed.code(),
+            ..Default::default()
+        };
+    }
     // v0 has no election type: preferred.
     let election = if version >= 1 {
         req.election_type

@@ -111,7 +111,12 @@ async fn wait_for_data(shard: &Rc<Shard>, key: (Uuid, i32), known_hw: i64, deadl
         .await;
 }
 
-pub async fn handle(shard: &Rc<Shard>, req: FetchRequest, version: i16) -> FetchResponse {
+pub async fn handle(
+    shard: &Rc<Shard>,
+    req: FetchRequest,
+    version: i16,
+    authz: &crate::acl::Authz<'_>,
+) -> FetchResponse {
     let meta = shard.metadata();
     let by_id = version >= 13;
     let read_committed = req.isolation_level == 1;
@@ -210,7 +215,11 @@ pub async fn handle(shard: &Rc<Shard>, req: FetchRequest, version: i16) -> Fetch
             } else {
                 meta.topic(&sp.topic)
             };
+            let read = |name: &str| authz.topic(crate::acl::op::READ, name);
             let key = match topic {
+                // READ is checked before existence when asked by name.
+                _ if !by_id && !read(&sp.topic) => Err(ErrorCode::TopicAuthorizationFailed),
+                Some(t) if !read(&t.name) => Err(ErrorCode::TopicAuthorizationFailed),
                 None if by_id => Err(ErrorCode::UnknownTopicId),
                 None => Err(ErrorCode::UnknownTopicOrPartition),
                 Some(t) if sp.partition < 0 || sp.partition >= t.partitions => {

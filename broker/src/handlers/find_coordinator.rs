@@ -15,6 +15,7 @@ use kafka_protocol::ErrorCode;
 use kafka_protocol::generated::find_coordinator_response::Coordinator;
 use kafka_protocol::generated::{FindCoordinatorRequest, FindCoordinatorResponse};
 
+use crate::acl::{Authz, op};
 use crate::shard::Shard;
 
 fn why(key_type: i8) -> String {
@@ -33,8 +34,13 @@ async fn answer(
     key_type: i8,
     key: &str,
     listener: &str,
+    authz: &Authz<'_>,
 ) -> Result<(i32, String, i32), ErrorCode> {
     match key_type {
+        0 if !authz.group(op::DESCRIBE, key) => Err(ErrorCode::GroupAuthorizationFailed),
+        1 if !authz.transactional_id(op::DESCRIBE, key) => {
+            Err(ErrorCode::TransactionalIdAuthorizationFailed)
+        }
         0 => {
             let t = crate::groups::offsets_topic(shard).await?;
             let p = crate::groups::partition_for(key, t.partitions);
@@ -56,6 +62,13 @@ fn split(
 ) -> ((i32, String, i32), (ErrorCode, Option<String>)) {
     match outcome {
         Ok(c) => (c, (ErrorCode::None, None)),
+        Err(
+            c @ (ErrorCode::GroupAuthorizationFailed
+            | ErrorCode::TransactionalIdAuthorizationFailed),
+        ) => (
+            (-1, String::new(), -1),
+            (c, Some("Authorization failed.".into())),
+        ),
         Err(c) => ((-1, String::new(), -1), (c, Some(why(key_type)))),
     }
 }
@@ -65,8 +78,9 @@ pub async fn handle(
     req: FindCoordinatorRequest,
     version: i16,
     listener: &str,
+    authz: &Authz<'_>,
 ) -> FindCoordinatorResponse {
-    let outcome = answer(shard, req.key_type, &req.key, listener).await;
+    let outcome = answer(shard, req.key_type, &req.key, listener, authz).await;
     let ((node_id, host, port), (code, message)) = split(outcome, req.key_type);
     let mut resp = FindCoordinatorResponse {
         node_id,
@@ -82,7 +96,7 @@ pub async fn handle(
         resp.port = 0;
         let mut coordinators = Vec::with_capacity(req.coordinator_keys.len());
         for key in req.coordinator_keys {
-            let outcome = answer(shard, req.key_type, &key, listener).await;
+            let outcome = answer(shard, req.key_type, &key, listener, authz).await;
             let ((node_id, host, port), (code, message)) = split(outcome, req.key_type);
             coordinators.push(Coordinator {
                 key,

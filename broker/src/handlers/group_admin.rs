@@ -25,6 +25,7 @@ use kafka_protocol::generated::{
     ListGroupsRequest, ListGroupsResponse, OffsetDeleteRequest, OffsetDeleteResponse,
 };
 
+use crate::acl::{Authz, op};
 use crate::groups::group::GroupState;
 use crate::groups::{self, consumer_protocol, coordinator, records};
 use crate::shard::Shard;
@@ -40,7 +41,16 @@ fn is_consumer_group(c: &groups::Coordinator, id: &str) -> bool {
     c.consumer_groups.contains_key(id) && c.groups.get(id).is_none_or(|g| g.members.is_empty())
 }
 
-pub async fn list(shard: &Rc<Shard>, req: ListGroupsRequest, version: i16) -> ListGroupsResponse {
+pub async fn list(
+    shard: &Rc<Shard>,
+    req: ListGroupsRequest,
+    version: i16,
+    authz: &Authz<'_>,
+) -> ListGroupsResponse {
+    // DESCRIBE on the cluster lists every group; otherwise only the
+    // groups the requester may describe are listed (nothing is told of
+    // the others).
+    let all = authz.cluster(op::DESCRIBE);
     let mut groups = Vec::new();
     let mut error = ErrorCode::None;
     for target in 0..shard.shard_count() {
@@ -91,6 +101,7 @@ pub async fn list(shard: &Rc<Shard>, req: ListGroupsRequest, version: i16) -> Li
             .into_iter()
             .filter(|(_, _, state, _)| states.is_empty() || states.contains(&state.to_lowercase()))
             .filter(|(_, _, _, kind)| types.is_empty() || types.iter().any(|t| t == kind))
+            .filter(|(id, ..)| all || authz.group(op::DESCRIBE, id))
             .map(|(group_id, protocol_type, state, kind)| ListedGroup {
                 group_id,
                 protocol_type,
@@ -126,9 +137,23 @@ pub async fn describe(
     shard: &Rc<Shard>,
     req: DescribeGroupsRequest,
     version: i16,
+    authz: &Authz<'_>,
 ) -> DescribeGroupsResponse {
     let mut out = Vec::with_capacity(req.groups.len());
     for group_id in req.groups {
+        if !authz.group(op::DESCRIBE, &group_id) {
+            out.push(described_error(
+                group_id,
+                ErrorCode::GroupAuthorizationFailed,
+                version,
+            ));
+            continue;
+        }
+        let ops = if req.include_authorized_operations && version >= 3 {
+            authz.operations(crate::acl::resource::GROUP, &group_id)
+        } else {
+            crate::acl::request::OPERATIONS_NOT_REQUESTED
+        };
         if group_id.is_empty() {
             out.push(described_error(
                 group_id,
@@ -201,7 +226,10 @@ pub async fn describe(
             })
             .await;
         out.push(match described {
-            Ok(Ok(Some(d))) => d,
+            Ok(Ok(Some(d))) => DescribedGroup {
+                authorized_operations: ops,
+                ..d
+            },
             // Kafka 4: a consumer group is not a classic group.
             Ok(Err(id)) => {
                 let mut d = described_error(group_id, ErrorCode::GroupIdNotFound, version);
@@ -227,10 +255,16 @@ pub async fn describe(
     }
 }
 
-pub async fn delete(shard: &Rc<Shard>, req: DeleteGroupsRequest) -> DeleteGroupsResponse {
+pub async fn delete(
+    shard: &Rc<Shard>,
+    req: DeleteGroupsRequest,
+    authz: &Authz<'_>,
+) -> DeleteGroupsResponse {
     let mut results = Vec::with_capacity(req.groups_names.len());
     for group_id in req.groups_names {
-        let code = if group_id.is_empty() {
+        let code = if !authz.group(op::DELETE, &group_id) {
+            ErrorCode::GroupAuthorizationFailed
+        } else if group_id.is_empty() {
             ErrorCode::InvalidGroupId
         } else {
             match groups::route(shard, &group_id).await {
@@ -312,14 +346,26 @@ pub async fn delete(shard: &Rc<Shard>, req: DeleteGroupsRequest) -> DeleteGroups
     }
 }
 
-pub async fn offset_delete(shard: &Rc<Shard>, req: OffsetDeleteRequest) -> OffsetDeleteResponse {
+pub async fn offset_delete(
+    shard: &Rc<Shard>,
+    req: OffsetDeleteRequest,
+    authz: &Authz<'_>,
+) -> OffsetDeleteResponse {
+    if !authz.group(op::DELETE, &req.group_id) {
+        return OffsetDeleteResponse {
+            error_code: ErrorCode::GroupAuthorizationFailed.code(),
+            ..Default::default()
+        };
+    }
     let meta = shard.metadata();
     // (topic, partition, error decided here or None).
     let mut asked: Vec<(String, i32, Option<ErrorCode>)> = Vec::new();
     for t in &req.topics {
         let tm = meta.topic(&t.name);
+        let readable = authz.topic(op::READ, &t.name);
         for p in &t.partitions {
             let early = match tm {
+                _ if !readable => Some(ErrorCode::TopicAuthorizationFailed),
                 Some(tm) if p.partition_index >= 0 && p.partition_index < tm.partitions => None,
                 _ => Some(ErrorCode::UnknownTopicOrPartition),
             };

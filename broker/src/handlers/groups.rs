@@ -14,6 +14,7 @@ use kafka_protocol::generated::{
     LeaveGroupResponse, SyncGroupRequest, SyncGroupResponse,
 };
 
+use crate::acl::{Authz, op};
 use crate::groups::group::{
     Group, JoinParams, MAX_SESSION_TIMEOUT_MS, MIN_SESSION_TIMEOUT_MS, Outcome, sync_error,
 };
@@ -61,9 +62,12 @@ pub async fn join(
     version: i16,
     client_id: String,
     client_host: String,
+    authz: &Authz<'_>,
 ) -> JoinGroupResponse {
     let member_id = req.member_id.clone();
-    let early = if req.group_id.is_empty() {
+    let early = if !authz.group(op::READ, &req.group_id) {
+        Some(ErrorCode::GroupAuthorizationFailed)
+    } else if req.group_id.is_empty() {
         Some(ErrorCode::InvalidGroupId)
     } else if !(MIN_SESSION_TIMEOUT_MS..=MAX_SESSION_TIMEOUT_MS).contains(&req.session_timeout_ms) {
         Some(ErrorCode::InvalidSessionTimeout)
@@ -147,7 +151,15 @@ async fn join_on_owner(
     }
 }
 
-pub async fn sync(shard: &Rc<Shard>, req: SyncGroupRequest, version: i16) -> SyncGroupResponse {
+pub async fn sync(
+    shard: &Rc<Shard>,
+    req: SyncGroupRequest,
+    version: i16,
+    authz: &Authz<'_>,
+) -> SyncGroupResponse {
+    if !authz.group(op::READ, &req.group_id) {
+        return fit_sync(sync_error(ErrorCode::GroupAuthorizationFailed), version);
+    }
     if req.group_id.is_empty() {
         return fit_sync(sync_error(ErrorCode::InvalidGroupId), version);
     }
@@ -213,8 +225,14 @@ pub async fn sync(shard: &Rc<Shard>, req: SyncGroupRequest, version: i16) -> Syn
     fit_sync(r, version)
 }
 
-pub async fn heartbeat(shard: &Rc<Shard>, req: HeartbeatRequest) -> HeartbeatResponse {
-    let code = if req.group_id.is_empty() {
+pub async fn heartbeat(
+    shard: &Rc<Shard>,
+    req: HeartbeatRequest,
+    authz: &Authz<'_>,
+) -> HeartbeatResponse {
+    let code = if !authz.group(op::READ, &req.group_id) {
+        ErrorCode::GroupAuthorizationFailed
+    } else if req.group_id.is_empty() {
         ErrorCode::InvalidGroupId
     } else {
         match groups::route(shard, &req.group_id).await {
@@ -245,7 +263,12 @@ pub async fn heartbeat(shard: &Rc<Shard>, req: HeartbeatRequest) -> HeartbeatRes
 
 /// LeaveGroup: one member (v0–2) or a batch of members, static ones
 /// possibly by instance id only (v3+).
-pub async fn leave(shard: &Rc<Shard>, req: LeaveGroupRequest, version: i16) -> LeaveGroupResponse {
+pub async fn leave(
+    shard: &Rc<Shard>,
+    req: LeaveGroupRequest,
+    version: i16,
+    authz: &Authz<'_>,
+) -> LeaveGroupResponse {
     let batch: Vec<(String, Option<String>)> = if version >= 3 {
         req.members
             .iter()
@@ -254,7 +277,9 @@ pub async fn leave(shard: &Rc<Shard>, req: LeaveGroupRequest, version: i16) -> L
     } else {
         vec![(req.member_id.clone(), None)]
     };
-    let outcome: Result<Vec<ErrorCode>, ErrorCode> = if req.group_id.is_empty() {
+    let outcome: Result<Vec<ErrorCode>, ErrorCode> = if !authz.group(op::READ, &req.group_id) {
+        Err(ErrorCode::GroupAuthorizationFailed)
+    } else if req.group_id.is_empty() {
         Err(ErrorCode::InvalidGroupId)
     } else {
         match groups::route(shard, &req.group_id).await {

@@ -10,7 +10,12 @@ use kafka_protocol::generated::{InitProducerIdRequest, InitProducerIdResponse};
 
 use crate::shard::Shard;
 
-pub async fn handle(shard: &Rc<Shard>, req: InitProducerIdRequest) -> InitProducerIdResponse {
+pub async fn handle(
+    shard: &Rc<Shard>,
+    req: InitProducerIdRequest,
+    authz: &crate::acl::Authz<'_>,
+) -> InitProducerIdResponse {
+    use crate::acl::{op, resource};
     let mut resp = InitProducerIdResponse {
         producer_id: -1,
         producer_epoch: -1,
@@ -18,6 +23,12 @@ pub async fn handle(shard: &Rc<Shard>, req: InitProducerIdRequest) -> InitProduc
     };
     if req.transactional_id.is_some() {
         resp.error_code = ErrorCode::TransactionalIdAuthorizationFailed.code();
+        return resp;
+    }
+    // KIP-679: an idempotent producer needs IDEMPOTENT_WRITE on the
+    // cluster or WRITE on some topic.
+    if !authz.cluster(op::IDEMPOTENT_WRITE) && !authz.any(op::WRITE, resource::TOPIC) {
+        resp.error_code = ErrorCode::ClusterAuthorizationFailed.code();
         return resp;
     }
     let id = shard

@@ -128,6 +128,7 @@ pub async fn handle(
     shard: &Rc<Shard>,
     req: ListOffsetsRequest,
     _version: i16,
+    authz: &crate::acl::Authz<'_>,
 ) -> ListOffsetsResponse {
     let meta = shard.metadata();
     let mut topics = Vec::with_capacity(req.topics.len());
@@ -136,8 +137,9 @@ pub async fn handle(
             name: t.name.clone(),
             ..Default::default()
         };
+        let allowed = authz.topic(crate::acl::op::DESCRIBE, &t.name);
         let futs = t.partitions.iter().map(|p| {
-            let topic = meta.topic(&t.name);
+            let topic = meta.topic(&t.name).filter(|_| allowed);
             let idx = p.partition_index;
             let ts = p.timestamp;
             let epoch = p.current_leader_epoch;
@@ -148,7 +150,11 @@ pub async fn handle(
                     }
                     _ => ListOffsetsPartitionResponse {
                         partition_index: idx,
-                        error_code: ErrorCode::UnknownTopicOrPartition.code(),
+                        error_code: if allowed {
+                            ErrorCode::UnknownTopicOrPartition.code()
+                        } else {
+                            ErrorCode::TopicAuthorizationFailed.code()
+                        },
                         timestamp: -1,
                         offset: -1,
                         leader_epoch: -1,

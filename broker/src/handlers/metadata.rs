@@ -10,6 +10,7 @@ use kafka_protocol::generated::metadata_response::{
 use kafka_protocol::generated::{MetadataRequest, MetadataResponse};
 use uuid::Uuid;
 
+use crate::acl::{Authz, op};
 use crate::metadata::TopicMeta;
 use crate::shard::Shard;
 
@@ -213,6 +214,7 @@ pub async fn handle(
     req: MetadataRequest,
     version: i16,
     listener: &str,
+    authz: &Authz<'_>,
 ) -> MetadataResponse {
     wait_until_caught_up(shard).await;
     let mut resp = MetadataResponse {
@@ -222,17 +224,33 @@ pub async fn handle(
         cluster_authorized_operations: OPS_NOT_REQUESTED,
         ..Default::default()
     };
+    if req.include_cluster_authorized_operations && (8..=10).contains(&version) {
+        resp.cluster_authorized_operations = authz.operations(
+            crate::acl::resource::CLUSTER,
+            crate::acl::resource::CLUSTER_NAME,
+        );
+    }
+    let with_ops = req.include_topic_authorized_operations && version >= 8;
+    let respond = |t: &TopicMeta| {
+        let mut r = topic_response(shard, t);
+        if with_ops {
+            r.topic_authorized_operations = authz.operations(crate::acl::resource::TOPIC, &t.name);
+        }
+        r
+    };
     // v0: an empty list means every topic; v1+: null means every topic.
     let all = match &req.topics {
         None => true,
         Some(t) => t.is_empty() && version == 0,
     };
     if all {
+        // Topics the client may not describe are simply absent.
         let meta = shard.metadata();
         resp.topics = meta
             .topics
             .values()
-            .map(|t| topic_response(shard, t))
+            .filter(|t| authz.topic(op::DESCRIBE, &t.name))
+            .map(|t| respond(t))
             .collect();
         return resp;
     }
@@ -241,14 +259,30 @@ pub async fn handle(
     for wanted in req.topics.unwrap_or_default() {
         let meta = shard.metadata();
         let topic = match &wanted.name {
+            // Whether the topic exists is not told to one who may not
+            // describe it.
+            Some(name) if !authz.topic(op::DESCRIBE, name) => topic_error(
+                Some(name.clone()),
+                Uuid::nil(),
+                ErrorCode::TopicAuthorizationFailed,
+            ),
             Some(name) => {
                 if let Some(t) = meta.topic(name) {
-                    topic_response(shard, t)
+                    respond(t)
                 } else if let Err((code, _)) = crate::topics::validate_topic_name(name) {
                     topic_error(Some(name.clone()), Uuid::nil(), code)
+                } else if auto_create
+                    && !authz.cluster(op::CREATE)
+                    && !authz.topic(op::CREATE, name)
+                {
+                    topic_error(
+                        Some(name.clone()),
+                        Uuid::nil(),
+                        ErrorCode::TopicAuthorizationFailed,
+                    )
                 } else if auto_create {
                     match crate::topics::auto_create(shard, name).await {
-                        Ok(t) => topic_response(shard, &t),
+                        Ok(t) => respond(&t),
                         Err((code, _)) => topic_error(Some(name.clone()), Uuid::nil(), code),
                     }
                 } else {
@@ -260,7 +294,11 @@ pub async fn handle(
                 }
             }
             None => match meta.topic_by_id(&wanted.topic_id) {
-                Some(t) => topic_response(shard, t),
+                // Kafka: ids are not secret, the name is.
+                Some(t) if !authz.topic(op::DESCRIBE, &t.name) => {
+                    topic_error(None, wanted.topic_id, ErrorCode::TopicAuthorizationFailed)
+                }
+                Some(t) => respond(t),
                 None => topic_error(None, wanted.topic_id, ErrorCode::UnknownTopicId),
             },
         };

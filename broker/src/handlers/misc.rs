@@ -24,6 +24,7 @@ use kafka_protocol::generated::{
 };
 use uuid::Uuid;
 
+use crate::acl::{Authz, op};
 use crate::shard::{Shard, owner_shard};
 
 pub fn describe_cluster(
@@ -31,6 +32,7 @@ pub fn describe_cluster(
     req: &DescribeClusterRequest,
     version: i16,
     listener: &str,
+    authz: &Authz<'_>,
 ) -> DescribeClusterResponse {
     let mut resp = DescribeClusterResponse {
         endpoint_type: 1,
@@ -49,7 +51,14 @@ pub fn describe_cluster(
                 ..Default::default()
             })
             .collect(),
-        cluster_authorized_operations: i32::MIN,
+        cluster_authorized_operations: if req.include_cluster_authorized_operations {
+            authz.operations(
+                crate::acl::resource::CLUSTER,
+                crate::acl::resource::CLUSTER_NAME,
+            )
+        } else {
+            i32::MIN
+        },
         ..Default::default()
     };
     // v1+: endpoint type 1 is brokers; 2 (controllers) is for controller
@@ -65,7 +74,20 @@ pub fn describe_cluster(
 pub async fn describe_log_dirs(
     shard: &Rc<Shard>,
     req: DescribeLogDirsRequest,
+    version: i16,
+    authz: &Authz<'_>,
 ) -> DescribeLogDirsResponse {
+    if !authz.cluster(op::DESCRIBE) {
+        // v3+ has a top-level error; before it, an empty answer.
+        return DescribeLogDirsResponse {
+            error_code: if version >= 3 {
+                ErrorCode::ClusterAuthorizationFailed.code()
+            } else {
+                0
+            },
+            ..Default::default()
+        };
+    }
     let meta = shard.metadata();
     let wanted: Vec<(String, Uuid, Vec<i32>)> = match req.topics {
         None => meta
@@ -181,11 +203,13 @@ fn end_offset_for_epoch(part: &crate::partition::Partition, wanted: i32) -> (i32
 pub async fn offset_for_leader_epoch(
     shard: &Rc<Shard>,
     req: OffsetForLeaderEpochRequest,
+    authz: &Authz<'_>,
 ) -> OffsetForLeaderEpochResponse {
     let meta = shard.metadata();
     let mut topics = Vec::with_capacity(req.topics.len());
     for t in req.topics {
-        let topic = meta.topic(&t.topic).cloned();
+        let allowed = authz.topic(op::DESCRIBE, &t.topic);
+        let topic = meta.topic(&t.topic).cloned().filter(|_| allowed);
         let mut partitions = Vec::with_capacity(t.partitions.len());
         for p in t.partitions {
             let mut r = EpochEndOffset {
@@ -228,6 +252,7 @@ pub async fn offset_for_leader_epoch(
                         Err(c) => r.error_code = c.code(),
                     }
                 }
+                _ if !allowed => r.error_code = ErrorCode::TopicAuthorizationFailed.code(),
                 _ => r.error_code = ErrorCode::UnknownTopicOrPartition.code(),
             }
             partitions.push(r);
@@ -244,11 +269,16 @@ pub async fn offset_for_leader_epoch(
     }
 }
 
-pub async fn delete_records(shard: &Rc<Shard>, req: DeleteRecordsRequest) -> DeleteRecordsResponse {
+pub async fn delete_records(
+    shard: &Rc<Shard>,
+    req: DeleteRecordsRequest,
+    authz: &Authz<'_>,
+) -> DeleteRecordsResponse {
     let meta = shard.metadata();
     let mut topics = Vec::with_capacity(req.topics.len());
     for t in req.topics {
-        let topic = meta.topic(&t.name).cloned();
+        let allowed = authz.topic(op::DELETE, &t.name);
+        let topic = meta.topic(&t.name).cloned().filter(|_| allowed);
         let mut partitions = Vec::with_capacity(t.partitions.len());
         for p in t.partitions {
             let mut r = DeleteRecordsPartitionResult {
@@ -283,6 +313,7 @@ pub async fn delete_records(shard: &Rc<Shard>, req: DeleteRecordsRequest) -> Del
                         Err(c) => r.error_code = c.code(),
                     }
                 }
+                _ if !allowed => r.error_code = ErrorCode::TopicAuthorizationFailed.code(),
                 _ => r.error_code = ErrorCode::UnknownTopicOrPartition.code(),
             }
             partitions.push(r);
@@ -302,10 +333,17 @@ pub async fn delete_records(shard: &Rc<Shard>, req: DeleteRecordsRequest) -> Del
 pub fn describe_topic_partitions(
     shard: &Shard,
     req: DescribeTopicPartitionsRequest,
+    authz: &Authz<'_>,
 ) -> DescribeTopicPartitionsResponse {
     let meta = shard.metadata();
-    let mut names: Vec<String> = if req.topics.is_empty() {
-        meta.topics.keys().cloned().collect()
+    let listing = req.topics.is_empty();
+    let mut names: Vec<String> = if listing {
+        // Topics the requester may not describe are simply absent.
+        meta.topics
+            .keys()
+            .filter(|n| authz.topic(op::DESCRIBE, n))
+            .cloned()
+            .collect()
     } else {
         req.topics.iter().map(|t| t.name.clone()).collect()
     };
@@ -327,6 +365,16 @@ pub fn describe_topic_partitions(
         {
             continue;
         }
+        if !listing && !authz.topic(op::DESCRIBE, &name) {
+            resp.topics.push(DescribeTopicPartitionsResponseTopic {
+                error_code: ErrorCode::TopicAuthorizationFailed.code(),
+                name: Some(name),
+                topic_id: Uuid::nil(),
+                topic_authorized_operations: i32::MIN,
+                ..Default::default()
+            });
+            continue;
+        }
         let Some(t) = meta.topic(&name) else {
             resp.topics.push(DescribeTopicPartitionsResponseTopic {
                 error_code: ErrorCode::UnknownTopicOrPartition.code(),
@@ -346,7 +394,7 @@ pub fn describe_topic_partitions(
             name: Some(t.name.clone()),
             topic_id: t.id,
             is_internal: t.is_internal(),
-            topic_authorized_operations: i32::MIN,
+            topic_authorized_operations: authz.operations(crate::acl::resource::TOPIC, &t.name),
             ..Default::default()
         };
         for p in first..t.partitions {

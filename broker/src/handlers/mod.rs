@@ -8,6 +8,7 @@ use kafka_protocol::{RequestBody, ResponseBody};
 
 use crate::shard::Shard;
 
+pub mod acls;
 pub mod api_versions;
 pub mod configs;
 pub mod consumer_group;
@@ -36,6 +37,15 @@ pub async fn handle(
     let v = header.request_api_version;
     let peer = conn.peer;
     let listener = &*conn.listener;
+    // Every handler asks this for each resource it touches (Kafka's
+    // per-API ACL checks); without an authorizer it allows everything.
+    let authz = crate::acl::Authz::new(
+        shard.ctx.authorizer.as_ref(),
+        shard.metadata(),
+        &conn.principal,
+        peer.ip(),
+    );
+    let authz = &authz;
     Some(match body {
         RequestBody::ApiVersions(r) => {
             ResponseBody::ApiVersions(api_versions::handle(shard, &r, v))
@@ -59,101 +69,116 @@ pub async fn handle(
             })
         }
         RequestBody::Metadata(r) => {
-            ResponseBody::Metadata(metadata::handle(shard, r, v, listener).await)
+            ResponseBody::Metadata(metadata::handle(shard, r, v, listener, authz).await)
         }
         RequestBody::Produce(r) => {
-            return produce::handle(shard, r, v, header.client_id.as_deref(), listener)
+            return produce::handle(shard, r, v, header.client_id.as_deref(), listener, authz)
                 .await
                 .map(ResponseBody::Produce);
         }
-        RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(shard, r, v).await),
+        RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(shard, r, v, authz).await),
         RequestBody::ListOffsets(r) => {
-            ResponseBody::ListOffsets(list_offsets::handle(shard, r, v).await)
+            ResponseBody::ListOffsets(list_offsets::handle(shard, r, v, authz).await)
         }
         RequestBody::CreateTopics(r) => {
-            ResponseBody::CreateTopics(topics::create_topics(shard, r, v).await)
+            ResponseBody::CreateTopics(topics::create_topics(shard, r, v, authz).await)
         }
         RequestBody::DeleteTopics(r) => {
-            ResponseBody::DeleteTopics(topics::delete_topics(shard, r, v).await)
+            ResponseBody::DeleteTopics(topics::delete_topics(shard, r, v, authz).await)
         }
         RequestBody::CreatePartitions(r) => {
-            ResponseBody::CreatePartitions(topics::create_partitions(shard, r).await)
+            ResponseBody::CreatePartitions(topics::create_partitions(shard, r, authz).await)
         }
         RequestBody::DescribeConfigs(r) => {
-            ResponseBody::DescribeConfigs(configs::describe(shard, r, v))
+            ResponseBody::DescribeConfigs(configs::describe(shard, r, v, authz))
         }
-        RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(configs::alter(shard, r).await),
+        RequestBody::AlterConfigs(r) => {
+            ResponseBody::AlterConfigs(configs::alter(shard, r, authz).await)
+        }
         RequestBody::IncrementalAlterConfigs(r) => {
-            ResponseBody::IncrementalAlterConfigs(configs::incremental_alter(shard, r).await)
+            ResponseBody::IncrementalAlterConfigs(configs::incremental_alter(shard, r, authz).await)
         }
         RequestBody::InitProducerId(r) => {
-            ResponseBody::InitProducerId(init_producer_id::handle(shard, r).await)
+            ResponseBody::InitProducerId(init_producer_id::handle(shard, r, authz).await)
         }
-        RequestBody::FindCoordinator(r) => {
-            ResponseBody::FindCoordinator(find_coordinator::handle(shard, r, v, listener).await)
-        }
+        RequestBody::FindCoordinator(r) => ResponseBody::FindCoordinator(
+            find_coordinator::handle(shard, r, v, listener, authz).await,
+        ),
         RequestBody::JoinGroup(r) => {
-            if let Some(refused) = consumer_group::refuse_classic_join(shard, &r, v).await {
+            if authz.group(crate::acl::op::READ, &r.group_id)
+                && let Some(refused) = consumer_group::refuse_classic_join(shard, &r, v).await
+            {
                 return Some(ResponseBody::JoinGroup(refused));
             }
             let client_id = header.client_id.clone().unwrap_or_default();
             // Kafka's client host: "/" and the peer's address.
             let client_host = format!("/{}", peer.ip());
-            ResponseBody::JoinGroup(groups::join(shard, r, v, client_id, client_host).await)
+            ResponseBody::JoinGroup(groups::join(shard, r, v, client_id, client_host, authz).await)
         }
-        RequestBody::SyncGroup(r) => ResponseBody::SyncGroup(groups::sync(shard, r, v).await),
-        RequestBody::Heartbeat(r) => ResponseBody::Heartbeat(groups::heartbeat(shard, r).await),
-        RequestBody::LeaveGroup(r) => ResponseBody::LeaveGroup(groups::leave(shard, r, v).await),
+        RequestBody::SyncGroup(r) => {
+            ResponseBody::SyncGroup(groups::sync(shard, r, v, authz).await)
+        }
+        RequestBody::Heartbeat(r) => {
+            ResponseBody::Heartbeat(groups::heartbeat(shard, r, authz).await)
+        }
+        RequestBody::LeaveGroup(r) => {
+            ResponseBody::LeaveGroup(groups::leave(shard, r, v, authz).await)
+        }
         RequestBody::ConsumerGroupHeartbeat(r) => {
             let client_id = header.client_id.clone().unwrap_or_default();
             let client_host = format!("/{}", peer.ip());
             ResponseBody::ConsumerGroupHeartbeat(
-                consumer_group::heartbeat(shard, r, v, client_id, client_host).await,
+                consumer_group::heartbeat(shard, r, v, client_id, client_host, authz).await,
             )
         }
         RequestBody::ConsumerGroupDescribe(r) => {
-            ResponseBody::ConsumerGroupDescribe(consumer_group::describe(shard, r, v).await)
+            ResponseBody::ConsumerGroupDescribe(consumer_group::describe(shard, r, v, authz).await)
         }
         RequestBody::OffsetCommit(r) => {
-            ResponseBody::OffsetCommit(offsets::commit(shard, r, v).await)
+            ResponseBody::OffsetCommit(offsets::commit(shard, r, v, authz).await)
         }
-        RequestBody::OffsetFetch(r) => ResponseBody::OffsetFetch(offsets::fetch(shard, r, v).await),
+        RequestBody::OffsetFetch(r) => {
+            ResponseBody::OffsetFetch(offsets::fetch(shard, r, v, authz).await)
+        }
         RequestBody::ListGroups(r) => {
-            ResponseBody::ListGroups(group_admin::list(shard, r, v).await)
+            ResponseBody::ListGroups(group_admin::list(shard, r, v, authz).await)
         }
         RequestBody::DescribeGroups(r) => {
-            ResponseBody::DescribeGroups(group_admin::describe(shard, r, v).await)
+            ResponseBody::DescribeGroups(group_admin::describe(shard, r, v, authz).await)
         }
         RequestBody::DeleteGroups(r) => {
-            ResponseBody::DeleteGroups(group_admin::delete(shard, r).await)
+            ResponseBody::DeleteGroups(group_admin::delete(shard, r, authz).await)
         }
         RequestBody::OffsetDelete(r) => {
-            ResponseBody::OffsetDelete(group_admin::offset_delete(shard, r).await)
+            ResponseBody::OffsetDelete(group_admin::offset_delete(shard, r, authz).await)
         }
         RequestBody::DeleteRecords(r) => {
-            ResponseBody::DeleteRecords(misc::delete_records(shard, r).await)
+            ResponseBody::DeleteRecords(misc::delete_records(shard, r, authz).await)
         }
         RequestBody::DescribeCluster(r) => {
-            ResponseBody::DescribeCluster(misc::describe_cluster(shard, &r, v, listener))
+            ResponseBody::DescribeCluster(misc::describe_cluster(shard, &r, v, listener, authz))
         }
         RequestBody::DescribeLogDirs(r) => {
-            ResponseBody::DescribeLogDirs(misc::describe_log_dirs(shard, r).await)
+            ResponseBody::DescribeLogDirs(misc::describe_log_dirs(shard, r, v, authz).await)
         }
         RequestBody::OffsetForLeaderEpoch(r) => {
-            ResponseBody::OffsetForLeaderEpoch(misc::offset_for_leader_epoch(shard, r).await)
+            ResponseBody::OffsetForLeaderEpoch(misc::offset_for_leader_epoch(shard, r, authz).await)
         }
-        RequestBody::AlterPartitionReassignments(r) => {
-            ResponseBody::AlterPartitionReassignments(reassignments::alter(shard, r, v).await)
-        }
+        RequestBody::AlterPartitionReassignments(r) => ResponseBody::AlterPartitionReassignments(
+            reassignments::alter(shard, r, v, authz).await,
+        ),
         RequestBody::ListPartitionReassignments(r) => {
-            ResponseBody::ListPartitionReassignments(reassignments::list(shard, r))
+            ResponseBody::ListPartitionReassignments(reassignments::list(shard, r, authz))
         }
         RequestBody::ElectLeaders(r) => {
-            ResponseBody::ElectLeaders(elect_leaders::handle(shard, r, v).await)
+            ResponseBody::ElectLeaders(elect_leaders::handle(shard, r, v, authz).await)
         }
         RequestBody::DescribeTopicPartitions(r) => {
-            ResponseBody::DescribeTopicPartitions(misc::describe_topic_partitions(shard, r))
+            ResponseBody::DescribeTopicPartitions(misc::describe_topic_partitions(shard, r, authz))
         }
+        RequestBody::CreateAcls(r) => ResponseBody::CreateAcls(acls::create(shard, r, authz).await),
+        RequestBody::DescribeAcls(r) => ResponseBody::DescribeAcls(acls::describe(shard, r, authz)),
+        RequestBody::DeleteAcls(r) => ResponseBody::DeleteAcls(acls::delete(shard, r, authz).await),
         other => {
             tracing::error!(
                 api = other.api_key().name(),

@@ -19,6 +19,7 @@ use kafka_protocol::generated::{
 };
 use uuid::Uuid;
 
+use crate::acl::{Authz, op};
 use crate::groups::group::Group;
 use crate::groups::records::{self, OffsetValue};
 use crate::groups::{self, MAX_METADATA_BYTES, coordinator};
@@ -37,11 +38,16 @@ pub async fn commit(
     shard: &Rc<Shard>,
     req: OffsetCommitRequest,
     version: i16,
+    authz: &Authz<'_>,
 ) -> OffsetCommitResponse {
     let meta = shard.metadata();
     let mut topics = Vec::with_capacity(req.topics.len());
     let mut todo = Vec::new();
-    let group_error = req.group_id.is_empty().then_some(ErrorCode::InvalidGroupId);
+    let group_error = if !authz.group(op::READ, &req.group_id) {
+        Some(ErrorCode::GroupAuthorizationFailed)
+    } else {
+        req.group_id.is_empty().then_some(ErrorCode::InvalidGroupId)
+    };
     for (ti, t) in req.topics.into_iter().enumerate() {
         let tm = if version >= 10 {
             meta.topic_by_id(&t.topic_id)
@@ -53,6 +59,12 @@ pub async fn commit(
         } else {
             ErrorCode::UnknownTopicOrPartition
         };
+        // READ on the topic, checked before its existence when named.
+        let topic_denied = match (version >= 10, tm) {
+            (true, Some(tm)) => !authz.topic(op::READ, &tm.name),
+            (true, None) => false,
+            (false, _) => !authz.topic(op::READ, &t.name),
+        };
         let mut tr = OffsetCommitResponseTopic {
             name: t.name.clone(),
             topic_id: t.topic_id,
@@ -62,6 +74,7 @@ pub async fn commit(
         for (pi, p) in t.partitions.into_iter().enumerate() {
             let code = match (group_error, tm) {
                 (Some(c), _) => c,
+                (None, _) if topic_denied => ErrorCode::TopicAuthorizationFailed,
                 (None, None) => unknown,
                 (None, Some(tm)) if p.partition_index < 0 || p.partition_index >= tm.partitions => {
                     ErrorCode::UnknownTopicOrPartition
@@ -309,7 +322,11 @@ pub async fn fetch(
     shard: &Rc<Shard>,
     req: OffsetFetchRequest,
     version: i16,
+    authz: &Authz<'_>,
 ) -> OffsetFetchResponse {
+    // Topics the requester may not describe: named ones answer
+    // TOPIC_AUTHORIZATION_FAILED, and "all topics" leaves them out.
+    let topic_ok = |name: &str| authz.topic(op::DESCRIBE, name);
     // `require_stable` (v7+) only asks to wait for pending transactional
     // offset commits (UNSTABLE_OFFSET_COMMIT); without transactions there
     // are none, so Kafka answers with the committed offsets, as here.
@@ -320,29 +337,50 @@ pub async fn fetch(
                 .collect::<Vec<_>>()
         });
         let mut resp = OffsetFetchResponse::default();
-        match fetch_group(shard, req.group_id, wanted.clone(), None).await {
+        let all = wanted.is_none();
+        let outcome = if authz.group(op::DESCRIBE, &req.group_id) {
+            fetch_group(shard, req.group_id, wanted.clone(), None).await
+        } else {
+            Err(ErrorCode::GroupAuthorizationFailed)
+        };
+        match outcome {
             Ok(found) => {
                 resp.topics = by_topic(found)
                     .into_iter()
-                    .map(|(name, parts)| OffsetFetchResponseTopic {
-                        name,
-                        partitions: parts
-                            .into_iter()
-                            .map(|(p, v)| {
-                                let (offset, epoch, metadata) = match v {
-                                    Some(v) => (v.offset, v.leader_epoch, v.metadata),
-                                    None => (-1, -1, String::new()),
-                                };
-                                OffsetFetchResponsePartition {
-                                    partition_index: p,
-                                    committed_offset: offset,
-                                    committed_leader_epoch: if version >= 5 { epoch } else { -1 },
-                                    metadata: Some(metadata),
-                                    ..Default::default()
-                                }
-                            })
-                            .collect(),
-                        ..Default::default()
+                    .filter(|(name, _)| !all || topic_ok(name))
+                    .map(|(name, parts)| {
+                        let denied = !topic_ok(&name);
+                        OffsetFetchResponseTopic {
+                            name,
+                            partitions: parts
+                                .into_iter()
+                                .map(|(p, v)| {
+                                    let (offset, epoch, metadata) = match v {
+                                        Some(v) if !denied => {
+                                            (v.offset, v.leader_epoch, v.metadata)
+                                        }
+                                        _ => (-1, -1, String::new()),
+                                    };
+                                    OffsetFetchResponsePartition {
+                                        partition_index: p,
+                                        committed_offset: offset,
+                                        committed_leader_epoch: if version >= 5 {
+                                            epoch
+                                        } else {
+                                            -1
+                                        },
+                                        metadata: Some(metadata),
+                                        error_code: if denied {
+                                            ErrorCode::TopicAuthorizationFailed.code()
+                                        } else {
+                                            0
+                                        },
+                                        ..Default::default()
+                                    }
+                                })
+                                .collect(),
+                            ..Default::default()
+                        }
                     })
                     .collect();
             }
@@ -394,10 +432,20 @@ pub async fn fetch(
             ..Default::default()
         };
         let who = (version >= 9).then(|| (g.member_id.clone(), g.member_epoch));
-        match fetch_group(shard, g.group_id, wanted, who).await {
+        let all = wanted.is_none();
+        let outcome = if authz.group(op::DESCRIBE, &g.group_id) {
+            fetch_group(shard, g.group_id, wanted, who).await
+        } else {
+            Err(ErrorCode::GroupAuthorizationFailed)
+        };
+        match outcome {
             Err(code) => out.error_code = code.code(),
             Ok(found) => {
                 for (name, parts) in by_topic(found) {
+                    let denied = !topic_ok(&name);
+                    if denied && all {
+                        continue;
+                    }
                     let topic_id = meta.topic(&name).map(|t| t.id).unwrap_or_default();
                     if version >= 10 && topic_id.is_nil() {
                         // A deleted topic's offsets cannot be named by id.
@@ -410,14 +458,19 @@ pub async fn fetch(
                             .into_iter()
                             .map(|(p, v)| {
                                 let (offset, epoch, metadata) = match v {
-                                    Some(v) => (v.offset, v.leader_epoch, v.metadata),
-                                    None => (-1, -1, String::new()),
+                                    Some(v) if !denied => (v.offset, v.leader_epoch, v.metadata),
+                                    _ => (-1, -1, String::new()),
                                 };
                                 OffsetFetchResponsePartitions {
                                     partition_index: p,
                                     committed_offset: offset,
                                     committed_leader_epoch: epoch,
                                     metadata: Some(metadata),
+                                    error_code: if denied {
+                                        ErrorCode::TopicAuthorizationFailed.code()
+                                    } else {
+                                        0
+                                    },
                                     ..Default::default()
                                 }
                             })

@@ -44,6 +44,7 @@ pub async fn handle(
     version: i16,
     client_id: Option<&str>,
     listener: &str,
+    authz: &crate::acl::Authz<'_>,
 ) -> Option<ProduceResponse> {
     let internal_allowed = client_id == Some(ADMIN_CLIENT_ID);
     let acks = req.acks;
@@ -66,6 +67,13 @@ pub async fn handle(
         } else {
             meta.topic(&t.name)
         };
+        // WRITE on the topic is checked before its existence, so a
+        // principal without it learns nothing of the topic.
+        let denied = match (version >= 13, topic) {
+            (true, Some(tm)) => !authz.topic(crate::acl::op::WRITE, &tm.name),
+            (true, None) => false,
+            (false, _) => !authz.topic(crate::acl::op::WRITE, &t.name),
+        };
         let mut tr = TopicProduceResponse {
             name: t.name.clone(),
             topic_id: t.topic_id,
@@ -84,6 +92,12 @@ pub async fn handle(
                     p.index,
                     ErrorCode::InvalidRequiredAcks,
                     Some(format!("acks must be -1, 0 or 1, not {acks}")),
+                ))
+            } else if denied {
+                Some(error_response(
+                    p.index,
+                    ErrorCode::TopicAuthorizationFailed,
+                    None,
                 ))
             } else if req.transactional_id.is_some() {
                 Some(error_response(

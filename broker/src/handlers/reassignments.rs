@@ -31,7 +31,15 @@ pub async fn alter(
     shard: &Rc<Shard>,
     req: AlterPartitionReassignmentsRequest,
     version: i16,
+    authz: &crate::acl::Authz<'_>,
 ) -> AlterPartitionReassignmentsResponse {
+    if !authz.cluster(crate::acl::op::ALTER) {
+        return AlterPartitionReassignmentsResponse {
+            error_code: ErrorCode::ClusterAuthorizationFailed.code(),
+            error_message: Some("Cluster authorization failed.".into()),
+            ..Default::default()
+        };
+    }
     // v0 has no choice: the replication factor may change.
     let allow_rf_change = version < 1 || req.allow_replication_factor_change;
     let mut responses = Vec::new();
@@ -155,7 +163,15 @@ fn single_node(
 pub fn list(
     shard: &Rc<Shard>,
     req: ListPartitionReassignmentsRequest,
+    authz: &crate::acl::Authz<'_>,
 ) -> ListPartitionReassignmentsResponse {
+    if !authz.cluster(crate::acl::op::DESCRIBE) {
+        return ListPartitionReassignmentsResponse {
+            error_code: ErrorCode::ClusterAuthorizationFailed.code(),
+            error_message: Some("Cluster authorization failed.".into()),
+            ..Default::default()
+        };
+    }
     let meta = shard.metadata();
     let node = shard.ctx.config.node_id;
     let ongoing = |t: &TopicMeta, p: i32| -> Option<OngoingPartitionReassignment> {

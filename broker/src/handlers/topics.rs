@@ -16,6 +16,7 @@ use kafka_protocol::generated::{
 };
 use uuid::Uuid;
 
+use crate::acl::{Authz, op};
 use crate::shard::Shard;
 use crate::topics::{
     ApiError, MAX_PARTITIONS, TopicSpec, add_partitions_on_single_node,
@@ -155,7 +156,9 @@ pub async fn create_topics(
     shard: &Rc<Shard>,
     req: CreateTopicsRequest,
     version: i16,
+    authz: &Authz<'_>,
 ) -> CreateTopicsResponse {
+    let cluster_create = authz.cluster(op::CREATE);
     // Kafka refuses every entry of a name given more than once (and
     // creates none of them).
     let mut counts = std::collections::HashMap::new();
@@ -174,6 +177,15 @@ pub async fn create_topics(
             outcomes.push(Some(Err((
                 ErrorCode::InvalidRequest,
                 format!("topic '{}' appears more than once in the request", t.name),
+            ))));
+            continue;
+        }
+        // CREATE on the cluster, or on the topic (a team may create only
+        // its own prefix), before anything else is looked at.
+        if !cluster_create && !authz.topic(op::CREATE, &t.name) {
+            outcomes.push(Some(Err((
+                ErrorCode::TopicAuthorizationFailed,
+                "Authorization failed.".to_string(),
             ))));
             continue;
         }
@@ -229,7 +241,9 @@ pub async fn create_topics(
                 r.topic_id = id;
                 r.num_partitions = partitions;
                 r.replication_factor = rf;
-                if version >= 5 {
+                if version >= 5 && !authz.topic(op::DESCRIBE_CONFIGS, &t.name) {
+                    r.topic_config_error_code = ErrorCode::TopicAuthorizationFailed.code();
+                } else if version >= 5 {
                     let settings = shard.metadata().settings.clone();
                     r.configs = Some(
                         crate::settings::TOPIC_CONFIGS
@@ -269,6 +283,7 @@ pub async fn delete_topics(
     shard: &Rc<Shard>,
     req: DeleteTopicsRequest,
     version: i16,
+    authz: &Authz<'_>,
 ) -> DeleteTopicsResponse {
     // v0-5 name topics in TopicNames; v6+ in Topics, by name or by id.
     let mut wanted: Vec<(Option<String>, Uuid)> = req
@@ -291,7 +306,21 @@ pub async fn delete_topics(
             topic_id: id,
             ..Default::default()
         };
+        let denied = || {
+            (
+                ErrorCode::TopicAuthorizationFailed,
+                "Authorization failed.".to_string(),
+            )
+        };
         let target = match (&name, id.is_nil()) {
+            (Some(n), _) if !authz.topic(op::DELETE, n) => Err(denied()),
+            (None, false)
+                if meta
+                    .topic_by_id(&id)
+                    .is_some_and(|t| !authz.topic(op::DELETE, &t.name)) =>
+            {
+                Err(denied())
+            }
             (Some(n), _) => meta.topic(n).map(|t| t.name.clone()).ok_or_else(|| {
                 (
                     ErrorCode::UnknownTopicOrPartition,
@@ -344,10 +373,20 @@ pub async fn delete_topics(
 pub async fn create_partitions(
     shard: &Rc<Shard>,
     req: CreatePartitionsRequest,
+    authz: &Authz<'_>,
 ) -> CreatePartitionsResponse {
     let mut results = Vec::with_capacity(req.topics.len());
     for t in req.topics {
         let name = t.name.clone();
+        if !authz.topic(op::ALTER, &name) {
+            results.push(CreatePartitionsTopicResult {
+                name,
+                error_code: ErrorCode::TopicAuthorizationFailed.code(),
+                error_message: Some("Authorization failed.".into()),
+                ..Default::default()
+            });
+            continue;
+        }
         let validate_only = req.validate_only;
         let outcome = shard
             .submit_to(0, move |s0| async move {
