@@ -9,7 +9,6 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use futures_util::{Stream, StreamExt};
-use monoio::io::Splitable;
 use monoio::net::TcpStream;
 use openraft::base::{BoxFuture, BoxStream};
 use openraft::error::{NetworkError, RPCError, ReplicationClosed, StreamingError, Unreachable};
@@ -26,6 +25,7 @@ use super::codec::{
     encode_hello, encode_request, request_len,
 };
 use super::io::{FrameReader, TransportStats, write_loop};
+use super::stream::{PeerSecurity, Reader, open};
 use super::sync::{OutQueue, Signal, Slot};
 use crate::types::{NodeId, ResetSource, Snapshot, TypeConfig, Vote};
 
@@ -125,6 +125,8 @@ struct Inner {
     next_corr: Cell<u64>,
     stop: Signal,
     stats: Rc<TransportStats>,
+    /// Secures new connections (TLS between brokers); `None`: plain TCP.
+    security: RefCell<Option<Rc<dyn PeerSecurity>>>,
 }
 
 /// A shard's client side of the node-to-node transport: one lazily opened
@@ -160,7 +162,14 @@ impl Transport {
             next_corr: Cell::new(1),
             stop: Signal::new(),
             stats,
+            security: RefCell::new(None),
         }))
+    }
+
+    /// Secures every connection opened from now on with `security`
+    /// (TLS between brokers).
+    pub fn set_security(&self, security: Option<Rc<dyn PeerSecurity>>) {
+        *self.0.security.borrow_mut() = security;
     }
 
     pub fn node_id(&self) -> NodeId {
@@ -363,9 +372,19 @@ async fn run_conn(inner: Rc<Inner>, target: NodeId, addr: SocketAddr, conn: Rc<C
         };
         // Small frames (votes, heartbeats) must not wait for Nagle.
         let _ = stream.set_nodelay(true);
+        let security = inner.security.borrow().clone();
+        let (mut r, mut w) = match monoio::time::timeout(
+            inner.config.connect_timeout * 10,
+            open(stream, security.as_deref(), Some(addr), addr),
+        )
+        .await
+        {
+            Ok(Ok(halves)) => halves,
+            Ok(Err(e)) => return Err(format!("secure connection to {addr}: {e}")),
+            Err(_) => return Err(format!("secure connection to {addr}: timed out")),
+        };
         connected = true;
         TransportStats::add(&stats.connects, 1);
-        let (mut r, mut w) = stream.into_split();
         let reader = read_responses(&mut r, &conn, &inner, target);
         let writer = write_loop(&mut w, &conn.queue, stats);
         monoio::select! {
@@ -424,7 +443,7 @@ async fn run_conn(inner: Rc<Inner>, target: NodeId, addr: SocketAddr, conn: Rc<C
 }
 
 async fn read_responses(
-    r: &mut impl monoio::io::AsyncReadRent,
+    r: &mut Reader,
     conn: &Conn,
     inner: &Inner,
     target: NodeId,

@@ -4,11 +4,10 @@
 use std::cell::Cell;
 use std::io;
 
-use bytes::{Bytes, BytesMut};
-use monoio::buf::IoBufMut;
-use monoio::io::{AsyncReadRent, AsyncWriteRent, AsyncWriteRentExt};
+use bytes::BytesMut;
 
 use super::codec::{SIZE_PREFIX, frame_size};
+use super::stream::{Reader, Writer};
 use super::sync::OutQueue;
 
 /// Counters of one shard's transport (client and server sides), to see
@@ -72,8 +71,8 @@ impl std::ops::Sub for StatsSnapshot {
 
 /// Writes whatever is queued, all of it per call, until the queue closes
 /// or a write fails.
-pub(crate) async fn write_loop<W: AsyncWriteRent>(
-    w: &mut W,
+pub(crate) async fn write_loop(
+    w: &mut Writer,
     q: &OutQueue,
     stats: &TransportStats,
 ) -> io::Result<()> {
@@ -82,8 +81,7 @@ pub(crate) async fn write_loop<W: AsyncWriteRent>(
         // each large payload on its own (see `OutBuf`).
         for c in chunks {
             let n = c.len();
-            let (res, _) = w.write_all(c).await;
-            res?;
+            w.write_all(c).await?;
             TransportStats::add(&stats.writes, 1);
             TransportStats::add(&stats.bytes_written, n as u64);
             q.written(n);
@@ -111,7 +109,7 @@ impl FrameReader {
     /// The next frame (without its size prefix); `Ok(None)` at a clean end
     /// of stream. A frame over the limit is an error: the caller closes
     /// the connection (nothing after it can be trusted).
-    pub(crate) async fn next<R: AsyncReadRent>(&mut self, r: &mut R) -> io::Result<Option<Bytes>> {
+    pub(crate) async fn next(&mut self, r: &mut Reader) -> io::Result<Option<bytes::Bytes>> {
         loop {
             if self.buf.len() >= SIZE_PREFIX {
                 let prefix: [u8; 4] = self.buf[..SIZE_PREFIX].try_into().expect("4 bytes");
@@ -130,13 +128,7 @@ impl FrameReader {
             } else {
                 self.buf.reserve(READ_CHUNK);
             }
-            // Read after what is buffered (monoio reads a BytesMut from
-            // its start otherwise).
-            let len = self.buf.len();
-            let buf = std::mem::take(&mut self.buf).slice_mut(len..);
-            let (res, buf) = r.read(buf).await;
-            self.buf = buf.into_inner();
-            match res? {
+            match r.read_more(&mut self.buf).await? {
                 0 if self.buf.is_empty() => return Ok(None),
                 0 => {
                     return Err(io::Error::new(

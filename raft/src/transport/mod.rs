@@ -27,6 +27,7 @@ mod heartbeat;
 mod io;
 mod membership;
 mod server;
+pub mod stream;
 mod sync;
 
 use std::time::Duration;
@@ -35,7 +36,8 @@ pub use client::{CallError, GroupClient, GroupNetwork, Peers, Transport};
 pub use codec::{Beat, FailureCode, GroupId, QuietGroup, RaftRequest, RaftResponse, RemoteFailure};
 pub use heartbeat::{BEAT_GROUP, HeartbeatTicker, QUIESCE_AFTER_BEATS};
 pub use io::{StatsSnapshot, TransportStats};
-pub use server::{Groups, Router, serve};
+pub use server::{Groups, Router, serve, serve_with};
+pub use stream::{LocalFuture, PeerRead, PeerSecurity, PeerWrite, SecuredHalves};
 pub use sync::Signal;
 
 /// Limits and timings of the transport.

@@ -8,8 +8,7 @@ use std::io;
 use std::rc::Rc;
 use std::task::Poll;
 
-use monoio::io::Splitable;
-use monoio::net::{TcpListener, TcpStream};
+use monoio::net::TcpListener;
 
 use super::TransportConfig;
 use super::codec::{
@@ -18,6 +17,7 @@ use super::codec::{
 };
 use super::heartbeat::HeartbeatTicker;
 use super::io::{FrameReader, TransportStats, write_loop};
+use super::stream::{PeerSecurity, Reader, Writer, open};
 use super::sync::{OutQueue, Signal, Wakers};
 use crate::replica::RaftHandle;
 use crate::types::NodeId;
@@ -161,6 +161,19 @@ pub async fn serve<R: Router + 'static>(
     stop: Signal,
     stats: Rc<TransportStats>,
 ) -> io::Result<()> {
+    serve_with(listener, router, config, stop, stats, None).await
+}
+
+/// [`serve`], with every accepted connection secured by `security` first
+/// (a connection it refuses is closed before anything is read from it).
+pub async fn serve_with<R: Router + 'static>(
+    listener: TcpListener,
+    router: Rc<R>,
+    config: TransportConfig,
+    stop: Signal,
+    stats: Rc<TransportStats>,
+    security: Option<Rc<dyn PeerSecurity>>,
+) -> io::Result<()> {
     loop {
         let accepted = monoio::select! {
             a = listener.accept() => a,
@@ -173,8 +186,27 @@ pub async fn serve<R: Router + 'static>(
                 let config = config.clone();
                 let stop = stop.clone();
                 let stats = stats.clone();
+                let security = security.clone();
                 monoio::spawn(async move {
-                    if let Err(e) = serve_conn(stream, router, config, stop, stats).await {
+                    let opened = monoio::time::timeout(
+                        config.connect_timeout * 10,
+                        open(stream, security.as_deref(), None, peer),
+                    )
+                    .await
+                    .unwrap_or_else(|_| {
+                        Err(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            "handshake timed out",
+                        ))
+                    });
+                    let (r, w) = match opened {
+                        Ok(halves) => halves,
+                        Err(e) => {
+                            tracing::warn!(%peer, error = %e, "raft transport connection refused");
+                            return;
+                        }
+                    };
+                    if let Err(e) = serve_conn(r, w, router, config, stop, stats).await {
                         tracing::debug!(%peer, error = %e, "raft transport connection closed");
                     }
                 });
@@ -197,13 +229,13 @@ struct ConnShared {
 }
 
 async fn serve_conn<R: Router + 'static>(
-    stream: TcpStream,
+    mut r: Reader,
+    mut w: Writer,
     router: Rc<R>,
     config: TransportConfig,
     stop: Signal,
     stats: Rc<TransportStats>,
 ) -> io::Result<()> {
-    let (mut r, mut w) = stream.into_split();
     let shared = Rc::new(ConnShared {
         queue: OutQueue::new(config.max_queued_bytes),
         in_flight: Cell::new(0),
