@@ -69,6 +69,8 @@ pub struct BrokerContext {
     /// `authorizer.class.name` and its settings (`None`: no authorizer,
     /// every request is allowed).
     pub authorizer: Option<acl::authorizer::Authorizer>,
+    /// TLS between brokers (`security.inter.broker.protocol=SSL`).
+    pub peer_tls: Option<tls::peer::PeerTlsConfig>,
 }
 
 pub use server::run;

@@ -94,6 +94,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         config.settings.get("allow.everyone.if.no.acl.found") == "true",
     )
     .map_err(|e| ServerError::Authorizer(e.to_string()))?;
+    let peer_tls = crate::tls::peer::PeerTlsConfig::from_settings(&config.settings)?;
     let cores = config.cores;
     let ctx = Arc::new(BrokerContext {
         supported: crate::apis::supported(),
@@ -105,6 +106,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         tls,
         sasl_users,
         authorizer,
+        peer_tls,
         config,
     });
 

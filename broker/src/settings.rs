@@ -220,6 +220,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "SASL mechanisms the SASL_* listeners offer: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (Kafka's default, GSSAPI, is not supported)."
     ),
     b!(
+        "security.inter.broker.protocol",
+        String,
+        "PLAINTEXT",
+        false,
+        "How brokers talk to each other on --rpc-addr (Raft and controller traffic): PLAINTEXT, or SSL (mutual TLS with ssl.keystore.location and ssl.truststore.location; each broker's certificate must name its rpc IP address and allow client and server authentication)."
+    ),
+    b!(
         "authorizer.class.name",
         String,
         "",
@@ -521,6 +528,13 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
                         ));
                     }
                 }
+            }
+            "security.inter.broker.protocol" if v != "PLAINTEXT" && v != "SSL" => {
+                return Err(invalid(
+                    name,
+                    value,
+                    "expected PLAINTEXT or SSL (SASL between brokers is not supported)",
+                ));
             }
             "authorizer.class.name" | "super.users" => {
                 let (class, users) = if name == "super.users" {

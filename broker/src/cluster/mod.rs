@@ -28,7 +28,7 @@ use monoio::net::{ListenerOpts, TcpListener};
 use tidemark_raft::transport::{
     BEAT_GROUP, Beat, FailureCode, GroupId, GroupNetwork, Groups, HeartbeatTicker, Peers,
     RaftRequest, RaftResponse, RemoteFailure, Router, Signal, Transport, TransportConfig,
-    TransportStats, serve,
+    TransportStats, serve_with,
 };
 use tidemark_raft::{NodeId, RaftHandle, ReplicaConfig};
 use uuid::Uuid;
@@ -149,6 +149,31 @@ impl ShardNet {
     }
 }
 
+/// Who may connect to the rpc port over TLS: with an authorizer, a super
+/// user or a principal allowed CLUSTER_ACTION on the cluster (Kafka's
+/// rule for inter-broker principals); without one, any certificate the
+/// truststore vouches for.
+fn peer_check(shard: &Rc<Shard>) -> crate::tls::peer::PeerCheck {
+    let weak = Rc::downgrade(shard);
+    Rc::new(move |principal: &str, ip: std::net::IpAddr| {
+        let Some(s) = weak.upgrade() else {
+            return false;
+        };
+        let Some(a) = s.ctx.authorizer.as_ref() else {
+            return true;
+        };
+        let host = ip.to_string();
+        let host = host.as_str();
+        a.authorize(
+            &s.metadata().acls,
+            crate::acl::authorizer::Requester { principal, host },
+            crate::acl::op::CLUSTER_ACTION,
+            crate::acl::resource::CLUSTER,
+            crate::acl::resource::CLUSTER_NAME,
+        )
+    })
+}
+
 /// Starts the shard's rpc listener, transport server and ticker.
 pub fn start(shard: &Rc<Shard>, net: &ShardNet, addr: std::net::SocketAddr) -> Result<(), String> {
     let opts = ListenerOpts::new()
@@ -160,12 +185,19 @@ pub fn start(shard: &Rc<Shard>, net: &ShardNet, addr: std::net::SocketAddr) -> R
     let router = Rc::new(BrokerRouter {
         shard: shard.clone(),
     });
-    monoio::spawn(serve(
+    let security = shard
+        .ctx
+        .peer_tls
+        .as_ref()
+        .map(|t| t.security(peer_check(shard)));
+    net.transport.set_security(security.clone());
+    monoio::spawn(serve_with(
         listener,
         router,
         TransportConfig::default(),
         net.stop.clone(),
         net.stats.clone(),
+        security,
     ));
     monoio::spawn(
         net.ticker

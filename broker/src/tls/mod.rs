@@ -18,6 +18,7 @@
 //! old certificate stays in use and the load is tried again once the file
 //! changes again.
 
+pub mod peer;
 pub mod principal;
 
 use std::cell::RefCell;
@@ -31,9 +32,9 @@ use monoio::io::{
     AsyncReadRent, AsyncWriteRent, AsyncWriteRentExt, OwnedReadHalf, OwnedWriteHalf, Splitable,
 };
 use monoio::net::TcpStream;
-use rustls::ServerConnection;
 use rustls::crypto::CryptoProvider;
 use rustls::server::WebPkiClientVerifier;
+use rustls::{ClientConnection, Connection, ServerConnection};
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tracing::{info, warn};
@@ -163,6 +164,45 @@ impl Source {
     }
 }
 
+impl Source {
+    /// The roots of the truststore (CA bundle).
+    fn roots(&self) -> Result<rustls::RootCertStore, TlsError> {
+        let Some(ts) = &self.truststore else {
+            return Err(TlsError::NoTruststore("required".into()));
+        };
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_file_iter(ts).map_err(|e| pem_err(ts, e))? {
+            roots
+                .add(cert.map_err(|e| pem_err(ts, e))?)
+                .map_err(|e| pem_err(ts, e))?;
+        }
+        if roots.is_empty() {
+            return Err(TlsError::Missing {
+                path: ts.clone(),
+                what: "CA certificate",
+            });
+        }
+        Ok(roots)
+    }
+
+    /// A client config that trusts the truststore's CAs and presents the
+    /// keystore's certificate (TLS between brokers is mutual).
+    fn build_client(&self) -> Result<rustls::ClientConfig, TlsError> {
+        let ks = &self.keystore;
+        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(ks)
+            .map_err(|e| pem_err(ks, e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| pem_err(ks, e))?;
+        let key = PrivateKeyDer::from_pem_file(ks).map_err(|e| pem_err(ks, e))?;
+        rustls::ClientConfig::builder_with_provider(self.provider.clone())
+            .with_protocol_versions(&self.versions)
+            .map_err(|e| TlsError::Rustls(e.to_string()))?
+            .with_root_certificates(self.roots()?)
+            .with_client_auth_cert(chain, key)
+            .map_err(|e| TlsError::Rustls(e.to_string()))
+    }
+}
+
 /// The SSL listeners' TLS settings and current certificates, shared by
 /// every shard.
 pub struct TlsContext {
@@ -265,7 +305,7 @@ impl TlsContext {
     /// The principal of a finished handshake: `User:` and the client
     /// certificate's subject rewritten by the mapping rules, or
     /// `User:ANONYMOUS` without a certificate.
-    pub fn principal(&self, conn: &ServerConnection) -> Result<String, String> {
+    pub fn principal(&self, conn: &Connection) -> Result<String, String> {
         let Some(cert) = conn.peer_certificates().and_then(|c| c.first()) else {
             return Ok(principal::ANONYMOUS.to_string());
         };
@@ -280,7 +320,7 @@ fn invalid(e: impl std::fmt::Display) -> std::io::Error {
 }
 
 /// Moves what rustls wants to send into an owned buffer (no socket I/O).
-fn take_tls_output(s: &mut ServerConnection, expect_bytes: usize) -> std::io::Result<Vec<u8>> {
+fn take_tls_output(s: &mut Connection, expect_bytes: usize) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(expect_bytes);
     // Each write_tls call drains at least one record; the count bound is
     // only a guard.
@@ -293,13 +333,31 @@ fn take_tls_output(s: &mut ServerConnection, expect_bytes: usize) -> std::io::Re
     Ok(out)
 }
 
+/// A TLS connection's halves and its shared session.
+pub type TlsHalves = (TlsReadHalf, TlsWriteHalf, Rc<RefCell<Connection>>);
+
 /// Runs the server side of a handshake (the caller bounds it in time)
 /// and returns the connection's halves and the session.
 pub async fn accept(
     config: Arc<rustls::ServerConfig>,
-    mut io: TcpStream,
-) -> std::io::Result<(TlsReadHalf, TlsWriteHalf, Rc<RefCell<ServerConnection>>)> {
-    let mut s = ServerConnection::new(config).map_err(invalid)?;
+    io: TcpStream,
+) -> std::io::Result<TlsHalves> {
+    let s = ServerConnection::new(config).map_err(invalid)?;
+    handshake(Connection::Server(s), io).await
+}
+
+/// Runs the client side of a handshake with the server named `name`
+/// (its certificate must be valid for it), as `accept` does the server's.
+pub async fn connect(
+    config: Arc<rustls::ClientConfig>,
+    name: rustls_pki_types::ServerName<'static>,
+    io: TcpStream,
+) -> std::io::Result<TlsHalves> {
+    let c = ClientConnection::new(config, name).map_err(invalid)?;
+    handshake(Connection::Client(c), io).await
+}
+
+async fn handshake(mut s: Connection, mut io: TcpStream) -> std::io::Result<TlsHalves> {
     // Responses are encrypted a piece at a time and sent at once, so
     // rustls need not cap what it buffers.
     s.set_buffer_limit(None);
@@ -368,7 +426,7 @@ pub async fn accept(
 /// The reading side of a TLS connection.
 pub struct TlsReadHalf {
     io: OwnedReadHalf<TcpStream>,
-    session: Rc<RefCell<ServerConnection>>,
+    session: Rc<RefCell<Connection>>,
     /// Raw bytes read from the socket; `raw[fed..]` not yet given to rustls.
     raw: Vec<u8>,
     fed: usize,
@@ -456,7 +514,7 @@ impl ReadInto for rustls::Reader<'_> {
 /// The writing side of a TLS connection.
 pub struct TlsWriteHalf {
     io: OwnedWriteHalf<TcpStream>,
-    session: Rc<RefCell<ServerConnection>>,
+    session: Rc<RefCell<Connection>>,
 }
 
 impl TlsWriteHalf {
@@ -498,7 +556,7 @@ impl TlsWriteHalf {
 pub async fn accept_with_timeout(
     config: Arc<rustls::ServerConfig>,
     io: TcpStream,
-) -> std::io::Result<(TlsReadHalf, TlsWriteHalf, Rc<RefCell<ServerConnection>>)> {
+) -> std::io::Result<TlsHalves> {
     match monoio::time::timeout(
         Duration::from_millis(HANDSHAKE_TIMEOUT_MS),
         accept(config, io),
