@@ -145,7 +145,14 @@ async fn join_on_owner(
     monoio::select! {
         r = monoio::time::timeout(bound, rx) => match r {
             Ok(Ok(r)) => r,
-            Ok(Err(_)) | Err(_) => join_error(ErrorCode::RebalanceInProgress, req.member_id),
+            // The group was dropped while the join waited: its
+            // `__consumer_offsets` partition moved to another broker (as
+            // Kafka's unload answers parked joins). The client finds the
+            // new coordinator; REBALANCE_IN_PROGRESS here reached the
+            // application as an error (librdkafka), seen when partition
+            // leaders were balanced right after the topic was created.
+            Ok(Err(_)) => join_error(ErrorCode::NotCoordinator, req.member_id),
+            Err(_) => join_error(ErrorCode::RebalanceInProgress, req.member_id),
         },
         _ = s.stopping() => join_error(ErrorCode::NotCoordinator, req.member_id),
     }
@@ -213,7 +220,9 @@ pub async fn sync(
                     monoio::select! {
                         r = monoio::time::timeout(bound, rx) => match r {
                             Ok(Ok(r)) => r,
-                            _ => sync_error(ErrorCode::RebalanceInProgress),
+                            // Dropped with its group (see join).
+                            Ok(Err(_)) => sync_error(ErrorCode::NotCoordinator),
+                            Err(_) => sync_error(ErrorCode::RebalanceInProgress),
                         },
                         _ = s.stopping() => sync_error(ErrorCode::NotCoordinator),
                     }
