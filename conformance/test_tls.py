@@ -43,14 +43,17 @@ class Pki:
                 "-subj", "/CN=Tidemark Test CA", cwd=self.root)
         self.serial = 1000
 
-    def issue(self, name, subject, server):
+    def issue(self, name, subject, server, client_too=False):
         """Signs a new key's certificate; returns (key path, cert path,
-        keystore path: key and cert in one PEM file)."""
+        keystore path: key and cert in one PEM file). `client_too`: a
+        server certificate that may also authenticate as a client (a
+        broker's, for TLS between brokers)."""
         self.serial += 1
         ext = self.root / (name + ".ext")
         if server:
+            usage = "serverAuth,clientAuth" if client_too else "serverAuth"
             ext.write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n"
-                           "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
+                           "basicConstraints=CA:FALSE\nextendedKeyUsage=%s\n" % usage)
         else:
             ext.write_text("basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n"
                            "extendedKeyUsage=clientAuth\n")
