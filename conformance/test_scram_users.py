@@ -2,7 +2,7 @@
 and DescribeUserScramCredentials through confluent-kafka's and
 kafka-python's admin clients and raw requests. A user created through the
 bootstrap user's connection logs in with SCRAM-SHA-256, SCRAM-SHA-512 and
-PLAIN and produces and consumes; deleted mechanisms stop working; Kafka's
+PLAIN and produces and consumes (confluent-kafka, kafka-python, kafkajs); deleted mechanisms stop working; Kafka's
 error codes for bad requests; users survive restarts, and a restart with
 another TIDEMARK_BOOTSTRAP_USER password does not reset an existing user.
 A three-node cluster authenticates a user created through one broker on
@@ -12,6 +12,7 @@ every broker, also after every broker restarted.
 import base64
 import hashlib
 import hmac
+import json
 import os
 import time
 
@@ -292,6 +293,29 @@ def test_kafka_python_admin(sb):
     finally:
         c.close()
     assert got == [b"m0", b"m1", b"m2"]
+
+
+def kafkajs_run(port, mechanism, user, password):
+    spec = {"brokers": ["127.0.0.1:%d" % port], "mechanism": mechanism.lower(),
+            "username": user, "password": password,
+            "topic": harness.unique_topic("jsscram"), "values": ["a", "b", "c"]}
+    p = harness.run([harness.node_binary(), str(harness.JS_DIR / "sasl.js")],
+                    input=json.dumps(spec).encode(), timeout=90, cwd=str(harness.JS_DIR))
+    lines = [x for x in p.stdout.decode().splitlines() if x.startswith("{")]
+    assert lines, p.stderr[-2000:]
+    return json.loads(lines[-1])
+
+
+def test_kafkajs_as_a_created_user(sb):
+    """kafkajs (its own SCRAM client) logs in as a user created through the
+    admin API, and is refused with a wrong password."""
+    user, pw = "jsuser", "js-pw-9"
+    create_user(admin_client(sb.sasl_port), user, pw)
+    for m in ["SCRAM-SHA-256", "SCRAM-SHA-512", "PLAIN"]:
+        r = kafkajs_run(sb.sasl_port, m, user, pw)
+        assert r == {"ok": True, "got": ["a", "b", "c"]}, (m, r)
+    r = kafkajs_run(sb.sasl_port, "SCRAM-SHA-512", user, "wrong")
+    assert r["ok"] is False and "SASL" in r["error"], r
 
 
 @pytest.mark.parametrize("how", ["term", "kill9"])
