@@ -390,7 +390,10 @@ fn sasl_step(
         RequestBody::SaslAuthenticate(r)
             if matches!(session, Session::Chosen(_) | Session::ScramFinal { .. }) =>
         {
-            match session.step(&shard.ctx.sasl_users, &r.auth_bytes) {
+            // The credentials of this moment: a user created, changed or
+            // deleted through the metadata counts from the next exchange.
+            let meta = shard.metadata();
+            match session.step(&meta.scram, &r.auth_bytes) {
                 Ok(Step::Continue(reply)) => Ok(SaslOutcome::Answer(
                     ResponseBody::SaslAuthenticate(SaslAuthenticateResponse {
                         auth_bytes: Bytes::from(reply),

@@ -8,13 +8,13 @@
 //! | [`shard`] | one thread per core; cross-shard calls |
 //! | [`listeners`] | Kafka listeners: names, ports, security protocols, advertised addresses |
 //! | [`tls`] | TLS on rustls for SSL listeners: certificates (reloaded), handshake, principal |
-//! | [`sasl`] | SASL PLAIN and SCRAM-SHA-256/512 for SASL_* listeners |
+//! | [`sasl`] | SASL PLAIN and SCRAM-SHA-256/512 for SASL_* listeners; SCRAM credentials (stored in the metadata) |
 //! | [`acl`] | ACLs and the StandardAuthorizer decision; every handler asks [`acl::Authz`] |
 //! | [`admin`] | runs one metadata command on either store |
 //! | [`connection`] | one client connection: frames in, responses out in order |
 //! | [`handlers`] | one module per API |
 //! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
-//! | [`metadata`] | topics, ids, dynamic settings (single node: a file) |
+//! | [`metadata`] | topics, ids, dynamic settings, SCRAM credentials (single node: a file) |
 //! | [`partition`] | a partition replica: log, high watermark, waiting readers |
 //! | [`apis`] | which API versions this broker implements |
 
@@ -64,8 +64,12 @@ pub struct BrokerContext {
     /// The SSL listeners' certificates and client-auth settings (loaded
     /// at start when a listener is SSL).
     pub tls: Option<tls::TlsContext>,
-    /// SASL users' SCRAM credentials (from `TIDEMARK_BOOTSTRAP_USER`).
-    pub sasl_users: sasl::Users,
+    /// `TIDEMARK_BOOTSTRAP_USER`, salted: given to the metadata at start
+    /// if that user has no credential yet (single node: before the
+    /// listeners open; cluster: once this broker has caught up with the
+    /// controller log, see `cluster::controller::Controller::bootstrap_user`).
+    /// The users themselves are in the metadata (`ClusterMetadata::scram`).
+    pub bootstrap_user: Option<sasl::BootstrapUser>,
     /// `authorizer.class.name` and its settings (`None`: no authorizer,
     /// every request is allowed).
     pub authorizer: Option<acl::authorizer::Authorizer>,

@@ -201,6 +201,42 @@ pub enum Command {
     DeleteAcls {
         filters: Vec<crate::acl::AclFilter>,
     },
+    /// One AlterUserScramCredentials request, as one record: the entries
+    /// the handler accepted (at most one per user, names not empty,
+    /// iterations in range), applied in order. A deletion of a credential
+    /// that does not exist is refused on its own (`Outcome::ScramAltered`
+    /// says which, deletions first, then upsertions); the rest applies.
+    /// The existence check is here, not in the handler, because only the
+    /// applied log order says what exists.
+    AlterScram {
+        #[serde(default)]
+        deletions: Vec<ScramDeletion>,
+        #[serde(default)]
+        upsertions: Vec<ScramUpsertion>,
+    },
+    /// `TIDEMARK_BOOTSTRAP_USER`: gives `user` these credentials only if
+    /// it has none at all, so a restart (or every broker of a cluster
+    /// proposing it) never resets a password changed since, and the first
+    /// proposal applied wins.
+    BootstrapScram {
+        user: String,
+        credentials: Vec<(crate::sasl::ScramHash, crate::sasl::ScramCredential)>,
+    },
+}
+
+/// A SCRAM credential to delete (`Command::AlterScram`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScramDeletion {
+    pub user: String,
+    pub mechanism: crate::sasl::ScramHash,
+}
+
+/// A SCRAM credential to create or replace (`Command::AlterScram`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScramUpsertion {
+    pub user: String,
+    pub mechanism: crate::sasl::ScramHash,
+    pub credential: crate::sasl::ScramCredential,
 }
 
 /// What applying a command produced, beyond the new state.
@@ -219,6 +255,11 @@ pub enum Outcome {
     /// `Command::DeleteAcls`: per filter, the ACLs it removed.
     AclsDeleted {
         deleted: Vec<Vec<crate::acl::AclBinding>>,
+    },
+    /// `Command::AlterScram`: per entry, deletions then upsertions, why
+    /// it was not applied (`None`: applied).
+    ScramAltered {
+        refused: Vec<Option<Refused>>,
     },
 }
 
@@ -332,6 +373,10 @@ struct Persisted {
     /// Cluster mode: dynamic settings per broker.
     #[serde(default)]
     node_dynamic_settings: BTreeMap<i32, BTreeMap<String, String>>,
+    /// SASL/SCRAM credentials by user and mechanism (absent from metadata
+    /// written before they were stored here: no users).
+    #[serde(default, skip_serializing_if = "crate::sasl::ScramUsers::is_empty")]
+    scram: crate::sasl::ScramUsers,
     /// Single node: how many logged changes this state holds (see
     /// `MetadataStore`).
     #[serde(default)]
@@ -534,6 +579,33 @@ impl Persisted {
                 self.producer_id_block_end = first.saturating_add((*count).max(1));
                 return Ok(Outcome::ProducerIds { first });
             }
+            Command::AlterScram {
+                deletions,
+                upsertions,
+            } => {
+                let mut refused = Vec::with_capacity(deletions.len() + upsertions.len());
+                for d in deletions {
+                    refused.push((!self.scram.remove(&d.user, d.mechanism)).then(|| {
+                        Refused::new(
+                            E::ResourceNotFound,
+                            "Attempt to delete a user credential that does not exist",
+                        )
+                    }));
+                }
+                for u in upsertions {
+                    self.scram
+                        .upsert(&u.user, u.mechanism, u.credential.clone());
+                    refused.push(None);
+                }
+                return Ok(Outcome::ScramAltered { refused });
+            }
+            Command::BootstrapScram { user, credentials } => {
+                if self.scram.user(user).is_none() {
+                    for (h, c) in credentials {
+                        self.scram.upsert(user, *h, c.clone());
+                    }
+                }
+            }
         }
         Ok(Outcome::Done)
     }
@@ -595,6 +667,7 @@ impl Persisted {
             brokers: self.brokers.clone(),
             deleted_topics: imbl::OrdMap::new(),
             acls: self.acls.clone(),
+            scram: self.scram.clone(),
         }
     }
 
@@ -701,7 +774,9 @@ impl MetadataState {
             | Command::FenceBroker { .. }
             | Command::ReserveProducerIds { .. }
             | Command::CreateAcls { .. }
-            | Command::DeleteAcls { .. } => {}
+            | Command::DeleteAcls { .. }
+            | Command::AlterScram { .. }
+            | Command::BootstrapScram { .. } => {}
         }
         Ok(outcome)
     }
@@ -813,6 +888,9 @@ pub struct ClusterMetadata {
     pub deleted_topics: imbl::OrdMap<Uuid, (String, i32)>,
     /// Every ACL (shared structure, like the topic maps).
     pub acls: crate::acl::Acls,
+    /// SASL/SCRAM credentials, read by every SASL exchange of the shard
+    /// (shared structure, like the topic maps).
+    pub scram: crate::sasl::ScramUsers,
 }
 
 impl ClusterMetadata {
@@ -1734,6 +1812,125 @@ mod tests {
         b.apply(&set).unwrap();
         assert_eq!(a.snapshot().settings.i32("num.partitions"), 1);
         assert_eq!(b.snapshot().settings.i32("num.partitions"), 7);
+    }
+
+    fn scram_cred(password: &str) -> crate::sasl::ScramCredential {
+        crate::sasl::ScramCredential::with_salt(
+            crate::sasl::ScramHash::Sha256,
+            password,
+            vec![3; 16],
+            4096,
+        )
+    }
+
+    /// AlterScram upserts and deletes per entry (a deletion of a missing
+    /// credential is refused alone, the rest applies), the same on every
+    /// broker; BootstrapScram fills only a user without credentials.
+    #[test]
+    fn scram_credentials_are_upserted_deleted_and_bootstrapped() {
+        use crate::sasl::ScramHash::{Sha256, Sha512};
+        use kafka_protocol::ErrorCode as E;
+        let mut a = MetadataState::new(Settings::default(), 1);
+        let mut b = MetadataState::new(Settings::default(), 2);
+        let upsert = |user: &str, mechanism, pw: &str| ScramUpsertion {
+            user: user.into(),
+            mechanism,
+            credential: scram_cred(pw),
+        };
+        let delete = |user: &str, mechanism| ScramDeletion {
+            user: user.into(),
+            mechanism,
+        };
+        let cmds = [
+            Command::AlterScram {
+                deletions: vec![],
+                upsertions: vec![upsert("alice", Sha256, "one"), upsert("bob", Sha512, "b")],
+            },
+            Command::AlterScram {
+                deletions: vec![delete("bob", Sha256), delete("nobody", Sha512)],
+                upsertions: vec![upsert("alice", Sha512, "two")],
+            },
+            Command::AlterScram {
+                deletions: vec![delete("bob", Sha512)],
+                upsertions: vec![],
+            },
+            // alice has credentials: the bootstrap changes nothing.
+            Command::BootstrapScram {
+                user: "alice".into(),
+                credentials: vec![(Sha256, scram_cred("reset"))],
+            },
+            Command::BootstrapScram {
+                user: "root".into(),
+                credentials: vec![(Sha256, scram_cred("r")), (Sha512, scram_cred("r"))],
+            },
+        ];
+        let ra: Vec<_> = cmds.iter().map(|c| a.apply(c)).collect();
+        let rb: Vec<_> = cmds.iter().map(|c| b.apply(c)).collect();
+        assert_eq!(ra, rb, "every broker gets the same outcomes");
+        let codes = |r: &Result<Outcome, Refused>| match r {
+            Ok(Outcome::ScramAltered { refused }) => refused
+                .iter()
+                .map(|r| r.as_ref().map(|r| r.code))
+                .collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(codes(&ra[0]), vec![None, None]);
+        let missing = Some(E::ResourceNotFound.code());
+        assert_eq!(codes(&ra[1]), vec![missing, missing, None]);
+        assert_eq!(codes(&ra[2]), vec![None]);
+        let snap = a.snapshot();
+        assert_eq!(snap.scram.get("alice", Sha256), Some(&scram_cred("one")));
+        assert_eq!(snap.scram.get("alice", Sha512), Some(&scram_cred("two")));
+        assert!(
+            snap.scram.user("bob").is_none(),
+            "no credential left: no user"
+        );
+        assert_eq!(snap.scram.user("root").map(|m| m.len()), Some(2));
+        assert_eq!(snap.scram, b.snapshot().scram);
+        // Commands and the state survive their JSON (log records,
+        // snapshots); a snapshot without `scram` (older) loads empty.
+        for c in &cmds {
+            let json = serde_json::to_vec(c).unwrap();
+            assert_eq!(&serde_json::from_slice::<Command>(&json).unwrap(), c);
+        }
+        let bytes = a.encode_snapshot(5).unwrap();
+        let (back, _) = MetadataState::decode_snapshot(&bytes, Settings::default(), 1).unwrap();
+        assert_eq!(back.snapshot().scram, snap.scram);
+        let json = serde_json::to_string(&a.state).unwrap();
+        assert!(!json.contains("\"one\""), "no password in the metadata");
+        let old: Persisted = serde_json::from_str(r#"{"cluster_id":"x","topics":[]}"#).unwrap();
+        assert!(old.scram.is_empty());
+    }
+
+    /// A single node keeps users across a reopen (change log and snapshot).
+    #[test]
+    fn scram_users_survive_a_reopen() {
+        use crate::sasl::ScramHash::Sha512;
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        s.apply(&Command::AlterScram {
+            deletions: vec![],
+            upsertions: vec![ScramUpsertion {
+                user: "carol".into(),
+                mechanism: Sha512,
+                credential: scram_cred("pw"),
+            }],
+        })
+        .unwrap();
+        assert!(s.snapshot().scram.get("carol", Sha512).is_some());
+        drop(s);
+        let mut s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        assert_eq!(
+            s.snapshot().scram.get("carol", Sha512),
+            Some(&scram_cred("pw"))
+        );
+        s.write_snapshot().unwrap();
+        drop(s);
+        let s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        assert_eq!(
+            s.snapshot().scram.get("carol", Sha512),
+            Some(&scram_cred("pw"))
+        );
     }
 
     #[test]

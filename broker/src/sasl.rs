@@ -4,13 +4,24 @@
 //! `ScramSaslServer`), on ring's PBKDF2, HMAC and digests.
 //!
 //! Credentials are kept salted, as SCRAM stores them (salt, iterations,
-//! StoredKey, ServerKey); PLAIN is checked against the SCRAM-SHA-256
-//! ones. Where they come from today: `TIDEMARK_BOOTSTRAP_USER=name:password`
-//! at start-up, kept in memory (derived again at every start). Storing
-//! them in the cluster metadata and AlterUserScramCredentials are not
-//! built yet.
+//! StoredKey, ServerKey), never the password: a leaked metadata file does
+//! not give a password away, and the client proves it knows the password
+//! without sending it. They live in the cluster metadata ([`ScramUsers`]
+//! in `metadata::ClusterMetadata::scram`), changed by
+//! AlterUserScramCredentials (`handlers/scram_users.rs`) through the
+//! controller log (cluster) or `metadata.json` (single node), so every
+//! broker of a cluster authenticates the same users and a change survives
+//! restarts. Each exchange reads the snapshot of its connection's shard.
+//! PLAIN is checked against the user's SCRAM-SHA-256 credential, else the
+//! SCRAM-SHA-512 one (the password is derived with that credential's salt
+//! and iterations and compared with its StoredKey).
+//!
+//! `TIDEMARK_BOOTSTRAP_USER=name:password` creates both SCRAM credentials
+//! of that user at start-up if the user has none yet ([`BootstrapUser`]),
+//! so that a first administrator can log in and create the others; a
+//! password changed later is not reset by a restart.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -47,14 +58,44 @@ impl Mechanism {
     }
 }
 
-/// The SCRAM algorithms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The SCRAM algorithms (named as the SASL mechanisms in the metadata).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum ScramHash {
+    #[serde(rename = "SCRAM-SHA-256")]
     Sha256,
+    #[serde(rename = "SCRAM-SHA-512")]
     Sha512,
 }
 
 impl ScramHash {
+    pub const ALL: [ScramHash; 2] = [ScramHash::Sha256, ScramHash::Sha512];
+
+    /// Kafka's `ScramMechanism` type on the wire (1: SCRAM-SHA-256,
+    /// 2: SCRAM-SHA-512; 0 is UNKNOWN).
+    pub fn from_type(t: i8) -> Option<Self> {
+        match t {
+            1 => Some(ScramHash::Sha256),
+            2 => Some(ScramHash::Sha512),
+            _ => None,
+        }
+    }
+
+    pub fn to_type(self) -> i8 {
+        match self {
+            ScramHash::Sha256 => 1,
+            ScramHash::Sha512 => 2,
+        }
+    }
+
+    pub fn mechanism(self) -> Mechanism {
+        match self {
+            ScramHash::Sha256 => Mechanism::ScramSha256,
+            ScramHash::Sha512 => Mechanism::ScramSha512,
+        }
+    }
+
     fn pbkdf2(self) -> pbkdf2::Algorithm {
         match self {
             ScramHash::Sha256 => pbkdf2::PBKDF2_HMAC_SHA256,
@@ -87,13 +128,44 @@ fn hmac(h: ScramHash, key: &[u8], data: &[u8]) -> Vec<u8> {
         .to_vec()
 }
 
-/// One user's credential for one SCRAM algorithm.
-#[derive(Debug, Clone)]
+/// One user's credential for one SCRAM algorithm. Stored in the metadata
+/// (JSON) with the byte fields as base64 strings.
+#[derive(Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ScramCredential {
+    #[serde(with = "b64")]
     pub salt: Vec<u8>,
     pub iterations: u32,
+    #[serde(with = "b64")]
     pub stored_key: Vec<u8>,
+    #[serde(with = "b64")]
     pub server_key: Vec<u8>,
+}
+
+/// Leaves the keys out: a credential may end up in a log line through a
+/// `{:?}` of a command, and StoredKey is what an attacker needs for an
+/// offline dictionary attack.
+impl std::fmt::Debug for ScramCredential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScramCredential")
+            .field("iterations", &self.iterations)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Byte fields as base64 strings in the metadata's JSON.
+mod b64 {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        STANDARD.decode(text).map_err(serde::de::Error::custom)
+    }
 }
 
 impl ScramCredential {
@@ -106,9 +178,23 @@ impl ScramCredential {
 
     pub fn with_salt(h: ScramHash, password: &str, salt: Vec<u8>, iterations: u32) -> Self {
         let salted = salted_password(h, password, &salt, iterations);
-        let client_key = hmac(h, &salted, b"Client Key");
+        Self::from_salted_password(h, salt, &salted, iterations)
+    }
+
+    /// The credential of a password the client already salted
+    /// (AlterUserScramCredentials sends SaltedPassword = Hi(password,
+    /// salt, iterations), never the password): StoredKey =
+    /// H(HMAC(SaltedPassword, "Client Key")), ServerKey =
+    /// HMAC(SaltedPassword, "Server Key").
+    pub fn from_salted_password(
+        h: ScramHash,
+        salt: Vec<u8>,
+        salted: &[u8],
+        iterations: u32,
+    ) -> Self {
+        let client_key = hmac(h, salted, b"Client Key");
         let stored_key = digest::digest(h.digest(), &client_key).as_ref().to_vec();
-        let server_key = hmac(h, &salted, b"Server Key");
+        let server_key = hmac(h, salted, b"Server Key");
         ScramCredential {
             salt,
             iterations,
@@ -139,42 +225,97 @@ fn salted_password(h: ScramHash, password: &str, salt: &[u8], iterations: u32) -
     out
 }
 
-/// Every user's SCRAM credentials.
-#[derive(Debug, Default)]
-pub struct Users {
-    creds: HashMap<(String, ScramHash), ScramCredential>,
-}
+/// Every user's SCRAM credentials, by user and algorithm: what the
+/// metadata stores and the exchange reads. An `imbl` map, so that the
+/// shards' metadata snapshot shares it (a change copies the tree nodes it
+/// touches, never every user). Encoded as a JSON object
+/// `{user: {mechanism: credential}}`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScramUsers(imbl::OrdMap<String, BTreeMap<ScramHash, ScramCredential>>);
 
-impl Users {
-    /// Adds SCRAM-SHA-256 and SCRAM-SHA-512 credentials for a user.
-    pub fn add(&mut self, user: &str, password: &str) {
-        for h in [ScramHash::Sha256, ScramHash::Sha512] {
-            self.creds.insert(
-                (user.to_string(), h),
-                ScramCredential::new(h, password, SCRAM_ITERATIONS),
-            );
-        }
+impl ScramUsers {
+    pub fn get(&self, user: &str, h: ScramHash) -> Option<&ScramCredential> {
+        self.0.get(user).and_then(|m| m.get(&h))
     }
 
-    /// `TIDEMARK_BOOTSTRAP_USER=name:password`, if set.
-    pub fn from_env() -> Result<Self, String> {
-        let mut users = Users::default();
-        if let Ok(v) = std::env::var("TIDEMARK_BOOTSTRAP_USER") {
-            let (name, password) = v
-                .split_once(':')
-                .filter(|(n, p)| !n.is_empty() && !p.is_empty())
-                .ok_or("TIDEMARK_BOOTSTRAP_USER must be name:password")?;
-            users.add(name, password);
-        }
-        Ok(users)
+    /// A user's credentials (none: `None`, never an empty map).
+    pub fn user(&self, user: &str) -> Option<&BTreeMap<ScramHash, ScramCredential>> {
+        self.0.get(user)
+    }
+
+    /// Every user with at least one credential, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &BTreeMap<ScramHash, ScramCredential>)> {
+        self.0.iter()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.creds.is_empty()
+        self.0.is_empty()
     }
 
-    fn get(&self, user: &str, h: ScramHash) -> Option<&ScramCredential> {
-        self.creds.get(&(user.to_string(), h))
+    pub fn upsert(&mut self, user: &str, h: ScramHash, cred: ScramCredential) {
+        self.0.entry(user.to_string()).or_default().insert(h, cred);
+    }
+
+    /// Removes one credential; a user left with none is removed. Whether
+    /// there was one.
+    pub fn remove(&mut self, user: &str, h: ScramHash) -> bool {
+        let Some(m) = self.0.get_mut(user) else {
+            return false;
+        };
+        let had = m.remove(&h).is_some();
+        if m.is_empty() {
+            self.0.remove(user);
+        }
+        had
+    }
+}
+
+impl serde::Serialize for ScramUsers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ScramUsers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let m = BTreeMap::<String, BTreeMap<ScramHash, ScramCredential>>::deserialize(d)?;
+        Ok(ScramUsers(
+            m.into_iter().filter(|(_, c)| !c.is_empty()).collect(),
+        ))
+    }
+}
+
+/// `TIDEMARK_BOOTSTRAP_USER=name:password`: a user given both SCRAM
+/// credentials at start-up unless it has credentials already. Only the
+/// salted credentials are kept (fresh random salts), not the password.
+#[derive(Debug, Clone)]
+pub struct BootstrapUser {
+    pub name: String,
+    pub credentials: Vec<(ScramHash, ScramCredential)>,
+}
+
+impl BootstrapUser {
+    /// From `TIDEMARK_BOOTSTRAP_USER`, if set; an error (which never
+    /// quotes the value: it holds a password) if it is not `name:password`.
+    pub fn from_env() -> Result<Option<Self>, String> {
+        let Ok(v) = std::env::var("TIDEMARK_BOOTSTRAP_USER") else {
+            return Ok(None);
+        };
+        let (name, password) = v
+            .split_once(':')
+            .filter(|(n, p)| !n.is_empty() && !p.is_empty())
+            .ok_or("TIDEMARK_BOOTSTRAP_USER must be name:password")?;
+        Ok(Some(Self::new(name, password)))
+    }
+
+    pub fn new(name: &str, password: &str) -> Self {
+        BootstrapUser {
+            name: name.to_string(),
+            credentials: ScramHash::ALL
+                .iter()
+                .map(|&h| (h, ScramCredential::new(h, password, SCRAM_ITERATIONS)))
+                .collect(),
+        }
     }
 }
 
@@ -247,7 +388,7 @@ fn decode_saslname(s: &str) -> Option<String> {
 impl Session {
     /// Runs one SaslAuthenticate step. The session is `Done` only after
     /// a successful last step and `Failed` after any error.
-    pub fn step(&mut self, users: &Users, bytes: &[u8]) -> Result<Step, AuthFailure> {
+    pub fn step(&mut self, users: &ScramUsers, bytes: &[u8]) -> Result<Step, AuthFailure> {
         let r = self.step_inner(users, bytes);
         match &r {
             Ok(Step::Done { .. }) => *self = Session::Done,
@@ -257,7 +398,7 @@ impl Session {
         r
     }
 
-    fn step_inner(&mut self, users: &Users, bytes: &[u8]) -> Result<Step, AuthFailure> {
+    fn step_inner(&mut self, users: &ScramUsers, bytes: &[u8]) -> Result<Step, AuthFailure> {
         match std::mem::replace(self, Session::Failed) {
             Session::Chosen(Mechanism::Plain) => plain(users, bytes),
             Session::Chosen(m @ (Mechanism::ScramSha256 | Mechanism::ScramSha512)) => {
@@ -369,8 +510,9 @@ impl Session {
 }
 
 /// PLAIN: `authzid NUL authcid NUL password`, checked against the
-/// user's SCRAM-SHA-256 credential.
-fn plain(users: &Users, bytes: &[u8]) -> Result<Step, AuthFailure> {
+/// user's SCRAM-SHA-256 credential, else its SCRAM-SHA-512 one (a user
+/// whose SHA-256 credential was deleted still logs in with PLAIN).
+fn plain(users: &ScramUsers, bytes: &[u8]) -> Result<Step, AuthFailure> {
     let m = Mechanism::Plain;
     let text = std::str::from_utf8(bytes).map_err(|_| bad_message(m, "not UTF-8"))?;
     let mut parts = text.split('\0');
@@ -385,8 +527,11 @@ fn plain(users: &Users, bytes: &[u8]) -> Result<Step, AuthFailure> {
     if !authzid.is_empty() && authzid != user {
         return Err(failed(m, Some(user.to_string())));
     }
-    match users.get(user, ScramHash::Sha256) {
-        Some(c) if c.check_password(ScramHash::Sha256, password) => Ok(Step::Done {
+    let stored = ScramHash::ALL
+        .iter()
+        .find_map(|&h| users.get(user, h).map(|c| (h, c)));
+    match stored {
+        Some((h, c)) if c.check_password(h, password) => Ok(Step::Done {
             user: user.to_string(),
             reply: Vec::new(),
         }),
@@ -403,8 +548,8 @@ mod tests {
     fn rfc7677_example() {
         let salt = B64.decode("W22ZaJ0SNY7soEsUEjb6gQ==").unwrap();
         let cred = ScramCredential::with_salt(ScramHash::Sha256, "pencil", salt, 4096);
-        let mut users = Users::default();
-        users.creds.insert(("user".into(), ScramHash::Sha256), cred);
+        let mut users = ScramUsers::default();
+        users.upsert("user", ScramHash::Sha256, cred);
         let client_first_bare = "n=user,r=rOprNGfwEbeRWgbNEkqO";
         let server_first = "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096";
         let mut s = Session::ScramFinal {
@@ -442,8 +587,10 @@ mod tests {
 
     #[test]
     fn plain_checks_the_stored_credential() {
-        let mut users = Users::default();
-        users.add("alice", "s3cret");
+        let mut users = ScramUsers::default();
+        for (h, c) in BootstrapUser::new("alice", "s3cret").credentials {
+            users.upsert("alice", h, c);
+        }
         assert!(matches!(
             plain(&users, b"\0alice\0s3cret"),
             Ok(Step::Done { .. })
@@ -456,5 +603,15 @@ mod tests {
         assert!(plain(&users, b"bob\0alice\0s3cret").is_err());
         assert!(plain(&users, b"\0nobody\0s3cret").is_err());
         assert!(plain(&users, b"garbage").is_err());
+        // Only a SCRAM-SHA-512 credential left: PLAIN checks that one.
+        assert!(users.remove("alice", ScramHash::Sha256));
+        assert!(matches!(
+            plain(&users, b"\0alice\0s3cret"),
+            Ok(Step::Done { .. })
+        ));
+        assert!(plain(&users, b"\0alice\0wrong").is_err());
+        assert!(users.remove("alice", ScramHash::Sha512));
+        assert!(users.is_empty());
+        assert!(plain(&users, b"\0alice\0s3cret").is_err());
     }
 }

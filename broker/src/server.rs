@@ -63,16 +63,21 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         None
     };
 
+    let bootstrap_user = crate::sasl::BootstrapUser::from_env().map_err(ServerError::Sasl)?;
+    let sasl_listener = config.listeners.iter().any(|l| l.protocol.sasl());
     // Cluster mode: the metadata comes from the controller log, applied
-    // after start-up (`cluster::controller`); a single node keeps it in
-    // `metadata.json`.
-    let store = match &config.cluster {
+    // after start-up (`cluster::controller`, which also adds the bootstrap
+    // user once caught up); a single node keeps it in `metadata.json`.
+    let mut store = match &config.cluster {
         None => Some(MetadataStore::open(
             &config.data_dir,
             config.settings.clone(),
         )?),
         Some(_) => None,
     };
+    if let (Some(st), Some(b)) = (store.as_mut(), &bootstrap_user) {
+        bootstrap_single_node(st, b)?;
+    }
     let snapshot = Arc::new(match &store {
         Some(st) => st.snapshot(),
         None => {
@@ -82,8 +87,9 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     if let Some(st) = &store {
         crate::topics::remove_orphans(&config.data_dir, &st.snapshot());
     }
-    let sasl_users = crate::sasl::Users::from_env().map_err(ServerError::Sasl)?;
-    if sasl_users.is_empty() && config.listeners.iter().any(|l| l.protocol.sasl()) {
+    // A cluster broker knows its users only once it has caught up with
+    // the controller log; it warns then (see `Controller::bootstrap_user`).
+    if store.is_some() && sasl_listener && snapshot.scram.is_empty() {
         warn!(
             "a SASL listener has no users: every authentication will fail (set TIDEMARK_BOOTSTRAP_USER=name:password)"
         );
@@ -104,7 +110,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         inflight_requests: AtomicUsize::new(0),
         metadata_caught_up: AtomicBool::new(false),
         tls,
-        sasl_users,
+        bootstrap_user,
         authorizer,
         peer_tls,
         config,
@@ -119,7 +125,6 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     }
     let peers = Arc::new(senders);
     let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<usize, String>>();
-    let mut store = store;
     let mut threads = Vec::new();
     for (id, inbox) in receivers.into_iter().enumerate() {
         let peers = peers.clone();
@@ -185,6 +190,27 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         }
     }
     info!("tidemark stopped");
+    Ok(())
+}
+
+/// Single node: gives the bootstrap user its SCRAM credentials unless it
+/// has some already (a password changed with AlterUserScramCredentials
+/// must survive a restart with the same environment).
+fn bootstrap_single_node(
+    store: &mut MetadataStore,
+    user: &crate::sasl::BootstrapUser,
+) -> Result<(), ServerError> {
+    if store.snapshot().scram.user(&user.name).is_some() {
+        info!(user = %user.name, "bootstrap user has credentials already; kept");
+        return Ok(());
+    }
+    store
+        .apply(&crate::metadata::Command::BootstrapScram {
+            user: user.name.clone(),
+            credentials: user.credentials.clone(),
+        })
+        .map_err(|e| ServerError::Sasl(format!("cannot store the bootstrap user: {e}")))?;
+    info!(user = %user.name, "bootstrap user created (SCRAM-SHA-256, SCRAM-SHA-512)");
     Ok(())
 }
 
@@ -343,7 +369,8 @@ fn shard_main(
                                 })
                                 .collect(),
                         };
-                        monoio::spawn(ctl.register(shard.clone(), me));
+                        monoio::spawn(ctl.clone().register(shard.clone(), me));
+                        monoio::spawn(ctl.bootstrap_user(shard.clone()));
                     }
                     Err(e) => {
                         let _ = ready.send(Err(e));

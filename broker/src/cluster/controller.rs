@@ -775,6 +775,59 @@ impl Controller {
     }
 }
 
+impl Controller {
+    /// Cluster mode: once this broker has caught up with the controller
+    /// log (before that its metadata may lack a user created long ago),
+    /// gives the bootstrap user (`TIDEMARK_BOOTSTRAP_USER`) its SCRAM
+    /// credentials unless it has some. Every broker may do this at once:
+    /// `Command::BootstrapScram` applies only to a user without any
+    /// credential, so the first one applied wins and the others change
+    /// nothing. Then warns if a SASL listener has no user at all.
+    pub async fn bootstrap_user(self: Rc<Self>, s0: Rc<Shard>) {
+        while !s0
+            .ctx
+            .metadata_caught_up
+            .load(std::sync::atomic::Ordering::Acquire)
+        {
+            monoio::select! {
+                _ = monoio::time::sleep(Duration::from_millis(50)) => {}
+                _ = s0.stopping() => return,
+            }
+        }
+        if let Some(b) = &s0.ctx.bootstrap_user {
+            while !s0.is_stopping() {
+                if s0.metadata().scram.user(&b.name).is_some() {
+                    info!(user = %b.name, "bootstrap user has credentials already; kept");
+                    break;
+                }
+                let cmd = Command::BootstrapScram {
+                    user: b.name.clone(),
+                    credentials: b.credentials.clone(),
+                };
+                match self.submit(cmd).await {
+                    Ok(_) => {
+                        info!(user = %b.name, "bootstrap user ensured (SCRAM-SHA-256, SCRAM-SHA-512)");
+                        break;
+                    }
+                    Err(e) => {
+                        info!(error = %e.1, "cannot store the bootstrap user yet; retrying");
+                        monoio::select! {
+                            _ = monoio::time::sleep(Duration::from_millis(500)) => {}
+                            _ = s0.stopping() => return,
+                        }
+                    }
+                }
+            }
+        }
+        let sasl_listener = s0.ctx.config.listeners.iter().any(|l| l.protocol.sasl());
+        if sasl_listener && s0.metadata().scram.is_empty() {
+            warn!(
+                "a SASL listener has no users: every authentication will fail (set TIDEMARK_BOOTSTRAP_USER=name:password)"
+            );
+        }
+    }
+}
+
 /// Writes `state`, applied up to `applied` (the next offset to apply), as
 /// the controller snapshot at `path`, atomically (temporary file, fsync,
 /// rename, folder fsync); returns its size.

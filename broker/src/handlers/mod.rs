@@ -24,6 +24,7 @@ pub mod misc;
 pub mod offsets;
 pub mod produce;
 pub mod reassignments;
+pub mod scram_users;
 pub mod topics;
 
 /// Runs the handler of an implemented API (the connection has checked the
@@ -173,6 +174,12 @@ pub async fn handle(
         RequestBody::ElectLeaders(r) => {
             ResponseBody::ElectLeaders(elect_leaders::handle(shard, r, v, authz).await)
         }
+        RequestBody::DescribeUserScramCredentials(r) => ResponseBody::DescribeUserScramCredentials(
+            scram_users::describe(shard, header, r, conn, authz),
+        ),
+        RequestBody::AlterUserScramCredentials(r) => ResponseBody::AlterUserScramCredentials(
+            scram_users::alter(shard, header, r, conn, authz).await,
+        ),
         RequestBody::DescribeTopicPartitions(r) => {
             ResponseBody::DescribeTopicPartitions(misc::describe_topic_partitions(shard, r, authz))
         }
