@@ -394,3 +394,53 @@ def test_unknown_authorizer_refused_at_start(pki):
         assert "StandardAuthorizer" in str(e.value)
     finally:
         b.close()
+
+
+def test_tenants_over_sasl_scram(tmp_path):
+    """The same tenant rules with SCRAM users: the bootstrap user is the
+    super user and creates two users and their ACLs; each user reaches its
+    own prefix only, may not manage users, and sees only its own topics
+    (confluent-kafka and kafka-python)."""
+    from confluent_kafka import KafkaError
+    from confluent_kafka.admin import NewTopic, ScramMechanism
+    from test_scram_users import (ADMIN, ScramBroker, admin_client, alter, create_user,
+                                  sasl_conf, upsert)
+    b = ScramBroker({"authorizer.class.name": AUTHORIZER, "super.users": "User:" + ADMIN},
+                    name="acl-sasl")
+    b.start()
+    try:
+        a = admin_client(b.sasl_port)
+        create_user(a, "alice", "alice-pw")
+        create_user(a, "bob", "bob-pw")
+        res = wait_all(a.create_acls(tenant_acls()))
+        assert all(v is None for v in res.values()), res
+        res = wait_all(a.create_topics([NewTopic(t, 1, 1) for t in
+                                        ("team-a.orders", "team-b.payments")]))
+        assert all(v is None for v in res.values()), res
+        for mech in ("SCRAM-SHA-512", "PLAIN"):
+            alice = sasl_conf(b.sasl_port, mech, "alice", "alice-pw")
+            left, errors = produce(alice, "team-a.orders", 2)
+            assert left == 0 and not errors, (mech, errors)
+            left, errors = produce(alice, "team-b.payments", 1)
+            assert errors and errors[0].code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, mech
+        got, err = consume(sasl_conf(b.sasl_port, "SCRAM-SHA-256", "bob", "bob-pw"),
+                           "team-a.orders", "team-b.g", 1, timeout=10)
+        assert not got and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
+        # Managing users needs ALTER on the cluster.
+        alice_admin = admin_client(b.sasl_port, user="alice", password="alice-pw")
+        res = alter(alice_admin, [upsert("mallory", ScramMechanism.SCRAM_SHA_256, "x")])
+        assert res["mallory"].code() == KafkaError.CLUSTER_AUTHORIZATION_FAILED, res
+        # kafka-python as bob: only team-b topics are listed.
+        from kafka import KafkaConsumer
+        kc = KafkaConsumer(bootstrap_servers="127.0.0.1:%d" % b.sasl_port,
+                           security_protocol="SASL_PLAINTEXT", sasl_mechanism="SCRAM-SHA-512",
+                           sasl_plain_username="bob", sasl_plain_password="bob-pw",
+                           request_timeout_ms=15000)
+        try:
+            topics = kc.topics()
+        finally:
+            kc.close()
+        assert "team-b.payments" in topics and not [t for t in topics
+                                                    if t.startswith("team-a.")], topics
+    finally:
+        b.close()

@@ -9,7 +9,7 @@
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use futures_channel::{mpsc, oneshot};
@@ -124,9 +124,38 @@ impl std::fmt::Display for Close {
     }
 }
 
+/// The SASL state of a connection on a SASL listener.
+pub struct SaslConn {
+    session: crate::sasl::Session,
+    /// The mechanism of the exchange under way (or the last one).
+    mechanism: Option<crate::sasl::Mechanism>,
+    /// Set once authenticated: who, and when the session expires
+    /// (`connections.max.reauth.ms`, KIP-368).
+    authenticated: Option<Authenticated>,
+}
+
+struct Authenticated {
+    principal: String,
+    expires_at: Option<Instant>,
+}
+
+impl SaslConn {
+    fn new() -> Self {
+        SaslConn {
+            session: crate::sasl::Session::Start,
+            mechanism: None,
+            authenticated: None,
+        }
+    }
+
+    fn in_exchange(&self) -> bool {
+        !matches!(self.session, crate::sasl::Session::Done)
+    }
+}
+
 pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnInfo) {
     let mut conn = Rc::new(conn);
-    let mut sasl = conn.sasl.then_some(crate::sasl::Session::Start);
+    let mut sasl = conn.sasl.then(SaslConn::new);
     let peer = conn.peer;
     let (mut tx, mut rx) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
     let writer = monoio::spawn(async move {
@@ -162,7 +191,7 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
         while buf.len() >= 4 {
             let size = i32::from_be_bytes([buf[0], buf[1], buf[2], buf[3]]) as i64;
             let limit = match &sasl {
-                Some(s) if !matches!(s, crate::sasl::Session::Done) => max_unauthenticated,
+                Some(s) if s.in_exchange() => max_unauthenticated,
                 _ => max_frame,
             };
             if size < 0 || size > limit {
@@ -234,7 +263,7 @@ async fn start_request(
     shard: &Rc<Shard>,
     frame: Bytes,
     conn: &mut Rc<ConnInfo>,
-    sasl: &mut Option<crate::sasl::Session>,
+    sasl: &mut Option<SaslConn>,
 ) -> Result<(Pending, Option<Close>), Close> {
     let frame_len = frame.len();
     let mut d = Decoder::new(frame);
@@ -257,16 +286,33 @@ async fn start_request(
         return Err(Close::Unsupported { api, version });
     }
     let body = RequestBody::decode(api, &mut d, version).map_err(Close::Decode)?;
-    let body = match sasl {
-        Some(session) if !matches!(session, crate::sasl::Session::Done) => {
-            match sasl_step(shard, conn, session, body)? {
-                SaslOutcome::Handle(body) => body,
-                SaslOutcome::Answer(resp, close_after) => {
-                    let _ = tx.send(encode_response(correlation_id, version, &resp).ok());
-                    return Ok((rx, close_after));
-                }
-            }
+    if let Some(st) = sasl.as_mut()
+        && !st.in_exchange()
+    {
+        let reauth_ms = shard.ctx.config.settings.i64("connections.max.reauth.ms");
+        if reauth_ms > 0 && matches!(body, RequestBody::SaslHandshake(_)) {
+            // KIP-368: the client re-authenticates on this connection.
+            st.session = crate::sasl::Session::Start;
+        } else if st
+            .authenticated
+            .as_ref()
+            .and_then(|a| a.expires_at)
+            .is_some_and(|t| Instant::now() >= t)
+        {
+            return Err(Close::Sasl(format!(
+                "session expired ({} before re-authentication)",
+                api.name()
+            )));
         }
+    }
+    let body = match sasl {
+        Some(st) if st.in_exchange() => match sasl_step(shard, conn, st, body, version)? {
+            SaslOutcome::Handle(body) => body,
+            SaslOutcome::Answer(resp, close_after) => {
+                let _ = tx.send(encode_response(correlation_id, version, &resp).ok());
+                return Ok((rx, close_after));
+            }
+        },
         _ => body,
     };
     if d.remaining() > 0 {
@@ -341,11 +387,14 @@ enum SaslOutcome {
 fn sasl_step(
     shard: &Rc<Shard>,
     conn: &mut Rc<ConnInfo>,
-    session: &mut crate::sasl::Session,
+    st: &mut SaslConn,
     body: RequestBody,
+    version: i16,
 ) -> Result<SaslOutcome, Close> {
     use crate::sasl::{Mechanism, Session, Step};
     use kafka_protocol::generated::{SaslAuthenticateResponse, SaslHandshakeResponse};
+    let reauth = st.authenticated.is_some();
+    let session = &mut st.session;
     match body {
         RequestBody::ApiVersions(_) => Ok(SaslOutcome::Handle(body)),
         RequestBody::SaslHandshake(r) if matches!(session, Session::Start) => {
@@ -358,9 +407,13 @@ fn sasl_step(
                 .filter_map(|m| Mechanism::parse(m.trim()))
                 .collect();
             let mechanisms = enabled.iter().map(|m| m.name().to_string()).collect();
-            match Mechanism::parse(&r.mechanism).filter(|m| enabled.contains(m)) {
+            // Re-authentication keeps the mechanism (KIP-368).
+            let allowed =
+                |m: &Mechanism| enabled.contains(m) && (!reauth || st.mechanism == Some(*m));
+            match Mechanism::parse(&r.mechanism).filter(allowed) {
                 Some(m) => {
                     *session = Session::Chosen(m);
+                    st.mechanism = Some(m);
                     Ok(SaslOutcome::Answer(
                         ResponseBody::SaslHandshake(SaslHandshakeResponse {
                             error_code: ErrorCode::None.code(),
@@ -403,7 +456,33 @@ fn sasl_step(
                 )),
                 Ok(Step::Done { user, reply }) => {
                     let principal = format!("User:{user}");
-                    debug!(peer = %conn.peer, listener = %conn.listener, principal = %principal, "SASL authenticated");
+                    if let Some(prev) = &st.authenticated
+                        && prev.principal != principal
+                    {
+                        let message =
+                            "Cannot change principals during re-authentication".to_string();
+                        info!(peer = %conn.peer, listener = %conn.listener, from = %prev.principal, to = %principal, "SASL re-authentication as another principal refused; closing the connection");
+                        st.session = Session::Failed;
+                        return Ok(SaslOutcome::Answer(
+                            ResponseBody::SaslAuthenticate(SaslAuthenticateResponse {
+                                error_code: ErrorCode::SaslAuthenticationFailed.code(),
+                                error_message: Some(message.clone()),
+                                ..Default::default()
+                            }),
+                            Some(Close::Sasl(message)),
+                        ));
+                    }
+                    // KIP-368: the session lasts connections.max.reauth.ms
+                    // (0: for ever); v1+ clients are told, and must
+                    // re-authenticate before it ends.
+                    let reauth_ms = shard.ctx.config.settings.i64("connections.max.reauth.ms");
+                    let lifetime_ms = reauth_ms.max(0);
+                    debug!(peer = %conn.peer, listener = %conn.listener, principal = %principal, reauthenticated = reauth, session_lifetime_ms = lifetime_ms, "SASL authenticated");
+                    st.authenticated = Some(Authenticated {
+                        principal: principal.clone(),
+                        expires_at: (lifetime_ms > 0)
+                            .then(|| Instant::now() + Duration::from_millis(lifetime_ms as u64)),
+                    });
                     *conn = Rc::new(ConnInfo {
                         principal,
                         ..(**conn).clone()
@@ -411,6 +490,7 @@ fn sasl_step(
                     Ok(SaslOutcome::Answer(
                         ResponseBody::SaslAuthenticate(SaslAuthenticateResponse {
                             auth_bytes: Bytes::from(reply),
+                            session_lifetime_ms: if version >= 1 { lifetime_ms } else { 0 },
                             ..Default::default()
                         }),
                         None,

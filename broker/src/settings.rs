@@ -220,6 +220,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "SASL mechanisms the SASL_* listeners offer: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (Kafka's default, GSSAPI, is not supported)."
     ),
     b!(
+        "connections.max.reauth.ms",
+        Long,
+        "0",
+        false,
+        "KIP-368: how long a SASL session lasts before the client must re-authenticate on the same connection (0: for ever). A request other than the re-authentication after it ends closes the connection."
+    ),
+    b!(
         "security.inter.broker.protocol",
         String,
         "PLAINTEXT",
