@@ -118,6 +118,47 @@ fn resolve(text: &str) -> Result<SocketAddr, ConfigError> {
 }
 
 /// Parses `1@host:port,2@host:port`.
+/// Splits `TIDEMARK_SET`'s `name=value,name=value` list. A value may hold
+/// commas itself (`listeners=PLAINTEXT://h:9092,SSL://h:9093`,
+/// `sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256`, mapping rules): a piece
+/// starts a new setting only if the text before its first `=` names a
+/// known setting; otherwise it continues the previous value (so an
+/// unknown name after the first setting is refused as part of that
+/// setting's value).
+fn split_set_list(list: &str) -> Result<Vec<(String, String)>, ConfigError> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for piece in list.split(',') {
+        let starts_setting = piece.split_once('=').is_some_and(|(k, _)| {
+            let k = k.trim();
+            crate::settings::broker_setting(k).is_some()
+                || crate::settings::topic_config(k).is_some()
+        });
+        match (starts_setting, out.last_mut()) {
+            (true, _) => {
+                let (k, v) = piece.split_once('=').expect("checked above");
+                out.push((k.trim().to_string(), v.to_string()));
+            }
+            (false, Some((_, v))) => {
+                v.push(',');
+                v.push_str(piece);
+            }
+            (false, None) if piece.trim().is_empty() => {}
+            // An unknown name first: handed on, to be refused by name.
+            (false, None) => match piece.split_once('=') {
+                Some((k, v)) => out.push((k.trim().to_string(), v.to_string())),
+                None => return Err(ConfigError::SetSyntax(piece.to_string())),
+            },
+        }
+    }
+    // A trailing comma leaves an empty continuation: drop it.
+    for (_, v) in &mut out {
+        while v.ends_with(',') {
+            v.pop();
+        }
+    }
+    Ok(out)
+}
+
 fn parse_seeds(text: &str) -> Result<Vec<(i32, SocketAddr)>, ConfigError> {
     let mut out: Vec<(i32, SocketAddr)> = Vec::new();
     for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -211,11 +252,8 @@ impl BrokerConfig {
         }
         // TIDEMARK_SET="a=1,b=2", then TIDEMARK_<KAFKA_NAME> for known names.
         if let Ok(list) = std::env::var("TIDEMARK_SET") {
-            for item in list.split(',').filter(|s| !s.trim().is_empty()) {
-                let (k, v) = item
-                    .split_once('=')
-                    .ok_or_else(|| ConfigError::SetSyntax(item.to_string()))?;
-                settings.set_static(k.trim(), v)?;
+            for (k, v) in split_set_list(&list)? {
+                settings.set_static(&k, &v)?;
             }
         }
         for def in crate::settings::BROKER_SETTINGS {
@@ -337,6 +375,36 @@ impl BrokerConfig {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn set_list_values_may_hold_commas() {
+        let got = super::split_set_list(
+            "listeners=PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093,num.partitions=3,\
+             sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,\
+             ssl.principal.mapping.rules=RULE:^CN=(.*?),OU=(.*?)$/$1/,DEFAULT,",
+        )
+        .unwrap();
+        let want = [
+            (
+                "listeners",
+                "PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093",
+            ),
+            ("num.partitions", "3"),
+            ("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256"),
+            (
+                "ssl.principal.mapping.rules",
+                "RULE:^CN=(.*?),OU=(.*?)$/$1/,DEFAULT",
+            ),
+        ];
+        assert_eq!(
+            got,
+            want.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<Vec<_>>()
+        );
+        assert!(super::split_set_list("nonsense").is_err());
+    }
+
     use super::*;
 
     #[test]
