@@ -285,6 +285,46 @@ def test_nothing_leaks_through_names(tenants, pki):
         assert md["ClusterAuthorizedOperations"] == 0, md
 
 
+def test_regex_subscription_matches_only_describable_topics(tenants, pki):
+    """KIP-848: a member subscribing with a regex that matches both
+    tenants' topics is assigned only its own; a named subscription to a
+    foreign topic is refused."""
+    import uuid
+    with raw_ssl(tenants, pki, "admin") as c:
+        ids = {t["TopicId"]: t["Name"] for t in c.metadata(None)["Topics"]}
+    assert "team-b.payments" in ids.values()
+
+    def hb(c, member, epoch, **kw):
+        body = {"GroupId": "team-a.rx", "MemberId": member, "MemberEpoch": epoch,
+                "InstanceId": None, "RackId": None, "RebalanceTimeoutMs": 30000,
+                "SubscribedTopicNames": None, "ServerAssignor": None, "TopicPartitions": None,
+                "SubscribedTopicRegex": None}
+        body.update(kw)
+        return c.request(68, 1, body)
+
+    with raw_ssl(tenants, pki, "alice") as c:
+        member = str(uuid.uuid4())
+        r = hb(c, member, 0, SubscribedTopicNames=[], SubscribedTopicRegex="team-.*",
+               TopicPartitions=[])
+        assert r["ErrorCode"] == 0, r
+        epoch, assigned = r["MemberEpoch"], None
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if r.get("Assignment") is not None:
+                assigned = {ids.get(tp["TopicId"], "?") for tp in r["Assignment"]["TopicPartitions"]}
+                if assigned:
+                    break
+            time.sleep(0.3)
+            r = hb(c, member, epoch)
+            assert r["ErrorCode"] == 0, r
+            epoch = r["MemberEpoch"]
+        assert assigned and all(t.startswith("team-a.") for t in assigned), assigned
+        assert "team-a.orders" in assigned
+        r = hb(c, str(uuid.uuid4()), 0, SubscribedTopicNames=["team-b.payments"],
+               SubscribedTopicRegex="", TopicPartitions=[])
+        assert r["ErrorCode"] == TAF, r
+
+
 def test_bob_sees_his_group_but_not_alices(tenants, pki):
     left, errors = produce(conf(tenants, pki, "bob"), "team-b.payments", 1)
     assert left == 0 and not errors, errors

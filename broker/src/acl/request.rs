@@ -52,6 +52,16 @@ impl<'a> Authz<'a> {
         self.authorizer.is_some()
     }
 
+    /// The requester's principal (`User:...`).
+    pub fn principal(&self) -> &str {
+        self.principal
+    }
+
+    /// The requester's client address, as ACL hosts name it.
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
     fn who(&self) -> Requester<'_> {
         Requester {
             principal: self.principal,

@@ -99,6 +99,19 @@ pub enum MemberState {
     UnreleasedPartitions,
 }
 
+/// Which topics a member may describe (its principal's ACLs): a regex
+/// subscription matches only those, as Kafka 4 resolves regexes with the
+/// member's authorization, so a `.*` subscriber is never assigned (and
+/// never told of) another tenant's topics.
+#[derive(Clone)]
+pub struct TopicFilter(pub std::rc::Rc<dyn Fn(&str) -> bool>);
+
+impl std::fmt::Debug for TopicFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TopicFilter")
+    }
+}
+
 /// One member of a consumer group.
 #[derive(Debug, Clone)]
 pub struct ConsumerMember {
@@ -115,6 +128,10 @@ pub struct ConsumerMember {
     pub rebalance_timeout_ms: i32,
     pub topic_names: Vec<String>,
     pub regex: Option<(String, Regex)>,
+    /// Limits what `regex` matches (set by each heartbeat; `None` after a
+    /// reload until the member's next heartbeat, or without an
+    /// authorizer).
+    pub regex_filter: Option<TopicFilter>,
     pub server_assignor: Option<String>,
     pub assigned: Assignment,
     pub revoking: Assignment,
@@ -137,6 +154,7 @@ impl ConsumerMember {
             rebalance_timeout_ms: DEFAULT_REBALANCE_TIMEOUT_MS,
             topic_names: Vec::new(),
             regex: None,
+            regex_filter: None,
             server_assignor: None,
             assigned: Assignment::new(),
             revoking: Assignment::new(),
@@ -147,10 +165,11 @@ impl ConsumerMember {
 
     fn subscribes(&self, t: &TopicInfo) -> bool {
         self.topic_names.iter().any(|n| n == &t.name)
-            || self
+            || (self
                 .regex
                 .as_ref()
                 .is_some_and(|(_, r)| r.is_match(&t.name))
+                && self.regex_filter.as_ref().is_none_or(|f| (f.0)(&t.name)))
     }
 }
 
@@ -169,6 +188,8 @@ pub struct HeartbeatParams {
     pub owned: Option<Assignment>,
     pub client_id: String,
     pub client_host: String,
+    /// The member's authorization for its regex (see `TopicFilter`).
+    pub regex_filter: Option<TopicFilter>,
 }
 
 /// The answer to a heartbeat.
@@ -649,6 +670,9 @@ impl ConsumerGroup {
             .get_mut(&p.member_id)
             .ok_or_else(|| refuse(ErrorCode::UnknownMemberId, "member vanished"))?;
         m.last_heartbeat = now;
+        if p.regex_filter.is_some() {
+            m.regex_filter = p.regex_filter.clone();
+        }
         let mut subscription_changed = false;
         if p.rebalance_timeout_ms > 0 {
             m.rebalance_timeout_ms = p.rebalance_timeout_ms;
@@ -754,6 +778,7 @@ impl ConsumerGroup {
                     },
                     topic_names: Vec::new(),
                     regex: None,
+                    regex_filter: None,
                     server_assignor: None,
                     assigned: Assignment::new(),
                     revoking: Assignment::new(),

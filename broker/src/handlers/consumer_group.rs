@@ -24,7 +24,7 @@ use uuid::Uuid;
 
 use crate::acl::{Authz, op};
 use crate::groups::consumer_protocol::{
-    Assignment, ConsumerGroup, HeartbeatParams, Refusal, topics_of,
+    Assignment, ConsumerGroup, HeartbeatParams, Refusal, TopicFilter, topics_of,
 };
 use crate::groups::{self, coordinator};
 use crate::metadata::ClusterMetadata;
@@ -85,10 +85,16 @@ pub async fn heartbeat(
         Ok(r) => r,
         Err(code) => return heartbeat_error(refusal(code, "coordinator not available")),
     };
+    // The principal and address the member's regex is resolved for (with
+    // an authorizer only).
+    let requester = authz
+        .enabled()
+        .then(|| (authz.principal().to_string(), authz.host().to_string()));
     shard
         .submit_to(route.shard, move |s| async move {
             let group_id = req.group_id.clone();
-            let resp = heartbeat_on_owner(&s, req, client_id, client_host);
+            let filter = requester.map(|(principal, host)| regex_filter(&s, principal, host));
+            let resp = heartbeat_on_owner(&s, req, client_id, client_host, filter);
             // Answer only once the change (if any) is durable, so that a
             // member never holds an epoch or partitions a restart loses.
             match groups::persist_consumer_group(&s, &group_id).await {
@@ -115,11 +121,37 @@ fn to_assignment(tps: Vec<(Uuid, Vec<i32>)>) -> Assignment {
     a
 }
 
+/// The topics a member's regex may match: those its principal may
+/// describe, judged against the ACLs in force when the group's target
+/// assignment is computed.
+fn regex_filter(s: &Rc<Shard>, principal: String, host: String) -> TopicFilter {
+    let weak = Rc::downgrade(s);
+    TopicFilter(Rc::new(move |topic: &str| {
+        let Some(s) = weak.upgrade() else {
+            return false;
+        };
+        let Some(a) = s.ctx.authorizer.as_ref() else {
+            return true;
+        };
+        a.authorize(
+            &s.metadata().acls,
+            crate::acl::authorizer::Requester {
+                principal: &principal,
+                host: &host,
+            },
+            op::DESCRIBE,
+            crate::acl::resource::TOPIC,
+            topic,
+        )
+    }))
+}
+
 fn heartbeat_on_owner(
     s: &Rc<Shard>,
     req: ConsumerGroupHeartbeatRequest,
     client_id: String,
     client_host: String,
+    regex_filter: Option<TopicFilter>,
 ) -> ConsumerGroupHeartbeatResponse {
     let meta = s.metadata();
     let interval = meta
@@ -153,6 +185,7 @@ fn heartbeat_on_owner(
         topic_names: req.subscribed_topic_names,
         regex: req.subscribed_topic_regex,
         server_assignor: req.server_assignor,
+        regex_filter,
         owned: req.topic_partitions.map(|tps| {
             to_assignment(
                 tps.into_iter()
