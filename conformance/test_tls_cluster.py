@@ -12,7 +12,7 @@ import pytest
 import cluster
 import harness
 import rawkafka
-from test_tls import Pki, confluent_conf, confluent_roundtrip, ssl_conn
+from test_tls import Pki, confluent_conf, confluent_roundtrip, serial_and_subject, ssl_conn
 
 pytestmark = [pytest.mark.cluster,
               pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl CLI missing")]
@@ -157,6 +157,28 @@ def test_tls_between_brokers(tmp_path):
         while "User:alice" not in node.all_logs() and time.monotonic() < deadline:
             time.sleep(0.2)
         assert "not allowed CLUSTER_ACTION" in node.all_logs()
+
+        # Certificates are reloaded: a new broker certificate in the same
+        # file is presented on the next rpc connection, and the cluster
+        # keeps replicating with it.
+        def rpc_serial():
+            ctx = ssl.create_default_context(cafile=str(pki.ca))
+            ctx.load_cert_chain(str(pki.server[1]), str(pki.server[0]))
+            with socket.create_connection((host, port), timeout=5) as raw:
+                with ctx.wrap_socket(raw, server_hostname=host) as s:
+                    return serial_and_subject(s.getpeercert(binary_form=True))
+        before = rpc_serial()
+        time.sleep(1.1)  # a modification time the reload can tell apart
+        pki.server = pki.issue("broker", "/O=Tidemark/CN=broker", server=True, client_too=True)
+        deadline = time.monotonic() + 10
+        while rpc_serial() == before and time.monotonic() < deadline:
+            time.sleep(0.2)
+        import re
+        now = rpc_serial()
+        assert int(re.search(r"serial=([0-9A-Fa-f]+)", now).group(1), 16) == pki.server[3], (
+            before, now)
+        topic2 = harness.unique_topic("rpctls-reload")
+        c.create_topic(topic2, 3, full_isr=True)
         c.check_alive()
     finally:
         c.close()

@@ -80,7 +80,7 @@ pub enum ClientAuth {
 }
 
 /// A file's identity for reload: modification time and size.
-type Stamp = Option<(SystemTime, u64)>;
+pub(crate) type Stamp = Option<(SystemTime, u64)>;
 
 fn stamp(path: &Path) -> Stamp {
     let m = std::fs::metadata(path).ok()?;

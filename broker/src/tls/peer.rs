@@ -11,30 +11,72 @@
 //! A broker dials a peer at its rpc address's IP, so the peer's
 //! certificate must name that IP (an IP subjectAltName).
 //!
-//! Certificates are loaded at start; unlike the client listeners they are
-//! not reloaded while the broker runs.
+//! Certificates are reloaded as the listeners' are: each new connection
+//! (either side) stats both files and rebuilds the configs when one
+//! changed; a file that fails to load keeps the old configs until it
+//! changes again.
 
 use std::net::SocketAddr;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use bytes::{Bytes, BytesMut};
 use monoio::net::TcpStream;
 use rustls_pki_types::ServerName;
 use tidemark_raft::transport::{LocalFuture, PeerRead, PeerSecurity, PeerWrite, SecuredHalves};
 
-use super::{ClientAuth, Source, TlsError, TlsReadHalf, TlsWriteHalf, principal::MappingRules};
+use super::{
+    ClientAuth, Source, Stamp, TlsError, TlsReadHalf, TlsWriteHalf, principal::MappingRules,
+};
 use crate::settings::Settings;
 
 /// Decides whether a peer's principal may join (the authorizer's view).
 pub type PeerCheck = Rc<dyn Fn(&str, std::net::IpAddr) -> bool>;
 
-/// The inter-broker TLS configs, built once at start and shared by the
+/// The inter-broker TLS settings and current configs, shared by the
 /// shards.
-pub struct PeerTlsConfig {
+pub struct PeerTlsConfig(Arc<Inner>);
+
+struct Inner {
+    source: Source,
+    rules: MappingRules,
+    loaded: Mutex<Loaded>,
+}
+
+struct Loaded {
     server: Arc<rustls::ServerConfig>,
     client: Arc<rustls::ClientConfig>,
-    rules: Arc<MappingRules>,
+    stamps: (Stamp, Stamp),
+    failed: Option<(Stamp, Stamp)>,
+}
+
+impl Inner {
+    /// The configs for a new connection, rebuilt first if the files
+    /// changed since they were built.
+    fn current(&self) -> (Arc<rustls::ServerConfig>, Arc<rustls::ClientConfig>) {
+        let now = self.source.stamps();
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if now != loaded.stamps && loaded.failed != Some(now) {
+            match self
+                .source
+                .build()
+                .and_then(|s| Ok((s, self.source.build_client()?)))
+            {
+                Ok((server, client)) => {
+                    tracing::info!(keystore = %self.source.keystore.display(), "inter-broker TLS certificates reloaded");
+                    loaded.server = Arc::new(server);
+                    loaded.client = Arc::new(client);
+                    loaded.stamps = now;
+                    loaded.failed = None;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot reload the inter-broker TLS certificates; keeping the loaded ones");
+                    loaded.failed = Some(now);
+                }
+            }
+        }
+        (loaded.server.clone(), loaded.client.clone())
+    }
 }
 
 impl std::fmt::Debug for PeerTlsConfig {
@@ -79,30 +121,31 @@ impl PeerTlsConfig {
             versions,
             provider: Arc::new(rustls::crypto::ring::default_provider()),
         };
-        Ok(Some(PeerTlsConfig {
+        let stamps = source.stamps();
+        let loaded = Loaded {
             server: Arc::new(source.build()?),
             client: Arc::new(source.build_client()?),
-            rules: Arc::new(MappingRules::parse(
-                &settings.get("ssl.principal.mapping.rules"),
-            )?),
-        }))
+            stamps,
+            failed: None,
+        };
+        Ok(Some(PeerTlsConfig(Arc::new(Inner {
+            rules: MappingRules::parse(&settings.get("ssl.principal.mapping.rules"))?,
+            source,
+            loaded: Mutex::new(loaded),
+        }))))
     }
 
     /// One shard's hook for its transport, refusing peers `check` refuses.
     pub fn security(&self, check: PeerCheck) -> Rc<dyn PeerSecurity> {
         Rc::new(PeerTls {
-            server: self.server.clone(),
-            client: self.client.clone(),
-            rules: self.rules.clone(),
+            inner: self.0.clone(),
             check,
         })
     }
 }
 
 struct PeerTls {
-    server: Arc<rustls::ServerConfig>,
-    client: Arc<rustls::ClientConfig>,
-    rules: Arc<MappingRules>,
+    inner: Arc<Inner>,
     check: PeerCheck,
 }
 
@@ -116,7 +159,7 @@ impl PeerSecurity for PeerTls {
         addr: SocketAddr,
         stream: TcpStream,
     ) -> LocalFuture<'static, std::io::Result<SecuredHalves>> {
-        let config = self.client.clone();
+        let (_, config) = self.inner.current();
         Box::pin(async move {
             let name = ServerName::IpAddress(addr.ip().into());
             let (r, w, _) = super::connect(config, name, stream).await?;
@@ -132,8 +175,8 @@ impl PeerSecurity for PeerTls {
         peer: SocketAddr,
         stream: TcpStream,
     ) -> LocalFuture<'static, std::io::Result<SecuredHalves>> {
-        let config = self.server.clone();
-        let rules = self.rules.clone();
+        let (config, _) = self.inner.current();
+        let inner = self.inner.clone();
         let check = self.check.clone();
         Box::pin(async move {
             let (r, w, session) = super::accept(config, stream).await?;
@@ -144,7 +187,7 @@ impl PeerSecurity for PeerTls {
                     .and_then(|c| c.first())
                     .ok_or_else(|| refused("no client certificate"))?;
                 let dn = super::principal::subject_rfc2253(cert).map_err(refused)?;
-                format!("User:{}", rules.apply(&dn).map_err(refused)?)
+                format!("User:{}", inner.rules.apply(&dn).map_err(refused)?)
             };
             if !check(&principal, peer.ip()) {
                 return Err(refused(format!(
