@@ -484,3 +484,50 @@ def test_tenants_over_sasl_scram(tmp_path):
                                                     if t.startswith("team-a.")], topics
     finally:
         b.close()
+
+
+def test_acl_admin_with_kafka_python_and_kafkajs():
+    """CreateAcls, DescribeAcls and DeleteAcls through kafka-python's and
+    kafkajs's admin clients (a PLAINTEXT broker whose ANONYMOUS principal
+    is the super user)."""
+    import json
+    from kafka.admin import (ACL, ACLFilter, ACLOperation, ACLPermissionType,
+                             ACLResourcePatternType, KafkaAdminClient, ResourcePattern,
+                             ResourcePatternFilter, ResourceType)
+    b = harness.Broker(settings={"authorizer.class.name": AUTHORIZER,
+                                 "super.users": "User:ANONYMOUS"}, name="acl-admins")
+    b.start()
+    try:
+        a = KafkaAdminClient(bootstrap_servers=b.bootstrap, request_timeout_ms=15000)
+        try:
+            acl = ACL(principal="User:alice", host="*", operation=ACLOperation.READ,
+                      permission_type=ACLPermissionType.ALLOW,
+                      resource_pattern=ResourcePattern(ResourceType.TOPIC, "team-a.",
+                                                       ACLResourcePatternType.PREFIXED))
+            res = a.create_acls([acl])
+            assert len(res["succeeded"]) == 1 and not res["failed"], res
+            anything = ACLFilter(principal=None, host=None, operation=ACLOperation.ANY,
+                                 permission_type=ACLPermissionType.ANY,
+                                 resource_pattern=ResourcePatternFilter(
+                                     ResourceType.ANY, None, ACLResourcePatternType.ANY))
+            listed, err = a.describe_acls(anything)
+            assert [(x.principal, x.resource_pattern.resource_name) for x in listed] == [
+                ("User:alice", "team-a.")], listed
+            deleted = a.delete_acls([anything])
+            assert len(deleted[0][1]) == 1, deleted
+            assert a.describe_acls(anything)[0] == []
+        finally:
+            a.close()
+        spec = {"brokers": [b.bootstrap], "prefix": "team-b.", "principal": "User:bob"}
+        p = harness.run([harness.node_binary(), str(harness.JS_DIR / "acls.js")],
+                        input=json.dumps(spec).encode(), timeout=90, cwd=str(harness.JS_DIR))
+        lines = [x for x in p.stdout.decode().splitlines() if x.startswith("{")]
+        assert lines, p.stderr[-2000:]
+        got = json.loads(lines[-1])
+        assert got["described"] == [{"resourceType": 2, "resourceName": "team-b.",
+                                     "resourcePatternType": 4,
+                                     "acls": [{"principal": "User:bob", "host": "*",
+                                               "operation": 4, "permissionType": 3}]}], got
+        assert got["deleted"] == [1] and got["after"] == 0, got
+    finally:
+        b.close()
