@@ -304,12 +304,26 @@ impl Acls {
         let wildcard = literal
             .filter(|_| name != WILDCARD)
             .and_then(|m| m.get(WILDCARD));
-        // A name has at most 249 (topic) or a few hundred (group) bytes:
-        // one lookup per prefix length beats scanning every prefix ACL.
+        // Whichever is fewer: one probe per prefix length of the name (at
+        // most 249 for a topic), or one comparison per prefixed pattern
+        // (a few per tenant). Metadata for every topic asks this once per
+        // topic, so both ends matter.
         let prefixes = prefixed.into_iter().flat_map(move |m| {
-            name.char_indices()
-                .map(|(i, c)| i + c.len_utf8())
-                .filter_map(move |end| m.get(&name[..end]))
+            let probe: Box<dyn Iterator<Item = &'a Arc<Vec<AclEntry>>> + 'a> =
+                if m.len() < name.len() {
+                    Box::new(
+                        m.iter()
+                            .filter(move |(p, _)| name.starts_with(p.as_str()))
+                            .map(|(_, v)| v),
+                    )
+                } else {
+                    Box::new(
+                        name.char_indices()
+                            .map(|(i, c)| i + c.len_utf8())
+                            .filter_map(move |end| m.get(&name[..end])),
+                    )
+                };
+            probe
         });
         exact
             .into_iter()
@@ -473,6 +487,20 @@ mod tests {
         }
         assert_eq!(acls.covering(resource::TOPIC, "orders").count(), 3);
         assert_eq!(acls.covering(resource::GROUP, "orders").count(), 0);
+        // More prefixed patterns than the name has characters: the other
+        // lookup (one probe per prefix length) finds the same ones.
+        for i in 0..20 {
+            acls.insert(&binding(
+                resource::TOPIC,
+                &format!("zz{i}"),
+                pattern::PREFIXED,
+                "User:a",
+                op::READ,
+                permission::ALLOW,
+            ));
+        }
+        assert_eq!(acls.covering(resource::TOPIC, "orders").count(), 3);
+        assert_eq!(acls.covering(resource::TOPIC, "zz1x").count(), 1 + 1);
     }
 
     #[test]
