@@ -50,6 +50,10 @@ pub const HANDSHAKE_TIMEOUT_MS: u64 = 10_000;
 /// buffered per write (a Fetch response of many MiB goes out in pieces).
 const WRITE_PIECE_BYTES: usize = 256 * 1024;
 
+/// The most ciphertext buffer capacity a write half keeps between
+/// writes (within one write, every piece reuses the same buffer).
+const KEEP_OUT_BYTES: usize = 64 * 1024;
+
 /// Raw bytes read from the socket per read, at first and after a quiet
 /// spell: what an idle connection holds.
 const READ_BYTES: usize = 64 * 1024;
@@ -454,13 +458,14 @@ pub struct TlsReadHalf {
 }
 
 /// The size of the next socket read after one of `size` bytes gave `got`:
-/// doubled after a full read, halved after one that filled less than an
-/// eighth, within [`READ_BYTES`]..=[`READ_BYTES_MAX`].
+/// doubled after a full read, back to [`READ_BYTES`] at once after one
+/// that filled less than a quarter (a connection going quiet does not
+/// keep a large buffer through its next, possibly long, read).
 fn next_read_size(size: usize, got: usize) -> usize {
     if got >= size {
         (size * 2).min(READ_BYTES_MAX)
-    } else if got < size / 8 {
-        (size / 2).max(READ_BYTES)
+    } else if got < size / 4 {
+        READ_BYTES
     } else {
         size
     }
@@ -500,7 +505,7 @@ impl TlsReadHalf {
             }
             self.raw.clear();
             self.fed = 0;
-            if self.raw.capacity() > 2 * self.read_size {
+            if self.raw.capacity() > self.read_size {
                 self.raw.shrink_to(self.read_size);
             }
             self.raw.reserve(self.read_size);
@@ -591,9 +596,9 @@ impl TlsReadHalf {
 pub struct TlsWriteHalf {
     io: OwnedWriteHalf<TcpStream>,
     session: Rc<RefCell<Connection>>,
-    /// Ciphertext on its way to the socket, kept between pieces and
-    /// writes so that its memory is reused rather than allocated (and
-    /// faulted in) again for every piece.
+    /// Ciphertext on its way to the socket, kept between pieces (and
+    /// between writes while small) so that its memory is reused rather
+    /// than allocated (and faulted in) again for every piece.
     out: Vec<u8>,
 }
 
@@ -613,6 +618,11 @@ impl TlsWriteHalf {
             let (r, out) = self.io.write_all(out).await;
             self.out = out;
             r?;
+        }
+        // Kept for the next response only if small: a connection that
+        // was sent one large response does not hold its piece buffer.
+        if self.out.capacity() > KEEP_OUT_BYTES {
+            self.out = Vec::new();
         }
         Ok(())
     }
@@ -794,8 +804,9 @@ mod tests {
             next_read_size(READ_BYTES_MAX, READ_BYTES_MAX),
             READ_BYTES_MAX
         );
-        assert_eq!(next_read_size(READ_BYTES_MAX, 100), READ_BYTES_MAX / 2);
+        assert_eq!(next_read_size(READ_BYTES_MAX, 100), READ_BYTES);
         assert_eq!(next_read_size(READ_BYTES, 100), READ_BYTES);
         assert_eq!(next_read_size(4 * READ_BYTES, READ_BYTES), 4 * READ_BYTES);
+        assert_eq!(next_read_size(4 * READ_BYTES, READ_BYTES - 1), READ_BYTES);
     }
 }
