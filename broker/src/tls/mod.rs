@@ -50,8 +50,18 @@ pub const HANDSHAKE_TIMEOUT_MS: u64 = 10_000;
 /// buffered per write (a Fetch response of many MiB goes out in pieces).
 const WRITE_PIECE_BYTES: usize = 256 * 1024;
 
-/// Raw bytes read from the socket per read.
+/// The most ciphertext buffer capacity a write half keeps between
+/// writes (within one write, every piece reuses the same buffer).
+const KEEP_OUT_BYTES: usize = 64 * 1024;
+
+/// Raw bytes read from the socket per read, at first and after a quiet
+/// spell: what an idle connection holds.
 const READ_BYTES: usize = 64 * 1024;
+
+/// The most raw bytes read from the socket per read: a connection whose
+/// reads fill the buffer doubles it up to this, so that a client sending
+/// fast costs fewer reads (and wake-ups) per byte.
+const READ_BYTES_MAX: usize = 512 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
@@ -322,15 +332,21 @@ fn invalid(e: impl std::fmt::Display) -> std::io::Error {
 /// Moves what rustls wants to send into an owned buffer (no socket I/O).
 fn take_tls_output(s: &mut Connection, expect_bytes: usize) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(expect_bytes);
+    drain_tls_output(s, &mut out)?;
+    Ok(out)
+}
+
+/// Appends what rustls wants to send to `out` (no socket I/O).
+fn drain_tls_output(s: &mut Connection, out: &mut Vec<u8>) -> std::io::Result<()> {
     // Each write_tls call drains at least one record; the count bound is
     // only a guard.
     for _ in 0..1_000_000 {
         if !s.wants_write() {
             break;
         }
-        s.write_tls(&mut out)?;
+        s.write_tls(out)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A TLS connection's halves and its shared session.
@@ -379,11 +395,12 @@ async fn handshake(mut s: Connection, mut io: TcpStream) -> std::io::Result<TlsH
                     raw,
                     fed: 0,
                     eof: false,
-                    plain: vec![0; READ_BYTES],
+                    read_size: READ_BYTES,
                 },
                 TlsWriteHalf {
                     io: wr,
                     session: session.clone(),
+                    out: Vec::new(),
                 },
                 session,
             ));
@@ -395,7 +412,11 @@ async fn handshake(mut s: Connection, mut io: TcpStream) -> std::io::Result<TlsH
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
         let mut rest = &raw[..];
-        while !rest.is_empty() {
+        // Only until the handshake ends: what the peer sent after its
+        // Finished (a TLS 1.3 client may send a large request at once)
+        // is the read half's, and rustls refuses more than 16 KiB of
+        // unread plaintext ("received plaintext buffer full").
+        while !rest.is_empty() && s.is_handshaking() {
             if s.read_tls(&mut rest)? == 0 {
                 break;
             }
@@ -431,65 +452,68 @@ pub struct TlsReadHalf {
     raw: Vec<u8>,
     fed: usize,
     eof: bool,
-    /// Decrypted bytes on their way to the caller's buffer.
-    plain: Vec<u8>,
+    /// How many bytes the next socket read asks for (adaptive, between
+    /// [`READ_BYTES`] and [`READ_BYTES_MAX`]).
+    read_size: usize,
+}
+
+/// The size of the next socket read after one of `size` bytes gave `got`:
+/// doubled after a full read, back to [`READ_BYTES`] at once after one
+/// that filled less than a quarter (a connection going quiet does not
+/// keep a large buffer through its next, possibly long, read).
+fn next_read_size(size: usize, got: usize) -> usize {
+    if got >= size {
+        (size * 2).min(READ_BYTES_MAX)
+    } else if got < size / 4 {
+        READ_BYTES
+    } else {
+        size
+    }
+}
+
+/// What one pass over the buffered bytes gave.
+enum Drained {
+    /// This many plaintext bytes were appended (more than 0).
+    Data(usize),
+    /// The peer closed the TLS session (close_notify, or EOF without it
+    /// reported as `UnexpectedEof` by rustls and taken as a close here).
+    Closed,
+    /// Nothing yet: every buffered raw byte was given to rustls.
+    Empty,
 }
 
 impl TlsReadHalf {
-    /// Appends decrypted bytes to `buf` (up to [`READ_BYTES`] at a time);
-    /// 0 at the end of the stream.
+    /// Appends decrypted bytes to `buf`; 0 at the end of the stream.
+    ///
+    /// Decrypted bytes go straight from rustls's plaintext buffer into
+    /// `buf` (no scratch buffer in between). One call turns everything
+    /// read from the socket so far into plaintext, up to `buf`'s spare
+    /// capacity (at least one record when it has none), so a request
+    /// that arrives in many records costs one pass, not one per record.
     pub async fn read(&mut self, buf: &mut BytesMut) -> std::io::Result<usize> {
         // Each pass either returns or reads the socket once; the bound
         // guards against a session that neither yields data nor asks
         // for more.
         for _ in 0..1_000_000 {
-            {
-                let mut s = self.session.borrow_mut();
-                while self.fed < self.raw.len() {
-                    let mut rest = &self.raw[self.fed..];
-                    match s.read_tls(&mut rest) {
-                        Ok(0) => break,
-                        Ok(n) => self.fed += n,
-                        // rustls holds too much unread plaintext: take
-                        // that first.
-                        Err(_) => break,
-                    }
-                    s.process_new_packets().map_err(invalid)?;
-                }
-                // Through a scratch buffer zeroed once: zeroing the
-                // caller's spare capacity instead (up to 1 MiB while a
-                // large request arrives) on every read cost more than the
-                // copy.
-                match s.reader().read_into(&mut self.plain) {
-                    Ok(n) => {
-                        buf.extend_from_slice(&self.plain[..n]);
-                        return Ok(n);
-                    }
-                    Err(e) => {
-                        if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                            return Ok(0);
-                        }
-                        if e.kind() != std::io::ErrorKind::WouldBlock {
-                            return Err(e);
-                        }
-                    }
-                }
-                if self.eof {
-                    return Ok(0);
-                }
+            match self.drain(buf)? {
+                Drained::Data(n) => return Ok(n),
+                Drained::Closed => return Ok(0),
+                Drained::Empty => {}
             }
-            if self.fed < self.raw.len() {
-                // rustls refused bytes yet has nothing to read: stuck.
-                return Err(invalid("TLS session refuses input"));
+            if self.eof {
+                return Ok(0);
             }
             self.raw.clear();
             self.fed = 0;
-            if self.raw.capacity() < READ_BYTES {
-                self.raw.reserve(READ_BYTES);
+            if self.raw.capacity() > self.read_size {
+                self.raw.shrink_to(self.read_size);
             }
+            self.raw.reserve(self.read_size);
             let (r, raw) = self.io.read(std::mem::take(&mut self.raw)).await;
             self.raw = raw;
-            if r? == 0 {
+            let n = r?;
+            self.read_size = next_read_size(self.read_size, n);
+            if n == 0 {
                 self.eof = true;
                 // Tell rustls: it then reports a close without
                 // close_notify as UnexpectedEof.
@@ -498,16 +522,73 @@ impl TlsReadHalf {
         }
         Err(invalid("TLS read made no progress"))
     }
-}
 
-/// `std::io::Read::read` under a name that says where the bytes go.
-trait ReadInto {
-    fn read_into(&mut self, dst: &mut [u8]) -> std::io::Result<usize>;
-}
-
-impl ReadInto for rustls::Reader<'_> {
-    fn read_into(&mut self, dst: &mut [u8]) -> std::io::Result<usize> {
-        std::io::Read::read(self, dst)
+    /// Gives rustls the buffered raw bytes and moves the plaintext it
+    /// yields into `buf` (no socket I/O, no `.await`).
+    fn drain(&mut self, buf: &mut BytesMut) -> std::io::Result<Drained> {
+        let mut s = self.session.borrow_mut();
+        let mut appended = 0;
+        // Every pass either feeds rustls or moves plaintext (or stops);
+        // rustls holds at most 16 KiB of unread plaintext, so a 256 KiB
+        // read takes a few dozen passes. The bound only guards the loop.
+        for _ in 0..1_000_000 {
+            // Plaintext first: rustls refuses input while its plaintext
+            // buffer is full.
+            let mut reader = s.reader();
+            loop {
+                let spare = buf.capacity() - buf.len();
+                if appended > 0 && spare == 0 {
+                    return Ok(Drained::Data(appended));
+                }
+                match std::io::BufRead::fill_buf(&mut reader) {
+                    Ok([]) => {
+                        if appended > 0 {
+                            return Ok(Drained::Data(appended));
+                        }
+                        // close_notify received and every byte read.
+                        return Ok(Drained::Closed);
+                    }
+                    Ok(chunk) => {
+                        // Fill the spare capacity, but take at least a
+                        // whole chunk when there is none (`buf` grows).
+                        let n = if spare == 0 {
+                            chunk.len()
+                        } else {
+                            chunk.len().min(spare)
+                        };
+                        buf.extend_from_slice(&chunk[..n]);
+                        std::io::BufRead::consume(&mut reader, n);
+                        appended += n;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                        if appended > 0 {
+                            return Ok(Drained::Data(appended));
+                        }
+                        return Ok(Drained::Closed);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            if self.fed == self.raw.len() {
+                return Ok(if appended > 0 {
+                    Drained::Data(appended)
+                } else {
+                    Drained::Empty
+                });
+            }
+            let mut rest = &self.raw[self.fed..];
+            match s.read_tls(&mut rest) {
+                Ok(0) | Err(_) => {
+                    // rustls refused bytes yet has no plaintext to give:
+                    // stuck (a full plaintext buffer was drained above).
+                    return Err(invalid("TLS session refuses input"));
+                }
+                Ok(n) => self.fed += n,
+            }
+            s.process_new_packets().map_err(invalid)?;
+        }
+        Err(invalid("TLS read made no progress"))
     }
 }
 
@@ -515,24 +596,33 @@ impl ReadInto for rustls::Reader<'_> {
 pub struct TlsWriteHalf {
     io: OwnedWriteHalf<TcpStream>,
     session: Rc<RefCell<Connection>>,
+    /// Ciphertext on its way to the socket, kept between pieces (and
+    /// between writes while small) so that its memory is reused rather
+    /// than allocated (and faulted in) again for every piece.
+    out: Vec<u8>,
 }
 
 impl TlsWriteHalf {
     /// Encrypts and sends `data` (and anything rustls queued meanwhile,
     /// such as a key update).
     pub async fn write_all(&mut self, data: Bytes) -> std::io::Result<()> {
-        let mut pieces = data.chunks(WRITE_PIECE_BYTES).peekable();
-        if pieces.peek().is_none() {
-            return Ok(());
-        }
-        for piece in pieces {
-            let out = {
+        for piece in data.chunks(WRITE_PIECE_BYTES) {
+            let mut out = std::mem::take(&mut self.out);
+            out.clear();
+            {
                 let mut s = self.session.borrow_mut();
                 std::io::Write::write_all(&mut s.writer(), piece)?;
-                take_tls_output(&mut s, piece.len() + piece.len() / 512 + 64)?
-            };
-            let (r, _) = self.io.write_all(out).await;
+                out.reserve(piece.len() + piece.len() / 512 + 64);
+                drain_tls_output(&mut s, &mut out)?;
+            }
+            let (r, out) = self.io.write_all(out).await;
+            self.out = out;
             r?;
+        }
+        // Kept for the next response only if small: a connection that
+        // was sent one large response does not hold its piece buffer.
+        if self.out.capacity() > KEEP_OUT_BYTES {
+            self.out = Vec::new();
         }
         Ok(())
     }
@@ -568,5 +658,155 @@ pub async fn accept_with_timeout(
             std::io::ErrorKind::TimedOut,
             "TLS handshake timed out",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The read half's buffer handling over a real loopback connection:
+    //! records split across socket reads, many small records in one read,
+    //! a caller's buffer with little spare capacity, close_notify, and
+    //! both TLS versions. Certificates: a test CA and a `localhost`
+    //! certificate it signed (valid until 2126), in `testdata/`.
+
+    use super::*;
+    use monoio::net::TcpListener;
+
+    const CA: &str = include_str!("testdata/ca.pem");
+    const KEYSTORE: &str = include_str!("testdata/keystore.pem");
+
+    fn configs(
+        version: &'static rustls::SupportedProtocolVersion,
+    ) -> (Arc<rustls::ServerConfig>, Arc<rustls::ClientConfig>) {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let chain: Vec<CertificateDer<'static>> =
+            CertificateDer::pem_slice_iter(KEYSTORE.as_bytes())
+                .collect::<Result<_, _>>()
+                .unwrap();
+        let key = PrivateKeyDer::from_pem_slice(KEYSTORE.as_bytes()).unwrap();
+        let server = rustls::ServerConfig::builder_with_provider(provider.clone())
+            .with_protocol_versions(&[version])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .unwrap();
+        let mut roots = rustls::RootCertStore::empty();
+        for c in CertificateDer::pem_slice_iter(CA.as_bytes()) {
+            roots.add(c.unwrap()).unwrap();
+        }
+        let client = rustls::ClientConfig::builder_with_provider(provider)
+            .with_protocol_versions(&[version])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        (Arc::new(server), Arc::new(client))
+    }
+
+    /// Sends `pieces` from the client (each piece its own write, so its
+    /// own records), closes with close_notify, and returns what the
+    /// server read with a buffer of `capacity` spare bytes per read.
+    fn transfer(
+        version: &'static rustls::SupportedProtocolVersion,
+        pieces: Vec<Bytes>,
+        capacity: usize,
+    ) -> Vec<u8> {
+        let mut rt = monoio::RuntimeBuilder::<monoio::LegacyDriver>::new()
+            .enable_timer()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (server_config, client_config) = configs(version);
+            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+            let addr = listener.local_addr().unwrap();
+            let client = monoio::spawn(async move {
+                let io = TcpStream::connect(addr).await.unwrap();
+                let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
+                let (mut rd, mut wr, _s) = connect(client_config, name, io).await.unwrap();
+                for p in pieces {
+                    wr.write_all(p).await.unwrap();
+                }
+                wr.shutdown().await.unwrap();
+                // Until the server's close_notify: closing with unread
+                // bytes (TLS 1.3 session tickets) would reset the
+                // connection before the server read everything.
+                let mut sink = BytesMut::with_capacity(4096);
+                for _ in 0..1_000 {
+                    sink.clear();
+                    if rd.read(&mut sink).await.unwrap() == 0 {
+                        break;
+                    }
+                }
+            });
+            let (io, _) = listener.accept().await.unwrap();
+            let (mut rd, mut wr, session) = accept(server_config, io).await.unwrap();
+            assert_eq!(
+                session.borrow().protocol_version(),
+                Some(version.version),
+                "negotiated version"
+            );
+            let mut got = Vec::new();
+            // Bounded: every read appends at least one byte or ends.
+            for _ in 0..10_000_000 {
+                let mut buf = BytesMut::with_capacity(capacity);
+                let n = rd.read(&mut buf).await.unwrap();
+                assert_eq!(n, buf.len());
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf);
+            }
+            wr.shutdown().await.unwrap();
+            client.await;
+            got
+        })
+    }
+
+    fn pattern(len: usize, seed: u8) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+            .collect()
+    }
+
+    #[test]
+    fn large_writes_arrive_whole_with_records_split_across_reads() {
+        for version in [&rustls::version::TLS13, &rustls::version::TLS12] {
+            // 3 MiB in 16 KiB records over reads of 64-512 KiB: records
+            // straddle read boundaries.
+            let data = pattern(3 * 1024 * 1024 + 17, 1);
+            for capacity in [1 << 20, 1000, 0] {
+                let got = transfer(version, vec![Bytes::from(data.clone())], capacity);
+                assert!(got == data, "{version:?} capacity {capacity}");
+            }
+        }
+    }
+
+    #[test]
+    fn many_small_records_in_one_read_arrive_in_order() {
+        for version in [&rustls::version::TLS13, &rustls::version::TLS12] {
+            // 5,000 writes of 1-97 bytes: each its own record, many per
+            // socket read; more than rustls's 16 KiB of plaintext
+            // buffer per read.
+            let pieces: Vec<Bytes> = (0..5_000)
+                .map(|i| Bytes::from(pattern(1 + i % 97, i as u8)))
+                .collect();
+            let want: Vec<u8> = pieces.iter().flat_map(|p| p.iter().copied()).collect();
+            for capacity in [64 * 1024, 10, 0] {
+                let got = transfer(version, pieces.clone(), capacity);
+                assert!(got == want, "{version:?} capacity {capacity}");
+            }
+        }
+    }
+
+    #[test]
+    fn read_sizes_grow_after_full_reads_and_shrink_after_small_ones() {
+        assert_eq!(next_read_size(READ_BYTES, READ_BYTES), 2 * READ_BYTES);
+        assert_eq!(
+            next_read_size(READ_BYTES_MAX, READ_BYTES_MAX),
+            READ_BYTES_MAX
+        );
+        assert_eq!(next_read_size(READ_BYTES_MAX, 100), READ_BYTES);
+        assert_eq!(next_read_size(READ_BYTES, 100), READ_BYTES);
+        assert_eq!(next_read_size(4 * READ_BYTES, READ_BYTES), 4 * READ_BYTES);
+        assert_eq!(next_read_size(4 * READ_BYTES, READ_BYTES - 1), READ_BYTES);
     }
 }
