@@ -18,7 +18,20 @@ use crate::acl::{AclBinding, AclEntry, AclFilter, Authz, op};
 use crate::metadata::{Command, Outcome};
 use crate::shard::Shard;
 
-const NO_AUTHORIZER: &str = "No Authorizer is configured.";
+/// Why an ACL request is refused before it is looked at: no authorizer
+/// (SECURITY_DISABLED), or `operation` not allowed on the cluster.
+fn refused(authz: &Authz<'_>, operation: i8) -> Option<(ErrorCode, &'static str)> {
+    if !authz.enabled() {
+        Some((ErrorCode::SecurityDisabled, "No Authorizer is configured."))
+    } else if !authz.cluster(operation) {
+        Some((
+            ErrorCode::ClusterAuthorizationFailed,
+            "Cluster authorization failed.",
+        ))
+    } else {
+        None
+    }
+}
 
 pub async fn create(
     shard: &Rc<Shard>,
@@ -37,14 +50,8 @@ pub async fn create(
             .collect(),
         ..Default::default()
     };
-    if !authz.enabled() {
-        return fail(ErrorCode::SecurityDisabled, NO_AUTHORIZER);
-    }
-    if !authz.cluster(op::ALTER) {
-        return fail(
-            ErrorCode::ClusterAuthorizationFailed,
-            "Cluster authorization failed.",
-        );
+    if let Some((code, msg)) = refused(authz, op::ALTER) {
+        return fail(code, msg);
     }
     let mut results: Vec<AclCreationResult> = Vec::with_capacity(r.creations.len());
     let mut valid = Vec::new();
@@ -117,14 +124,8 @@ pub fn describe(
         error_message: Some(msg),
         ..Default::default()
     };
-    if !authz.enabled() {
-        return error(ErrorCode::SecurityDisabled, NO_AUTHORIZER.into());
-    }
-    if !authz.cluster(op::DESCRIBE) {
-        return error(
-            ErrorCode::ClusterAuthorizationFailed,
-            "Cluster authorization failed.".into(),
-        );
+    if let Some((code, msg)) = refused(authz, op::DESCRIBE) {
+        return error(code, msg.into());
     }
     let f = filter_of(
         r.resource_type_filter,
@@ -186,14 +187,8 @@ pub async fn delete(
             .collect(),
         ..Default::default()
     };
-    if !authz.enabled() {
-        return fail(ErrorCode::SecurityDisabled, NO_AUTHORIZER);
-    }
-    if !authz.cluster(op::ALTER) {
-        return fail(
-            ErrorCode::ClusterAuthorizationFailed,
-            "Cluster authorization failed.",
-        );
+    if let Some((code, msg)) = refused(authz, op::ALTER) {
+        return fail(code, msg);
     }
     let mut results: Vec<Option<DeleteAclsFilterResult>> = Vec::with_capacity(r.filters.len());
     let mut filters = Vec::new();

@@ -313,11 +313,15 @@ async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
 /// applies it unless `validate_only`.
 async fn alter_resource(
     shard: &Rc<Shard>,
+    authz: &Authz<'_>,
     resource_type: i8,
     resource_name: &str,
     validate_only: bool,
     edit: impl FnOnce(&mut BTreeMap<String, String>) -> Result<(), ApiError>,
 ) -> Result<(), ApiError> {
+    if let Some(denied) = config_denied(authz, resource_type, resource_name, op::ALTER_CONFIGS) {
+        return Err(denied);
+    }
     let meta = shard.metadata();
     let change = match resource_type {
         TOPIC => {
@@ -377,24 +381,12 @@ pub async fn alter(
 ) -> AlterConfigsResponse {
     let mut responses = Vec::with_capacity(req.resources.len());
     for r in req.resources {
-        if let Some(denied) =
-            config_denied(authz, r.resource_type, &r.resource_name, op::ALTER_CONFIGS)
-        {
-            let (error_code, error_message) = code_and_message(Err(denied));
-            responses.push(AlterConfigsResourceResponse {
-                error_code,
-                error_message,
-                resource_type: r.resource_type,
-                resource_name: r.resource_name,
-                ..Default::default()
-            });
-            continue;
-        }
         // AlterConfigs replaces the whole set: anything not named reverts
         // to its default.
         let configs = r.configs.clone();
         let outcome = alter_resource(
             shard,
+            authz,
             r.resource_type,
             &r.resource_name,
             req.validate_only,
@@ -445,24 +437,12 @@ pub async fn incremental_alter(
 ) -> IncrementalAlterConfigsResponse {
     let mut responses = Vec::with_capacity(req.resources.len());
     for r in req.resources {
-        if let Some(denied) =
-            config_denied(authz, r.resource_type, &r.resource_name, op::ALTER_CONFIGS)
-        {
-            let (error_code, error_message) = code_and_message(Err(denied));
-            responses.push(IncResponse {
-                error_code,
-                error_message,
-                resource_type: r.resource_type,
-                resource_name: r.resource_name,
-                ..Default::default()
-            });
-            continue;
-        }
         let ops = r.configs.clone();
         let defaults = shard.metadata().settings.clone();
         let rtype = r.resource_type;
         let outcome = alter_resource(
             shard,
+            authz,
             r.resource_type,
             &r.resource_name,
             req.validate_only,
