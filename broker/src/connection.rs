@@ -289,8 +289,11 @@ async fn start_request(
     if let Some(st) = sasl.as_mut()
         && !st.in_exchange()
     {
-        let reauth_ms = shard.ctx.config.settings.i64("connections.max.reauth.ms");
-        if reauth_ms > 0 && matches!(body, RequestBody::SaslHandshake(_)) {
+        // The setting is read only for a SaslHandshake: this runs for
+        // every request of a SASL connection.
+        if matches!(body, RequestBody::SaslHandshake(_))
+            && shard.ctx.config.settings.i64("connections.max.reauth.ms") > 0
+        {
             // KIP-368: the client re-authenticates on this connection.
             st.session = crate::sasl::Session::Start;
         } else if st

@@ -32,7 +32,13 @@ impl<'a> Authz<'a> {
             authorizer,
             meta,
             principal,
-            host: peer.to_string(),
+            // Formatted only when an authorizer will read it: this runs
+            // for every request, produce and fetch included.
+            host: if authorizer.is_some() {
+                peer.to_string()
+            } else {
+                String::new()
+            },
         }
     }
 
@@ -57,7 +63,8 @@ impl<'a> Authz<'a> {
         self.principal
     }
 
-    /// The requester's client address, as ACL hosts name it.
+    /// The requester's client address, as ACL hosts name it (empty
+    /// without an authorizer).
     pub fn host(&self) -> &str {
         &self.host
     }
@@ -107,5 +114,29 @@ impl<'a> Authz<'a> {
             .iter()
             .filter(|&&o| self.allows(o, rt, name))
             .fold(0i32, |bits, &o| bits | (1 << o))
+    }
+}
+
+/// An authorization outside a request (a connecting broker, a consumer
+/// group's regex resolved later): `principal` at `host` against the
+/// shard's ACLs of this moment; everything is allowed without an
+/// authorizer.
+pub fn authorize_now(
+    shard: &crate::shard::Shard,
+    principal: &str,
+    host: &str,
+    operation: i8,
+    rt: i8,
+    name: &str,
+) -> bool {
+    match shard.ctx.authorizer.as_ref() {
+        None => true,
+        Some(a) => a.authorize(
+            &shard.metadata().acls,
+            Requester { principal, host },
+            operation,
+            rt,
+            name,
+        ),
     }
 }

@@ -156,21 +156,16 @@ impl ShardNet {
 fn peer_check(shard: &Rc<Shard>) -> crate::tls::peer::PeerCheck {
     let weak = Rc::downgrade(shard);
     Rc::new(move |principal: &str, ip: std::net::IpAddr| {
-        let Some(s) = weak.upgrade() else {
-            return false;
-        };
-        let Some(a) = s.ctx.authorizer.as_ref() else {
-            return true;
-        };
-        let host = ip.to_string();
-        let host = host.as_str();
-        a.authorize(
-            &s.metadata().acls,
-            crate::acl::authorizer::Requester { principal, host },
-            crate::acl::op::CLUSTER_ACTION,
-            crate::acl::resource::CLUSTER,
-            crate::acl::resource::CLUSTER_NAME,
-        )
+        weak.upgrade().is_some_and(|s| {
+            crate::acl::request::authorize_now(
+                &s,
+                principal,
+                &ip.to_string(),
+                crate::acl::op::CLUSTER_ACTION,
+                crate::acl::resource::CLUSTER,
+                crate::acl::resource::CLUSTER_NAME,
+            )
+        })
     })
 }
 

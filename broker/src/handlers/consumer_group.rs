@@ -127,22 +127,16 @@ fn to_assignment(tps: Vec<(Uuid, Vec<i32>)>) -> Assignment {
 fn regex_filter(s: &Rc<Shard>, principal: String, host: String) -> TopicFilter {
     let weak = Rc::downgrade(s);
     TopicFilter(Rc::new(move |topic: &str| {
-        let Some(s) = weak.upgrade() else {
-            return false;
-        };
-        let Some(a) = s.ctx.authorizer.as_ref() else {
-            return true;
-        };
-        a.authorize(
-            &s.metadata().acls,
-            crate::acl::authorizer::Requester {
-                principal: &principal,
-                host: &host,
-            },
-            op::DESCRIBE,
-            crate::acl::resource::TOPIC,
-            topic,
-        )
+        weak.upgrade().is_some_and(|s| {
+            crate::acl::request::authorize_now(
+                &s,
+                &principal,
+                &host,
+                op::DESCRIBE,
+                crate::acl::resource::TOPIC,
+                topic,
+            )
+        })
     }))
 }
 
