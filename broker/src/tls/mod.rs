@@ -122,8 +122,8 @@ impl Source {
         )
     }
 
-    /// Builds a server config from the files as they are now.
-    fn build(&self) -> Result<rustls::ServerConfig, TlsError> {
+    /// The keystore's certificate chain and private key.
+    fn identity(&self) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), TlsError> {
         let ks = &self.keystore;
         let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(ks)
             .map_err(|e| pem_err(ks, e))?
@@ -136,25 +136,20 @@ impl Source {
             });
         }
         let key = PrivateKeyDer::from_pem_file(ks).map_err(|e| pem_err(ks, e))?;
+        Ok((chain, key))
+    }
+
+    /// Builds a server config from the files as they are now.
+    fn build(&self) -> Result<rustls::ServerConfig, TlsError> {
+        let (chain, key) = self.identity()?;
         let builder = rustls::ServerConfig::builder_with_provider(self.provider.clone())
             .with_protocol_versions(&self.versions)
             .map_err(|e| TlsError::Rustls(e.to_string()))?;
-        let builder = match (&self.truststore, self.client_auth) {
-            (Some(ts), auth) if auth != ClientAuth::None => {
-                let mut roots = rustls::RootCertStore::empty();
-                for cert in CertificateDer::pem_file_iter(ts).map_err(|e| pem_err(ts, e))? {
-                    roots
-                        .add(cert.map_err(|e| pem_err(ts, e))?)
-                        .map_err(|e| pem_err(ts, e))?;
-                }
-                if roots.is_empty() {
-                    return Err(TlsError::Missing {
-                        path: ts.clone(),
-                        what: "CA certificate",
-                    });
-                }
+        let builder = match self.client_auth {
+            ClientAuth::None => builder.with_no_client_auth(),
+            auth => {
                 let v = WebPkiClientVerifier::builder_with_provider(
-                    Arc::new(roots),
+                    Arc::new(self.roots()?),
                     self.provider.clone(),
                 );
                 let v = if auth == ClientAuth::Requested {
@@ -166,7 +161,6 @@ impl Source {
                     v.build().map_err(|e| TlsError::Rustls(e.to_string()))?,
                 )
             }
-            _ => builder.with_no_client_auth(),
         };
         builder
             .with_single_cert(chain, key)
@@ -198,12 +192,7 @@ impl Source {
     /// A client config that trusts the truststore's CAs and presents the
     /// keystore's certificate (TLS between brokers is mutual).
     fn build_client(&self) -> Result<rustls::ClientConfig, TlsError> {
-        let ks = &self.keystore;
-        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(ks)
-            .map_err(|e| pem_err(ks, e))?
-            .collect::<Result<_, _>>()
-            .map_err(|e| pem_err(ks, e))?;
-        let key = PrivateKeyDer::from_pem_file(ks).map_err(|e| pem_err(ks, e))?;
+        let (chain, key) = self.identity()?;
         rustls::ClientConfig::builder_with_provider(self.provider.clone())
             .with_protocol_versions(&self.versions)
             .map_err(|e| TlsError::Rustls(e.to_string()))?
