@@ -74,41 +74,51 @@ def admin_client(port, mechanism="SCRAM-SHA-256", user=ADMIN, password=ADMIN_PW)
     return AdminClient(sasl_conf(port, mechanism, user, password))
 
 
-def login(port, mechanism, user, password, timeout=5):
-    """A raw SASL exchange with the broker at 127.0.0.1:port (RFC 5802 for
-    SCRAM, with the server signature checked): True if it authenticated,
-    False if the broker refused it."""
-    with rawkafka.KafkaConn("127.0.0.1:%d" % port, timeout=timeout) as c:
-        r = c.request(API_SASL_HANDSHAKE, 1, {"Mechanism": mechanism})
-        assert r["ErrorCode"] == 0, r
-        if mechanism == "PLAIN":
-            r = c.request(API_SASL_AUTHENTICATE, 2,
-                          {"AuthBytes": b"\0" + user.encode() + b"\0" + password.encode()})
-            return r["ErrorCode"] == 0
-        h = hashlib.sha256 if mechanism == "SCRAM-SHA-256" else hashlib.sha512
-        cnonce = base64.b64encode(os.urandom(18)).decode()
-        first_bare = "n=%s,r=%s" % (user.replace("=", "=3D").replace(",", "=2C"), cnonce)
-        r = c.request(API_SASL_AUTHENTICATE, 2, {"AuthBytes": ("n,," + first_bare).encode()})
-        assert r["ErrorCode"] == 0, r
-        server_first = bytes(r["AuthBytes"]).decode()
-        attrs = dict(a.split("=", 1) for a in server_first.split(","))
-        assert attrs["r"].startswith(cnonce)
-        salted = hashlib.pbkdf2_hmac(h().name, password.encode(), base64.b64decode(attrs["s"]),
-                                     int(attrs["i"]))
-        client_key = hmac.new(salted, b"Client Key", h).digest()
-        stored_key = h(client_key).digest()
-        without_proof = "c=biws,r=" + attrs["r"]
-        auth_message = ",".join([first_bare, server_first, without_proof]).encode()
-        signature = hmac.new(stored_key, auth_message, h).digest()
-        proof = bytes(a ^ b for a, b in zip(client_key, signature))
-        r = c.request(API_SASL_AUTHENTICATE, 2, {
-            "AuthBytes": (without_proof + ",p=" + base64.b64encode(proof).decode()).encode()})
-        if r["ErrorCode"] != 0:
-            return False
+def sasl_exchange(c, mechanism, user, password, strict=True):
+    """SaslHandshake and the whole exchange on the open connection `c`
+    (RFC 5802 for SCRAM, the server signature checked on success). Returns
+    the last response: the handshake's if it was refused, else the last
+    SaslAuthenticate. `strict`: the handshake and SCRAM's first step must
+    succeed (only the proof may be refused)."""
+    r = c.request(API_SASL_HANDSHAKE, 1, {"Mechanism": mechanism})
+    assert not strict or r["ErrorCode"] == 0, r
+    if r["ErrorCode"] != 0:
+        return r
+    if mechanism == "PLAIN":
+        return c.request(API_SASL_AUTHENTICATE, 2,
+                         {"AuthBytes": b"\0" + user.encode() + b"\0" + password.encode()})
+    h = hashlib.sha256 if mechanism == "SCRAM-SHA-256" else hashlib.sha512
+    cnonce = base64.b64encode(os.urandom(18)).decode()
+    first_bare = "n=%s,r=%s" % (user.replace("=", "=3D").replace(",", "=2C"), cnonce)
+    r = c.request(API_SASL_AUTHENTICATE, 2, {"AuthBytes": ("n,," + first_bare).encode()})
+    assert not strict or r["ErrorCode"] == 0, r
+    if r["ErrorCode"] != 0:
+        return r
+    server_first = bytes(r["AuthBytes"]).decode()
+    attrs = dict(a.split("=", 1) for a in server_first.split(","))
+    assert attrs["r"].startswith(cnonce)
+    salted = hashlib.pbkdf2_hmac(h().name, password.encode(), base64.b64decode(attrs["s"]),
+                                 int(attrs["i"]))
+    client_key = hmac.new(salted, b"Client Key", h).digest()
+    stored_key = h(client_key).digest()
+    without_proof = "c=biws,r=" + attrs["r"]
+    auth_message = ",".join([first_bare, server_first, without_proof]).encode()
+    signature = hmac.new(stored_key, auth_message, h).digest()
+    proof = bytes(a ^ b for a, b in zip(client_key, signature))
+    r = c.request(API_SASL_AUTHENTICATE, 2, {
+        "AuthBytes": (without_proof + ",p=" + base64.b64encode(proof).decode()).encode()})
+    if r["ErrorCode"] == 0:
         server_key = hmac.new(salted, b"Server Key", h).digest()
         want = "v=" + base64.b64encode(hmac.new(server_key, auth_message, h).digest()).decode()
         assert bytes(r["AuthBytes"]).decode() == want, "server signature"
-        return True
+    return r
+
+
+def login(port, mechanism, user, password, timeout=5):
+    """A raw SASL exchange with the broker at 127.0.0.1:port: True if it
+    authenticated, False if the broker refused it."""
+    with rawkafka.KafkaConn("127.0.0.1:%d" % port, timeout=timeout) as c:
+        return sasl_exchange(c, mechanism, user, password)["ErrorCode"] == 0
 
 
 def logins(port, user, password):

@@ -28,9 +28,6 @@ Usage: python3 benches/load/saslbench.py   (after a release build;
 TIDEMARK_BIN selects the binary, CONN_SECONDS=5 RATE=2000 LAT_SECONDS=20
 ROUNDS=1 by default)
 """
-import base64
-import hashlib
-import hmac
 import json
 import os
 import ssl
@@ -42,10 +39,10 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "conformance"))
 import harness  # noqa: E402
 import rawkafka  # noqa: E402
+from test_scram_users import sasl_exchange  # noqa: E402
 from test_tls import Pki, TlsBroker  # noqa: E402
 
 USER, PASSWORD = "admin", "adm1n-s3cret"
-API_SASL_HANDSHAKE, API_SASL_AUTHENTICATE = 17, 36
 CONN_SECONDS = float(os.environ.get("CONN_SECONDS", "5"))
 RATE = int(os.environ.get("RATE", "2000"))
 LAT_SECONDS = float(os.environ.get("LAT_SECONDS", "20"))
@@ -74,31 +71,9 @@ class SaslSslBroker(TlsBroker):
 
 def scram_sha256(c, user, password):
     """SaslHandshake and a SCRAM-SHA-256 exchange on the open connection
-    `c` (as conformance/test_scram_users.py's `login`)."""
-    r = c.request(API_SASL_HANDSHAKE, 1, {"Mechanism": "SCRAM-SHA-256"})
+    `c`, the server signature checked (conformance/test_scram_users.py)."""
+    r = sasl_exchange(c, "SCRAM-SHA-256", user, password)
     assert r["ErrorCode"] == 0, r
-    h = hashlib.sha256
-    cnonce = base64.b64encode(os.urandom(18)).decode()
-    first_bare = "n=%s,r=%s" % (user, cnonce)
-    r = c.request(API_SASL_AUTHENTICATE, 2, {"AuthBytes": ("n,," + first_bare).encode()})
-    assert r["ErrorCode"] == 0, r
-    server_first = bytes(r["AuthBytes"]).decode()
-    attrs = dict(a.split("=", 1) for a in server_first.split(","))
-    assert attrs["r"].startswith(cnonce)
-    salted = hashlib.pbkdf2_hmac("sha256", password.encode(), base64.b64decode(attrs["s"]),
-                                 int(attrs["i"]))
-    client_key = hmac.new(salted, b"Client Key", h).digest()
-    stored_key = h(client_key).digest()
-    without_proof = "c=biws,r=" + attrs["r"]
-    auth_message = ",".join([first_bare, server_first, without_proof]).encode()
-    signature = hmac.new(stored_key, auth_message, h).digest()
-    proof = bytes(a ^ b for a, b in zip(client_key, signature))
-    r = c.request(API_SASL_AUTHENTICATE, 2, {
-        "AuthBytes": (without_proof + ",p=" + base64.b64encode(proof).decode()).encode()})
-    assert r["ErrorCode"] == 0, r
-    server_key = hmac.new(salted, b"Server Key", h).digest()
-    want = "v=" + base64.b64encode(hmac.new(server_key, auth_message, h).digest()).decode()
-    assert bytes(r["AuthBytes"]).decode() == want, "server signature"
 
 
 def cpu(pid):
