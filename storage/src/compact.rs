@@ -57,7 +57,14 @@ impl Log {
         let sealed: Vec<(i64, u64, u64)> = {
             let st = self.st.borrow();
             let active = st.active_base();
-            let limit = self.max_collectible.get();
+            // Nothing at or past the first offset whose transaction is
+            // undecided (or whose marker may still be cut): its records
+            // may yet be aborted (Kafka cleans below the first unstable
+            // offset only).
+            let limit = self
+                .max_collectible
+                .get()
+                .min(st.txns.first_open().unwrap_or(i64::MAX));
             st.segments
                 .values()
                 .filter(|s| s.base < active && s.next <= limit)
@@ -79,13 +86,17 @@ impl Log {
         let max_dec = self.config.max_decompressed_bytes;
         let max_batch = self.config.max_batch_bytes;
 
+        // Records of aborted transactions are removed and never shadow a
+        // key (Kafka's cleaner): their markers stay (control batches are
+        // kept whole), so the transaction's end is never lost.
+        let aborted = AbortedIndex::of(&self.st.borrow().txns);
         // Pass 1: the latest offset of every key in the sealed segments.
         let mut latest: HashMap<Bytes, i64> = HashMap::new();
         for &(base, size, _) in &sealed {
             let path = seg_path(&self.dir, base, "log");
             let reader = file::open_read(&path)?;
             let end = file::scan_segment(&reader, &path, size, max_batch, |_, b| {
-                if b.is_control() {
+                if b.is_control() || aborted.holds(b) {
                     return Ok(());
                 }
                 if let Ok(records) = b.decompressed_records(max_dec) {
@@ -123,7 +134,12 @@ impl Log {
             let mut failed: Option<StorageError> = None;
             let interval = u64::from(self.config.index_interval_bytes);
             file::scan_segment(&reader, &path, size, max_batch, |_, b| {
-                match retain(b, &latest, horizon, max_dec) {
+                let decided = if aborted.holds(b) {
+                    Ok((None, b.records_count().max(0) as u64))
+                } else {
+                    retain(b, &latest, horizon, max_dec)
+                };
+                match decided {
                     Ok((kept, n)) => {
                         removed += n;
                         if let Some(kept) = kept {
@@ -170,14 +186,22 @@ impl Log {
                 seg_path(&self.dir, base, "index"),
                 seg_path(&self.dir, base, "timeindex"),
             );
+            let xp = seg_path(&self.dir, base, "txnindex");
             file::remove_if_exists(&ip)?;
             file::remove_if_exists(&tp)?;
+            file::remove_if_exists(&xp)?;
             file::fsync_dir(&self.dir)?;
             failpoint::hit("compact.before_rename");
             std::fs::rename(&cleaned, &path).map_err(|e| StorageError::io("rename", &path, e))?;
             file::fsync_dir(&self.dir)?;
             failpoint::hit("compact.after_rename");
             index::write_files(&idx, new_len, &ip, &tp)?;
+            let aborted = {
+                let st = self.st.borrow();
+                let next = st.segments.get(&base).map_or(base, |s| s.next);
+                st.txns.aborted_in(base, next)
+            };
+            file::write_atomic(&xp, &crate::txn::encode_txnindex(new_len, &aborted))?;
             let mut st = self.st.borrow_mut();
             let seg = st.segments.get_mut(&base).expect("checked above");
             seg.size = new_len;
@@ -217,6 +241,33 @@ async fn write_file(path: &std::path::Path, data: Bytes) -> Result<()> {
         .await
         .map_err(|e| StorageError::io("fdatasync", path, e))?;
     Ok(())
+}
+
+/// The aborted transactions' ranges by producer, to recognise their
+/// batches.
+struct AbortedIndex(HashMap<i64, Vec<(i64, i64)>>);
+
+impl AbortedIndex {
+    fn of(t: &crate::txn::Transactions) -> Self {
+        let mut m: HashMap<i64, Vec<(i64, i64)>> = HashMap::new();
+        for a in &t.aborted {
+            m.entry(a.producer_id)
+                .or_default()
+                .push((a.first_offset, a.last_offset));
+        }
+        AbortedIndex(m)
+    }
+
+    /// Whether `b` is a data batch of an aborted transaction.
+    fn holds(&self, b: &RecordBatch) -> bool {
+        !b.is_control()
+            && b.is_transactional()
+            && self.0.get(&b.producer_id()).is_some_and(|ranges| {
+                ranges
+                    .iter()
+                    .any(|&(first, last)| first <= b.base_offset() && b.base_offset() < last)
+            })
+    }
 }
 
 /// Decides what of batch `b` survives: `(batch to write, records removed)`.

@@ -18,10 +18,12 @@ mod index;
 mod log;
 mod notify;
 mod producers;
+mod txn;
 
 pub use compact::CompactionStats;
 pub use config::{CleanupPolicy, FlushPolicy, IoMode, LogConfig};
 pub use error::{ConfigError, Result, StorageError};
 pub use file::sync_filesystem;
-pub use log::{AppendInfo, CACHE_FLOOR_FACTOR, Corruption, Log, ReadResult};
+pub use log::{AppendInfo, CACHE_FLOOR_FACTOR, Corruption, Log, MAX_ABORTED_PER_READ, ReadResult};
 pub use producers::{PRODUCER_ID_EXPIRATION_MS, ProducerBatch};
+pub use txn::{AbortedTxn, ProducerTxnState, TxnMarkerInfo};

@@ -13,7 +13,7 @@
 //! of the log operations that queued them.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::rc::{Rc, Weak};
 use std::time::Instant;
@@ -28,7 +28,10 @@ use crate::failpoint;
 use crate::file::{self, ScanEnd, SegmentWriter};
 use crate::index::{self, SegIndex};
 use crate::notify::Notify;
-use crate::producers::{ProducerBatch, ProducerBatches};
+use crate::producers::{PRODUCER_ID_EXPIRATION_MS, ProducerBatch, ProducerBatches};
+use crate::txn::{
+    AbortedRange, AbortedTxn, MAX_STATE_FILE_BYTES, ProducerTxnState, Transactions, TxnMarkerInfo,
+};
 
 const RECOVERY_POINT: &str = "recovery-point-offset-checkpoint";
 const LOG_START: &str = "log-start-offset-checkpoint";
@@ -38,6 +41,17 @@ const INDEX_CACHE_SEGMENTS: usize = 8;
 /// The tail cache holds at most this many times `tail_cache_bytes` for
 /// followers that still need it (see [`Log::set_cache_floor`]).
 pub const CACHE_FLOOR_FACTOR: usize = 8;
+
+/// The files of one segment (`<base>.<ext>`); the snapshot holds the
+/// producer state at the segment's base.
+const SEGMENT_FILES: [&str; 5] = ["log", "index", "timeindex", "txnindex", "snapshot"];
+
+/// Producer-state snapshots kept (the latest segment bases'): a truncation
+/// into one of the last segments still finds one at or below its cut.
+const SNAPSHOTS_KEPT: usize = 3;
+
+/// The most aborted transactions one [`Log::aborted_transactions`] returns.
+pub const MAX_ABORTED_PER_READ: usize = 10_000;
 
 /// What an append assigned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,10 +114,27 @@ pub(crate) struct Segment {
 }
 
 pub(crate) enum IoOp {
-    Write { base: i64, data: Bytes },
-    Roll { new: i64, index: Rc<SegIndex> },
-    Checkpoint { name: &'static str, data: Vec<u8> },
-    Delete { bases: Vec<i64> },
+    Write {
+        base: i64,
+        data: Bytes,
+    },
+    Roll {
+        new: i64,
+        index: Rc<SegIndex>,
+        /// The sealed segment's aborted transactions (its `.txnindex`).
+        aborted: Vec<AbortedRange>,
+        /// The producer-state snapshot at `new`.
+        snapshot: Vec<u8>,
+        /// An older snapshot to remove (see [`SNAPSHOTS_KEPT`]).
+        drop_snapshot: Option<i64>,
+    },
+    Checkpoint {
+        name: &'static str,
+        data: Vec<u8>,
+    },
+    Delete {
+        bases: Vec<i64>,
+    },
 }
 
 pub(crate) struct State {
@@ -132,6 +163,8 @@ pub(crate) struct State {
     exclusive: bool,
     /// The idempotent producers' last batches (see [`Log::producer_batches`]).
     producers: ProducerBatches,
+    /// Open, unreplicated and aborted transactions (see `txn.rs`).
+    pub(crate) txns: Transactions,
 }
 
 /// One partition's log. See the module docs for the concurrency model.
@@ -230,6 +263,7 @@ impl Log {
         std::fs::create_dir_all(&dir).map_err(|e| StorageError::io("mkdir", &dir, e))?;
 
         let mut bases = Vec::new();
+        let mut snapshots = Vec::new();
         let entries = std::fs::read_dir(&dir).map_err(|e| StorageError::io("readdir", &dir, e))?;
         for entry in entries {
             let entry = entry.map_err(|e| StorageError::io("readdir", &dir, e))?;
@@ -240,8 +274,10 @@ impl Log {
                 file::remove_if_exists(&entry.path())?;
                 continue;
             }
-            if let Some((base, "log")) = parse_base(&name) {
-                bases.push(base);
+            match parse_base(&name) {
+                Some((base, "log")) => bases.push(base),
+                Some((offset, "snapshot")) => snapshots.push(offset),
+                _ => {}
             }
         }
         bases.sort_unstable();
@@ -278,9 +314,12 @@ impl Log {
         let mut segments = BTreeMap::new();
         let mut corruption = None;
         let mut active_index = SegIndex::new();
-        // Producers' batches from the segments read below; a segment that
-        // is not read (its index is trusted) starts the count again after it.
-        let mut producers = ProducerBatches::starting_at(bases[0]);
+        // Producer and transaction state: the latest valid snapshot at a
+        // segment base (`state_from`), the aborted transactions of the
+        // segments below it from their `.txnindex`, and a read of every
+        // segment from it on. Without one, every segment is read.
+        let (state_from, mut txns, mut producers) =
+            load_producer_state(&dir, &bases, &mut snapshots)?;
         let n = bases.len();
         for (i, &base) in bases.iter().enumerate() {
             let last = i + 1 == n;
@@ -293,12 +332,14 @@ impl Log {
             );
             if !last
                 && base < recovery_point
+                && base < state_from
                 && let Some(idx) = index::read_files(len, &ip, &tp)?
             {
                 segments.insert(base, Segment::sealed(base, next_base, len, idx.max_ts));
-                producers = ProducerBatches::starting_at(next_base);
                 continue;
             }
+            // Below `state_from` the snapshot already holds the state.
+            let record_state = base >= state_from;
             let reader = file::open_read(&path)?;
             let mut idx = SegIndex::new();
             let mut expected = base;
@@ -329,7 +370,10 @@ impl Log {
                 if scan_epochs && e >= 0 && epochs.last().is_none_or(|l| e > l.0) {
                     epochs.push((e, b.base_offset()));
                 }
-                producers.record(b);
+                if record_state {
+                    producers.record(b);
+                    txns.record(b);
+                }
                 expected = b.next_offset();
                 Ok(())
             })
@@ -378,6 +422,13 @@ impl Log {
                 idx.finish();
                 if corruption.as_ref().is_none_or(|c| c.path != path) {
                     index::write_files(&idx, len, &ip, &tp)?;
+                    if record_state {
+                        file::write_atomic_if_changed(
+                            &seg_path(&dir, base, "txnindex"),
+                            &crate::txn::encode_txnindex(len, &txns.aborted_in(base, next_base)),
+                            None,
+                        )?;
+                    }
                 }
                 let mut seg = Segment::sealed(base, next_base, size, idx.max_ts);
                 seg.reader = Some(reader);
@@ -395,6 +446,12 @@ impl Log {
         // The active segment has no index files: it is always rescanned.
         file::remove_if_exists(&seg_path(&dir, active_base, "index"))?;
         file::remove_if_exists(&seg_path(&dir, active_base, "timeindex"))?;
+        file::remove_if_exists(&seg_path(&dir, active_base, "txnindex"))?;
+        // Snapshots past the active segment's base describe batches that
+        // are gone (a truncation cut short by a crash).
+        for &o in snapshots.iter().filter(|&&o| o > active_base) {
+            file::remove_if_exists(&seg_path(&dir, o, "snapshot"))?;
+        }
         active.index = Some(active_index);
         active.reader = None;
         let leo = active.next;
@@ -405,6 +462,7 @@ impl Log {
             .min(leo);
         epochs.retain(|&(_, o)| o < leo);
         truncate_epochs_from_start(&mut epochs, log_start);
+        txns.drop_below(log_start);
         file::write_atomic_if_changed(
             &dir.join(EPOCHS),
             &encode_epochs(&epochs),
@@ -436,6 +494,7 @@ impl Log {
                 index_cache: VecDeque::new(),
                 exclusive: false,
                 producers,
+                txns,
             }),
             io_busy: Cell::new(false),
             cleaning: Cell::new(false),
@@ -609,6 +668,94 @@ impl Log {
         ))
     }
 
+    /// The last stable offset at high watermark `high_watermark`: the
+    /// first offset of any open transaction, or of any completed one whose
+    /// marker is not below the high watermark (a truncation may still cut
+    /// it and reopen the transaction), else the high watermark; never
+    /// below the log start (Kafka's `firstUnstableOffset` handling).
+    /// read_committed consumers read below it. Forgets completed
+    /// transactions once their marker is below the high watermark.
+    pub fn last_stable_offset(&self, high_watermark: i64) -> i64 {
+        let mut st = self.st.borrow_mut();
+        let first = st.txns.first_unstable(high_watermark);
+        first.max(st.log_start).min(high_watermark)
+    }
+
+    /// The aborted transactions whose data meets `[from, upper)` (Kafka:
+    /// marker offset `>= from` and first offset `< upper`), by first
+    /// offset; at most [`MAX_ABORTED_PER_READ`] of them (a read returns at
+    /// most that many transactions' worth of data in practice; the bound
+    /// keeps a hostile range from building a huge answer).
+    pub fn aborted_transactions(&self, from: i64, upper: i64) -> Vec<AbortedTxn> {
+        self.st
+            .borrow()
+            .txns
+            .aborted_between(from, upper, MAX_ABORTED_PER_READ)
+    }
+
+    /// The open transactions: (producer id, first offset), by first offset.
+    pub fn ongoing_transactions(&self) -> Vec<(i64, i64)> {
+        let st = self.st.borrow();
+        let mut v: Vec<(i64, i64)> = st.txns.ongoing.iter().map(|(&p, &o)| (p, o)).collect();
+        v.sort_by_key(|&(p, o)| (o, p));
+        v
+    }
+
+    /// Each transactional producer's last marker (its producer epoch and
+    /// coordinator epoch), so that a new leader fences zombies and stale
+    /// coordinators as the old one did.
+    pub fn producer_markers(&self) -> Vec<TxnMarkerInfo> {
+        self.st.borrow().txns.markers.values().copied().collect()
+    }
+
+    /// Every producer this log remembers (idempotent batches, markers, open
+    /// transactions), for DescribeProducers. Reads nothing: a producer
+    /// state made stale by a truncation is shown as it is.
+    pub fn producer_states(&self) -> Vec<ProducerTxnState> {
+        let st = self.st.borrow();
+        let mut out: HashMap<i64, ProducerTxnState> = HashMap::new();
+        let blank = |producer_id| ProducerTxnState {
+            producer_id,
+            producer_epoch: -1,
+            last_sequence: -1,
+            last_timestamp: -1,
+            coordinator_epoch: -1,
+            current_txn_start_offset: -1,
+        };
+        for (b, ts) in st.producers.last_batches() {
+            let e = out
+                .entry(b.producer_id)
+                .or_insert_with(|| blank(b.producer_id));
+            e.producer_epoch = b.epoch;
+            e.last_sequence = if b.base_sequence < 0 {
+                -1
+            } else {
+                ((i64::from(b.base_sequence) + i64::from(b.records) - 1)
+                    % (i64::from(i32::MAX) + 1)) as i32
+            };
+            e.last_timestamp = ts;
+        }
+        for m in st.txns.markers.values() {
+            let e = out
+                .entry(m.producer_id)
+                .or_insert_with(|| blank(m.producer_id));
+            if m.producer_epoch > e.producer_epoch {
+                e.producer_epoch = m.producer_epoch;
+                e.last_sequence = -1;
+            }
+            e.coordinator_epoch = m.coordinator_epoch;
+            e.last_timestamp = e.last_timestamp.max(m.timestamp);
+        }
+        for (&pid, &first) in &st.txns.ongoing {
+            out.entry(pid)
+                .or_insert_with(|| blank(pid))
+                .current_txn_start_offset = first;
+        }
+        let mut v: Vec<ProducerTxnState> = out.into_values().collect();
+        v.sort_by_key(|p| p.producer_id);
+        v
+    }
+
     /// Heap bytes held by in-memory indexes and the tail cache (for the
     /// memory-bound checks).
     pub fn memory_bytes(&self) -> usize {
@@ -624,6 +771,7 @@ impl Log {
                 .map(SegIndex::heap_bytes)
                 .sum::<usize>()
             + st.segments.len() * std::mem::size_of::<Segment>()
+            + st.txns.heap_bytes()
     }
 
     fn check_writable(st: &State) -> Result<()> {
@@ -817,6 +965,7 @@ impl Log {
             st.ops.push(IoOp::Checkpoint { name: EPOCHS, data });
         }
         st.producers.record(&b);
+        st.txns.record(&b);
         let bytes = b.into_bytes();
         st.ops.push(IoOp::Write {
             base: seg_base,
@@ -849,8 +998,20 @@ impl Log {
         let mut seg = Segment::sealed(new, new, 0, -1);
         seg.index = Some(SegIndex::new());
         st.segments.insert(new, seg);
-        st.ops.push(IoOp::Roll { new, index: idx });
-        st.producers.expire(now_ms());
+        let now = now_ms();
+        st.producers.expire(now);
+        st.txns
+            .expire(now.saturating_sub(PRODUCER_ID_EXPIRATION_MS));
+        let aborted = st.txns.aborted_in(old_base, new);
+        let snapshot = crate::txn::encode_snapshot(new, &st.txns, &st.producers.encode(new));
+        let drop_snapshot = st.segments.keys().rev().nth(SNAPSHOTS_KEPT).copied();
+        st.ops.push(IoOp::Roll {
+            new,
+            index: idx,
+            aborted,
+            snapshot,
+            drop_snapshot,
+        });
         tracing::debug!(dir = %self.dir.display(), old_base, new, "rolling segment");
     }
 
@@ -1022,7 +1183,13 @@ impl Log {
                     debug_assert_eq!(base, w.base);
                     w.push(&data);
                 }
-                IoOp::Roll { new, index } => {
+                IoOp::Roll {
+                    new,
+                    index,
+                    aborted,
+                    snapshot,
+                    drop_snapshot,
+                } => {
                     // Seal first, then create the next file: a crash in
                     // between leaves a clean sealed segment as the last one.
                     let old = slot
@@ -1041,6 +1208,16 @@ impl Log {
                         &seg_path(&self.dir, old_base, "index"),
                         &seg_path(&self.dir, old_base, "timeindex"),
                     )?;
+                    // With the other index files: trusted at open only if
+                    // they all are; else the segment is read again.
+                    file::write_atomic(
+                        &seg_path(&self.dir, old_base, "txnindex"),
+                        &crate::txn::encode_txnindex(len, &aborted),
+                    )?;
+                    file::write_atomic(&seg_path(&self.dir, new, "snapshot"), &snapshot)?;
+                    if let Some(b) = drop_snapshot {
+                        file::remove_if_exists(&seg_path(&self.dir, b, "snapshot"))?;
+                    }
                     *slot = Some(
                         SegmentWriter::open(
                             new,
@@ -1060,7 +1237,7 @@ impl Log {
                 IoOp::Checkpoint { name, data } => file::write_atomic(&self.dir.join(name), &data)?,
                 IoOp::Delete { bases } => {
                     for b in bases {
-                        for ext in ["log", "index", "timeindex"] {
+                        for ext in SEGMENT_FILES {
                             file::remove_if_exists(&seg_path(&self.dir, b, ext))?;
                         }
                     }
@@ -1526,12 +1703,13 @@ impl Log {
             .map(|(&b, _)| b)
             .collect();
         for &b in &later {
-            for ext in ["log", "index", "timeindex"] {
+            for ext in SEGMENT_FILES {
                 file::remove_if_exists(&seg_path(&self.dir, b, ext))?;
             }
         }
         file::remove_if_exists(&seg_path(&self.dir, base, "index"))?;
         file::remove_if_exists(&seg_path(&self.dir, base, "timeindex"))?;
+        file::remove_if_exists(&seg_path(&self.dir, base, "txnindex"))?;
         file::fsync_dir(&self.dir)?;
         let prealloc = self.prealloc_limit();
         let old_writer = {
@@ -1571,6 +1749,7 @@ impl Log {
             st.leo = new_leo;
             st.durable = new_leo;
             st.producers.truncate(new_leo);
+            st.txns.truncate(new_leo);
             while st.cache.back().is_some_and(|e| e.0 >= new_leo) {
                 let (_, _, b) = st.cache.pop_back().expect("entry");
                 st.cache_bytes -= b.len();
@@ -1644,7 +1823,7 @@ impl Log {
             offset.to_string().as_bytes(),
         )?;
         for &b in &bases {
-            for ext in ["log", "index", "timeindex"] {
+            for ext in SEGMENT_FILES {
                 file::remove_if_exists(&seg_path(&self.dir, b, ext))?;
             }
         }
@@ -1678,6 +1857,7 @@ impl Log {
         st.epochs.clear();
         st.corruption = None;
         st.producers.reset(offset);
+        st.txns = Transactions::default();
         drop(st);
         tracing::info!(dir = %self.dir.display(), offset, "log reset");
         Ok(())
@@ -1786,6 +1966,7 @@ impl Log {
         let first = *st.segments.keys().next().expect("active remains");
         st.log_start = st.log_start.max(first);
         let log_start = st.log_start;
+        st.txns.drop_below(log_start);
         truncate_epochs_from_start(&mut st.epochs, log_start);
         let epochs = encode_epochs(&st.epochs);
         st.ops.push(IoOp::Checkpoint {
@@ -1903,6 +2084,68 @@ impl Log {
 /// the cut (position and new log end) at the first batch that reaches
 /// `offset`, the largest timestamp before it, and the end offset of the
 /// last batch before it (`None` when the first batch read is the cut).
+/// The producer and transaction state to start a log's open with: the
+/// latest snapshot that names a segment base and reads back whole, with
+/// the aborted transactions of every segment below it (from their
+/// `.txnindex`), and the offset from which segments must be read (the
+/// snapshot's). Falls back to reading every segment (state from the first
+/// base) when there is no usable snapshot or a `.txnindex` below it is
+/// missing or damaged: correctness over speed.
+fn load_producer_state(
+    dir: &Path,
+    bases: &[i64],
+    snapshots: &mut [i64],
+) -> Result<(i64, Transactions, ProducerBatches)> {
+    let first = bases[0];
+    let fresh = || {
+        (
+            first,
+            Transactions::default(),
+            ProducerBatches::starting_at(first),
+        )
+    };
+    let read_bounded = |path: &Path| -> Option<Vec<u8>> {
+        let len = std::fs::metadata(path).ok()?.len();
+        if len > MAX_STATE_FILE_BYTES {
+            return None;
+        }
+        std::fs::read(path).ok()
+    };
+    snapshots.sort_unstable();
+    for &offset in snapshots.iter().rev() {
+        if offset < first || bases.binary_search(&offset).is_err() {
+            continue;
+        }
+        let path = seg_path(dir, offset, "snapshot");
+        let Some(data) = read_bounded(&path) else {
+            continue;
+        };
+        let Some((mut txns, producer_bytes)) = crate::txn::decode_snapshot(&data, offset) else {
+            tracing::warn!(path = %path.display(), "damaged producer snapshot; trying an older one");
+            continue;
+        };
+        let Some(producers) = ProducerBatches::decode(producer_bytes) else {
+            continue;
+        };
+        let mut aborted = Vec::new();
+        for &base in bases.iter().take_while(|&&b| b < offset) {
+            let len = file::file_len(&seg_path(dir, base, "log"))?;
+            let entries = read_bounded(&seg_path(dir, base, "txnindex"))
+                .and_then(|d| crate::txn::decode_txnindex(&d, len));
+            match entries {
+                Some(e) => aborted.extend(e),
+                None => {
+                    tracing::warn!(dir = %dir.display(), base, "missing or damaged transaction index; reading every segment");
+                    return Ok(fresh());
+                }
+            }
+        }
+        txns.aborted = aborted;
+        return Ok((offset, txns, producers));
+    }
+    Ok(fresh())
+}
+
 async fn scan_to_cut(
     reader: &File,
     path: &Path,

@@ -186,6 +186,78 @@ impl ProducerBatches {
         self.stale_until = None;
     }
 
+    /// The state as bytes for a producer-state snapshot taken at `offset`
+    /// (see `txn.rs`). A stale state (a truncation lost batches and the
+    /// rebuild has not run) is written as empty and seeing everything from
+    /// `offset` on only: nothing wrong is remembered, and the state says it
+    /// does not cover the whole log.
+    pub fn encode(&self, offset: i64) -> Vec<u8> {
+        let mut out = Vec::new();
+        if self.stale_until.is_some() {
+            out.extend_from_slice(&offset.to_be_bytes());
+            out.push(1);
+            out.extend_from_slice(&0u32.to_be_bytes());
+            return out;
+        }
+        out.extend_from_slice(&self.covers_from.to_be_bytes());
+        out.push(u8::from(self.expired_any));
+        out.extend_from_slice(&(self.producers.len() as u32).to_be_bytes());
+        let mut ids: Vec<_> = self.producers.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let p = &self.producers[&id];
+            out.extend_from_slice(&id.to_be_bytes());
+            out.extend_from_slice(&p.last_timestamp.to_be_bytes());
+            out.push(u8::from(p.dropped_older));
+            out.push(p.batches.len() as u8);
+            for b in &p.batches {
+                out.extend_from_slice(&b.epoch.to_be_bytes());
+                out.extend_from_slice(&b.base_sequence.to_be_bytes());
+                out.extend_from_slice(&b.records.to_be_bytes());
+                out.extend_from_slice(&b.base_offset.to_be_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads [`ProducerBatches::encode`]'s bytes; `None` if malformed.
+    pub fn decode(data: &[u8]) -> Option<Self> {
+        let mut r = crate::txn::Reader::new(data);
+        let mut s = ProducerBatches::starting_at(r.i64()?);
+        s.expired_any = r.u8()? != 0;
+        let n = r.count(18)?;
+        for _ in 0..n {
+            let id = r.i64()?;
+            let mut p = Producer {
+                last_timestamp: r.i64()?,
+                dropped_older: r.u8()? != 0,
+                ..Producer::default()
+            };
+            let k = r.u8()? as usize;
+            if k > REMEMBERED {
+                return None;
+            }
+            for _ in 0..k {
+                p.batches.push_back(ProducerBatch {
+                    producer_id: id,
+                    epoch: r.i16()?,
+                    base_sequence: r.i32()?,
+                    records: r.i32()?,
+                    base_offset: r.i64()?,
+                });
+            }
+            s.producers.insert(id, p);
+        }
+        (r.left() == 0).then_some(s)
+    }
+
+    /// Each producer's last remembered batch and its largest timestamp.
+    pub fn last_batches(&self) -> impl Iterator<Item = (ProducerBatch, i64)> + '_ {
+        self.producers
+            .values()
+            .filter_map(|p| p.batches.back().map(|b| (*b, p.last_timestamp)))
+    }
+
     /// Every producer's remembered batches, each producer's in log order,
     /// and whether they account for the whole log from offset 0 (nothing
     /// was read from a later start, forgotten by expiry or lost).

@@ -1,0 +1,346 @@
+//! Transaction state of a log (`Log::last_stable_offset`,
+//! `Log::aborted_transactions`, `Log::ongoing_transactions`): kept through
+//! appends, segment rolls, truncations, retention and reopening.
+
+mod common;
+
+use bytes::{Bytes, BytesMut};
+use common::*;
+use kafka_protocol::records::{EndTxnMarker, NewRecord, RecordBatchBuilder};
+use tidemark_storage::{AbortedTxn, Log, LogConfig};
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A transactional batch of `records` records of 256 bytes.
+fn txn_batch(pid: i64, seq: i32, records: usize) -> Bytes {
+    let mut b = RecordBatchBuilder::new()
+        .producer(pid, 0, seq)
+        .transactional(true);
+    for _ in 0..records {
+        b.push(NewRecord::new(vec![b't'; 256]).with_timestamp(now()));
+    }
+    b.build().unwrap()
+}
+
+fn marker(pid: i64, commit: bool) -> Bytes {
+    EndTxnMarker {
+        commit,
+        coordinator_epoch: 1,
+    }
+    .batch(pid, 0, now())
+    .build()
+    .unwrap()
+}
+
+async fn append(log: &Log, b: Bytes) -> i64 {
+    log.append(BytesMut::from(&b[..]), 1, None)
+        .await
+        .unwrap()
+        .base_offset
+}
+
+fn aborted(pid: i64, first: i64) -> AbortedTxn {
+    AbortedTxn {
+        producer_id: pid,
+        first_offset: first,
+    }
+}
+
+/// What a reopened log must agree on.
+fn state(log: &Log) -> (i64, Vec<AbortedTxn>, Vec<(i64, i64)>) {
+    let end = log.log_end_offset();
+    (
+        log.last_stable_offset(end),
+        log.aborted_transactions(0, end),
+        log.ongoing_transactions(),
+    )
+}
+
+#[test]
+fn commit_and_abort_markers_give_the_lso_and_aborted_ranges() {
+    let dir = test_dir("txn-basic");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        append(&log, batch_for(1, 1, 10)).await; // 0: plain
+        let a = append(&log, txn_batch(1, 0, 2)).await; // 1-2: pid 1
+        let b = append(&log, txn_batch(2, 0, 1)).await; // 3: pid 2
+        append(&log, txn_batch(1, 2, 1)).await; // 4: pid 1 again
+        assert_eq!(log.ongoing_transactions(), vec![(1, a), (2, b)]);
+        assert_eq!(log.last_stable_offset(5), a);
+        assert_eq!(
+            log.last_stable_offset(1),
+            1,
+            "never past the high watermark"
+        );
+        let m1 = append(&log, marker(1, false)).await; // 5: abort pid 1
+        // Until the marker is below the high watermark, pid 1 still counts.
+        assert_eq!(log.last_stable_offset(m1), a);
+        assert_eq!(log.last_stable_offset(m1 + 1), b);
+        let m2 = append(&log, marker(2, true)).await; // 6: commit pid 2
+        assert_eq!(log.last_stable_offset(m2 + 1), m2 + 1);
+        assert!(log.ongoing_transactions().is_empty());
+        assert_eq!(log.aborted_transactions(0, 100), vec![aborted(1, a)]);
+        assert_eq!(log.aborted_transactions(m1, 100), vec![aborted(1, a)]);
+        assert!(log.aborted_transactions(m1 + 1, 100).is_empty());
+        assert!(log.aborted_transactions(0, a).is_empty());
+        assert_eq!(log.aborted_transactions(0, a + 1), vec![aborted(1, a)]);
+        let states = log.producer_states();
+        let p1 = states.iter().find(|p| p.producer_id == 1).unwrap();
+        assert_eq!((p1.coordinator_epoch, p1.current_txn_start_offset), (1, -1));
+        let p2 = states.iter().find(|p| p.producer_id == 2).unwrap();
+        assert_eq!(p2.last_sequence, 0);
+    });
+}
+
+#[test]
+fn a_transaction_spans_segment_rolls_and_survives_reopening() {
+    for crash in [false, true] {
+        let dir = test_dir("txn-reopen");
+        run(async {
+            let log = Log::open(&dir, small_config()).await.unwrap();
+            let first = append(&log, txn_batch(7, 0, 4)).await;
+            let abort_first = append(&log, txn_batch(8, 0, 4)).await;
+            // Enough to roll several 16 KiB segments.
+            for i in 0..30 {
+                append(&log, txn_batch(7, 4 + i * 4, 4)).await;
+            }
+            append(&log, marker(8, false)).await;
+            for _ in 0..30 {
+                append(&log, batch_for(2, 4, 256)).await;
+            }
+            assert!(log.segment_count() > 3);
+            let before = state(&log);
+            assert_eq!(before.0, first);
+            assert_eq!(before.1, vec![aborted(8, abort_first)]);
+            assert_eq!(before.2, vec![(7, first)]);
+            if !crash {
+                log.close().await.unwrap();
+            }
+            drop(log);
+            let log = Log::open(&dir, small_config()).await.unwrap();
+            assert_eq!(state(&log), before, "crash: {crash}");
+            // The open transaction ends after the reopen.
+            let m = append(&log, marker(7, true)).await;
+            assert_eq!(log.last_stable_offset(m + 1), m + 1);
+            drop(log);
+            let log = Log::open(&dir, small_config()).await.unwrap();
+            let end = log.log_end_offset();
+            assert_eq!(log.last_stable_offset(end), end);
+            assert_eq!(
+                log.aborted_transactions(0, end),
+                vec![aborted(8, abort_first)]
+            );
+        });
+    }
+}
+
+#[test]
+fn a_missing_snapshot_or_transaction_index_is_rebuilt_from_the_segments() {
+    let dir = test_dir("txn-rebuild");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let first = append(&log, txn_batch(7, 0, 4)).await;
+        let aborted_first = append(&log, txn_batch(8, 0, 4)).await;
+        for i in 0..20 {
+            append(&log, txn_batch(8, 4 + i * 4, 4)).await;
+        }
+        append(&log, marker(8, false)).await;
+        for _ in 0..30 {
+            append(&log, batch_for(2, 4, 256)).await;
+        }
+        let before = state(&log);
+        assert_eq!(before.0, first);
+        assert_eq!(before.1, vec![aborted(8, aborted_first)]);
+        log.close().await.unwrap();
+        drop(log);
+        // Remove every snapshot and transaction index.
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if ext == "snapshot" || ext == "txnindex" {
+                std::fs::remove_file(p).unwrap();
+            }
+        }
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert_eq!(state(&log), before);
+    });
+}
+
+#[test]
+fn truncation_inside_a_transaction_and_at_its_marker() {
+    let dir = test_dir("txn-truncate");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let a = append(&log, txn_batch(1, 0, 1)).await;
+        let a2 = append(&log, txn_batch(1, 1, 1)).await;
+        let m = append(&log, marker(1, false)).await;
+        let b = append(&log, txn_batch(2, 0, 1)).await;
+        assert_eq!(log.last_stable_offset(b + 1), b);
+        // Cut the marker: pid 1's transaction is open again, pid 2's gone.
+        log.truncate(m).await.unwrap();
+        assert_eq!(log.ongoing_transactions(), vec![(1, a)]);
+        assert!(log.aborted_transactions(0, 100).is_empty());
+        assert_eq!(log.last_stable_offset(m), a);
+        // Cut inside it: still open from its first batch.
+        log.truncate(a2).await.unwrap();
+        assert_eq!(log.ongoing_transactions(), vec![(1, a)]);
+        // Cut before it: nothing left.
+        log.truncate(a).await.unwrap();
+        assert!(log.ongoing_transactions().is_empty());
+        assert_eq!(log.last_stable_offset(a), a);
+        // And the state after truncation survives reopening.
+        append(&log, txn_batch(3, 0, 1)).await;
+        let before = state(&log);
+        drop(log);
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert_eq!(state(&log), before);
+    });
+}
+
+#[test]
+fn truncation_into_an_earlier_segment_reopens_the_transaction() {
+    let dir = test_dir("txn-truncate-seg");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let a = append(&log, txn_batch(1, 0, 1)).await;
+        for i in 0..20 {
+            append(&log, txn_batch(1, 1 + i * 4, 4)).await;
+        }
+        let m = append(&log, marker(1, false)).await;
+        for _ in 0..20 {
+            append(&log, batch_for(3, 4, 256)).await;
+        }
+        assert!(log.active_segment_base() > m);
+        log.truncate(m).await.unwrap();
+        assert_eq!(log.ongoing_transactions(), vec![(1, a)]);
+        assert!(log.aborted_transactions(0, i64::MAX).is_empty());
+        let before = state(&log);
+        drop(log);
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        assert_eq!(state(&log), before);
+    });
+}
+
+#[test]
+fn retention_and_delete_records_drop_aborted_transactions_below_the_start() {
+    let dir = test_dir("txn-retention");
+    run(async {
+        let config = LogConfig {
+            retention_bytes: 20 * 1024,
+            ..small_config()
+        };
+        let log = Log::open(&dir, config.clone()).await.unwrap();
+        let a = append(&log, txn_batch(1, 0, 1)).await;
+        append(&log, marker(1, false)).await;
+        let b = append(&log, txn_batch(2, 0, 1)).await;
+        let m = append(&log, marker(2, false)).await;
+        assert_eq!(
+            log.aborted_transactions(0, 100),
+            vec![aborted(1, a), aborted(2, b)]
+        );
+        log.delete_records(m).await.unwrap();
+        assert_eq!(log.aborted_transactions(0, 100), vec![aborted(2, b)]);
+        for _ in 0..60 {
+            append(&log, batch_for(4, 4, 256)).await;
+        }
+        log.apply_retention(now()).await.unwrap();
+        assert!(log.log_start_offset() > m);
+        assert!(log.aborted_transactions(0, i64::MAX).is_empty());
+        drop(log);
+        let log = Log::open(&dir, config).await.unwrap();
+        assert!(log.aborted_transactions(0, i64::MAX).is_empty());
+    });
+}
+
+fn keyed_txn(pid: i64, seq: i32, key: &str, value: &str) -> Bytes {
+    let mut b = RecordBatchBuilder::new()
+        .producer(pid, 0, seq)
+        .transactional(true);
+    b.push(
+        NewRecord::new(value.as_bytes().to_vec())
+            .with_key(key.to_string())
+            .with_timestamp(now()),
+    );
+    b.build().unwrap()
+}
+
+fn plain(key: &str, value: &str) -> Bytes {
+    let mut b = RecordBatchBuilder::new();
+    b.push(
+        NewRecord::new(value.as_bytes().to_vec())
+            .with_key(key.to_string())
+            .with_timestamp(now()),
+    );
+    b.build().unwrap()
+}
+
+/// Every (key, value) a read of the whole log returns, skipping control
+/// batches, with each batch's producer id and offset.
+async fn records(log: &Log) -> Vec<(i64, i64, String)> {
+    let mut out = Vec::new();
+    let mut offset = log.log_start_offset();
+    while offset < log.log_end_offset() {
+        let r = log.read(offset, 1 << 20, None).await.unwrap();
+        for b in r.batches {
+            let b = kafka_protocol::records::RecordBatch::new(b).unwrap();
+            if b.is_control() {
+                out.push((b.producer_id(), b.base_offset(), "marker".into()));
+                continue;
+            }
+            for rec in b.records().unwrap() {
+                let rec = rec.unwrap();
+                let v = String::from_utf8_lossy(rec.value().unwrap()).into_owned();
+                out.push((b.producer_id(), rec.offset(), v));
+            }
+        }
+        offset = r.next_offset;
+    }
+    out
+}
+
+#[test]
+fn compaction_removes_aborted_records_keeps_markers_and_stops_at_open_transactions() {
+    let dir = test_dir("txn-compact");
+    run(async {
+        let config = LogConfig {
+            cleanup_policy: tidemark_storage::CleanupPolicy::Compact,
+            min_cleanable_dirty_ratio: 0.0,
+            segment_bytes: 2048,
+            max_batch_bytes: 2048,
+            ..small_config()
+        };
+        let log = Log::open(&dir, config).await.unwrap();
+        let committed = append(&log, keyed_txn(1, 0, "k", "committed")).await;
+        append(&log, marker(1, true)).await;
+        let aborted_at = append(&log, keyed_txn(2, 0, "k", "aborted")).await;
+        let abort_marker = append(&log, marker(2, false)).await;
+        for _ in 0..40 {
+            append(&log, plain("i", "filler")).await;
+        }
+        // An open transaction later on: nothing from it on is compacted
+        // (a later value of its key would otherwise remove it).
+        let open = append(&log, keyed_txn(3, 0, "j", "open")).await;
+        for _ in 0..60 {
+            append(&log, plain("j", "filler")).await;
+        }
+        assert!(log.active_segment_base() > open + 1);
+        let end = log.log_end_offset();
+        assert_eq!(log.last_stable_offset(end), open);
+        log.compact(now()).await.unwrap();
+        let got = records(&log).await;
+        assert!(got.contains(&(1, committed, "committed".into())), "{got:?}");
+        assert!(!got.iter().any(|r| r.1 == aborted_at), "{got:?}");
+        assert!(got.contains(&(2, abort_marker, "marker".into())), "{got:?}");
+        assert!(got.contains(&(3, open, "open".into())), "{got:?}");
+        // The aborted range is still known, so nothing of it shows.
+        assert_eq!(
+            log.aborted_transactions(0, end),
+            vec![aborted(2, aborted_at)]
+        );
+    });
+}
