@@ -14,9 +14,11 @@ use std::rc::Rc;
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::ErrorCode;
-use kafka_protocol::records::{RecordBatch, RecordBatches, legacy};
+use kafka_protocol::records::{EndTxnMarker, RecordBatch, RecordBatches, legacy};
 use tidemark_raft::{NoPeers, OpenOptions, PartitionReplica, ReplicaConfig};
-use tidemark_storage::{AppendInfo, Log, LogConfig, ReadResult, StorageError};
+use tidemark_storage::{
+    AbortedTxn, AppendInfo, Log, LogConfig, ProducerTxnState, ReadResult, StorageError,
+};
 use uuid::Uuid;
 
 use crate::cluster::{ShardNet, partition_group};
@@ -359,6 +361,9 @@ impl Partition {
 
     /// Compaction, for compacted topics.
     pub async fn compact(&self, now_ms: i64) -> Result<(), tidemark_raft::Error> {
+        // Forget completed transactions below the high watermark first:
+        // compaction stops at the first one it still counts as unstable.
+        self.last_stable_offset();
         self.replica.compact(now_ms).await.map(|_| ())
     }
 
@@ -458,20 +463,7 @@ impl Partition {
                 format!("message format v{magic} is not supported; use v2"),
             ));
         }
-        // Kafka accepts exactly one record batch per partition in a v2
-        // produce request.
-        let mut batches = RecordBatches::new(records.clone());
-        let batch = match (batches.next(), batches.next()) {
-            (Some(Ok(b)), None) => b,
-            (Some(Ok(_)), Some(_)) => {
-                return Err(produce_err(
-                    ErrorCode::InvalidRecord,
-                    "a produce request must carry exactly one record batch per partition",
-                ));
-            }
-            (Some(Err(e)), _) => return Err(produce_err(ErrorCode::CorruptMessage, e.to_string())),
-            (None, _) => return Err(produce_err(ErrorCode::CorruptMessage, "no record batch")),
-        };
+        let batch = single_batch(&records)?;
         validate_batch(&batch)?;
         let max = self.log.config().max_batch_bytes;
         if records.len() > max {
@@ -743,6 +735,9 @@ impl Partition {
             self.next_offset
                 .set(self.next_offset.get().max(info.last_offset + 1));
         }
+        // Completed transactions below the high watermark are forgotten
+        // here too (not only by fetches), so they never pile up.
+        self.last_stable_offset();
         self.new_data.notify_all();
         Ok(info)
     }
@@ -784,15 +779,220 @@ impl Partition {
     /// Reads committed batches from `offset`, up to `max_bytes` (at least
     /// one batch when there is one).
     pub async fn read(&self, offset: i64, max_bytes: usize) -> Result<ReadResult, StorageError> {
-        let hw = self.high_watermark();
-        if offset == hw {
+        self.read_until(offset, max_bytes, self.high_watermark())
+            .await
+    }
+
+    /// Reads batches from `offset` that end at or before `upper` (the high
+    /// watermark, or the last stable offset for read_committed), up to
+    /// `max_bytes` (at least one batch when there is one).
+    pub async fn read_until(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        upper: i64,
+    ) -> Result<ReadResult, StorageError> {
+        let upper = upper.min(self.high_watermark());
+        if offset >= upper {
             return Ok(ReadResult {
                 batches: Vec::new(),
                 bytes: 0,
                 next_offset: offset,
             });
         }
-        self.log.read(offset, max_bytes, Some(hw)).await
+        self.log.read(offset, max_bytes, Some(upper)).await
+    }
+
+    /// The last stable offset: read_committed consumers read below it (see
+    /// `Log::last_stable_offset`), at the current high watermark.
+    pub fn last_stable_offset(&self) -> i64 {
+        self.log.last_stable_offset(self.high_watermark())
+    }
+
+    /// The aborted transactions whose data meets `[from, upper)`, by first
+    /// offset (what a read_committed Fetch answers with its records).
+    pub fn aborted_transactions(&self, from: i64, upper: i64) -> Vec<AbortedTxn> {
+        self.log.aborted_transactions(from, upper)
+    }
+
+    /// Every producer the log remembers, with its transaction state (for
+    /// DescribeProducers).
+    pub fn producers_for_describe(&self) -> Vec<ProducerTxnState> {
+        self.log.producer_states()
+    }
+
+    /// Appends a transaction marker (COMMIT or ABORT) for `producer_id`,
+    /// written by the transaction coordinator's WriteTxnMarkers, through
+    /// the admission turnstile and the Raft group like [`Partition::append`]
+    /// (leader only, in arrival order). Returns once the marker is
+    /// committed (the high watermark is past it).
+    ///
+    /// Kafka's checks (`ProducerAppendInfo.appendEndTxnMarker`): a producer
+    /// epoch below the one known for the producer is
+    /// INVALID_PRODUCER_EPOCH; a coordinator epoch below that of the
+    /// producer's last marker is TRANSACTION_COORDINATOR_FENCED. The
+    /// marker's epoch becomes the producer's (an abort that bumped the
+    /// epoch to fence a zombie refuses the old epoch from then on, and the
+    /// new one starts at sequence 0). The state is recorded when the marker
+    /// is admitted, before its append ends, so that batches admitted after
+    /// it are checked against it; a marker that then fails to commit is
+    /// sent again by the coordinator.
+    pub async fn write_txn_marker(
+        self: &Rc<Self>,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator_epoch: i32,
+        commit: bool,
+        timeout: std::time::Duration,
+    ) -> Result<AppendInfo, ProduceError> {
+        let turn = self.admission.enter().await;
+        self.admit_as_leader(timeout).await?;
+        self.producers
+            .borrow()
+            .check_marker(producer_id, producer_epoch, coordinator_epoch)
+            .map_err(|code| {
+                produce_err(
+                    code,
+                    format!(
+                        "marker of producer {producer_id} epoch {producer_epoch} coordinator epoch {coordinator_epoch} refused"
+                    ),
+                )
+            })?;
+        let batch = EndTxnMarker {
+            commit,
+            coordinator_epoch,
+        }
+        .batch(producer_id, producer_epoch, now_ms())
+        .build()
+        .map_err(|e| produce_err(ErrorCode::UnknownServerError, e.to_string()))?;
+        self.producers
+            .borrow_mut()
+            .record_marker(producer_id, producer_epoch, coordinator_epoch);
+        self.append_admitted(turn, BytesMut::from(&batch[..]), 1, None, timeout)
+            .await
+    }
+
+    /// Appends a batch written by a coordinator on behalf of a
+    /// transactional producer (the group coordinator's TxnOffsetCommit:
+    /// Kafka's `AppendOrigin.COORDINATOR`), like [`Partition::append`] with
+    /// acks=-1 but without the sequence checks (such a batch carries the
+    /// producer's id and epoch, base sequence 0 or -1); a producer epoch
+    /// below the known one is still INVALID_PRODUCER_EPOCH.
+    pub async fn append_coordinator(
+        self: &Rc<Self>,
+        records: Bytes,
+        timeout: std::time::Duration,
+    ) -> Result<AppendInfo, ProduceError> {
+        let turn = self.admission.enter().await;
+        self.admit_as_leader(timeout).await?;
+        let batch = single_batch(&records)?;
+        validate_batch(&batch)?;
+        let max = self.log.config().max_batch_bytes;
+        if records.len() > max {
+            return Err(produce_err(
+                ErrorCode::MessageTooLarge,
+                format!(
+                    "record batch of {} bytes exceeds the limit of {max} bytes",
+                    records.len()
+                ),
+            ));
+        }
+        let pid = batch.producer_id();
+        if pid >= 0 {
+            let epoch = batch.producer_epoch();
+            let mut producers = self.producers.borrow_mut();
+            producers.check_epoch(pid, epoch).map_err(|code| {
+                produce_err(code, format!("producer {pid} epoch {epoch} refused"))
+            })?;
+            producers.record_epoch(pid, epoch);
+        }
+        let lat = self.log_append_time.get().then_some(now_ms());
+        self.append_admitted(
+            turn,
+            BytesMut::from(&records[..]),
+            batch.records_count(),
+            lat,
+            timeout,
+        )
+        .await
+    }
+
+    /// Leader check for a coordinator-origin write (the turn held): wait
+    /// for a just-elected leader, renew a quiet lease, rebuild the
+    /// producers' state for a new leadership.
+    async fn admit_as_leader(&self, timeout: std::time::Duration) -> Result<(), ProduceError> {
+        if self.net.is_none() {
+            return Ok(());
+        }
+        if !self
+            .wait_until_leading(timeout.min(LEADERSHIP_SETTLE))
+            .await
+        {
+            return Err(produce_err(
+                ErrorCode::NotLeaderOrFollower,
+                format!(
+                    "broker {} is not the leader (leader: {:?})",
+                    self.replica.node_id(),
+                    self.leader_id()
+                ),
+            ));
+        }
+        if self.replica.lease_expiring() {
+            self.replica.renew_lease().await;
+        }
+        self.refresh_producers().await
+    }
+
+    /// Hands an admitted batch (no idempotent sequence recorded for it) to
+    /// the Raft group in its own task, releases the turn, and waits (at
+    /// most `timeout`) for it to commit.
+    async fn append_admitted(
+        self: &Rc<Self>,
+        turn: crate::turnstile::Turn<'_>,
+        batch: BytesMut,
+        count: i32,
+        lat: Option<i64>,
+        timeout: std::time::Duration,
+    ) -> Result<AppendInfo, ProduceError> {
+        let predicted = self.next_offset.get();
+        self.next_offset.set(predicted + i64::from(count.max(1)));
+        let (tx, rx) = futures_channel::oneshot::channel();
+        let this = self.clone();
+        let generation = self.producers_gen.get();
+        monoio::spawn(async move {
+            let appended = this.replica.append_verified(batch, lat).await;
+            let _ = tx.send(this.finish_append(appended, -1, 0, predicted, generation));
+        });
+        drop(turn);
+        match monoio::time::timeout(timeout, rx).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(_)) => Err(produce_err(
+                ErrorCode::KafkaStorageError,
+                "the append task stopped",
+            )),
+            Err(_) => Err(produce_err(
+                ErrorCode::RequestTimedOut,
+                format!(
+                    "the batch was not replicated within {} ms",
+                    timeout.as_millis()
+                ),
+            )),
+        }
+    }
+}
+
+/// The one record batch of a v2 produce entry (Kafka accepts exactly one
+/// per partition).
+fn single_batch(records: &Bytes) -> Result<RecordBatch, ProduceError> {
+    let mut batches = RecordBatches::new(records.clone());
+    match (batches.next(), batches.next()) {
+        (Some(Ok(b)), None) => Ok(b),
+        (Some(Ok(_)), Some(_)) => Err(produce_err(
+            ErrorCode::InvalidRecord,
+            "a produce request must carry exactly one record batch per partition",
+        )),
+        (Some(Err(e)), _) => Err(produce_err(ErrorCode::CorruptMessage, e.to_string())),
+        (None, _) => Err(produce_err(ErrorCode::CorruptMessage, "no record batch")),
     }
 }
 
@@ -809,6 +1009,14 @@ fn validate_batch(batch: &RecordBatch) -> Result<(), ProduceError> {
         return Err(produce_err(
             ErrorCode::InvalidRecord,
             "clients may not produce control batches",
+        ));
+    }
+    // A transactional batch belongs to a producer's transaction: without
+    // a producer id it could never be ended by a marker.
+    if batch.is_transactional() && batch.producer_id() < 0 {
+        return Err(produce_err(
+            ErrorCode::InvalidRecord,
+            "a transactional batch must carry a producer id",
         ));
     }
     let count = batch.records_count();
@@ -867,6 +1075,11 @@ async fn rebuild_producer_state(log: &Log) -> Result<(ProducerState, bool), Stor
             b.records,
             b.base_offset,
         );
+    }
+    // Producer epochs only grow, so a marker's epoch above the batches'
+    // came after them (it bumped the epoch) whatever the order applied.
+    for m in log.producer_markers() {
+        state.apply_marker(m.producer_id, m.producer_epoch, m.coordinator_epoch);
     }
     Ok((state, complete))
 }

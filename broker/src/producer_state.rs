@@ -12,6 +12,13 @@
 //! - same epoch: a batch equal to one of the last five is a duplicate;
 //!   otherwise its first sequence must follow the last one (wrapping at
 //!   `i32::MAX`): else OUT_OF_ORDER_SEQUENCE_NUMBER.
+//!
+//! Transactions (Kafka's `ProducerAppendInfo.appendEndTxnMarker`): a
+//! marker below the producer's epoch is INVALID_PRODUCER_EPOCH, one whose
+//! coordinator epoch is below the last marker's is
+//! TRANSACTION_COORDINATOR_FENCED; a marker's epoch becomes the
+//! producer's, and a marker that bumped it (an abort fencing a zombie)
+//! forgets the old epoch's batches: the new epoch starts at sequence 0.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -38,6 +45,25 @@ struct Entry {
     /// so a later batch that arrives first waits for it (see
     /// [`ProducerState::awaits_retry`]).
     retry_from: Option<(i32, Instant)>,
+    /// The coordinator epoch of the producer's last transaction marker
+    /// (-1: none seen).
+    coordinator_epoch: i32,
+    /// A marker moved the producer to `epoch`, which has no batch yet: its
+    /// first batch must start at sequence 0 (Kafka: the last sequence is
+    /// NO_SEQUENCE once a bump cleared the batches).
+    epoch_from_marker: bool,
+}
+
+impl Entry {
+    fn new(epoch: i16) -> Self {
+        Entry {
+            epoch,
+            batches: VecDeque::new(),
+            retry_from: None,
+            coordinator_epoch: -1,
+            epoch_from_marker: false,
+        }
+    }
 }
 
 /// How long a batch refused with a retriable error is waited for.
@@ -83,7 +109,7 @@ impl ProducerState {
         if epoch < e.epoch {
             return Err(ErrorCode::InvalidProducerEpoch);
         }
-        if epoch > e.epoch {
+        if epoch > e.epoch || (e.epoch_from_marker && e.batches.is_empty()) {
             return if first_seq == 0 {
                 Ok(Check::Append)
             } else {
@@ -105,6 +131,75 @@ impl ProducerState {
                 Err(ErrorCode::OutOfOrderSequenceNumber)
             }
             _ => Ok(Check::Append),
+        }
+    }
+
+    /// Checks a transaction marker of `producer_id` at `epoch` written by
+    /// a coordinator at `coordinator_epoch` (Kafka's `checkProducerEpoch`
+    /// and `checkCoordinatorEpoch` for a non-replication origin).
+    pub fn check_marker(
+        &self,
+        producer_id: i64,
+        epoch: i16,
+        coordinator_epoch: i32,
+    ) -> Result<(), ErrorCode> {
+        self.check_epoch(producer_id, epoch)?;
+        match self.producers.get(&producer_id) {
+            Some(e) if coordinator_epoch < e.coordinator_epoch => {
+                Err(ErrorCode::TransactionCoordinatorFenced)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses an epoch below the producer's known one (a coordinator's
+    /// write on a producer's behalf skips the sequence checks, not this).
+    pub fn check_epoch(&self, producer_id: i64, epoch: i16) -> Result<(), ErrorCode> {
+        match self.producers.get(&producer_id) {
+            Some(e) if epoch < e.epoch => Err(ErrorCode::InvalidProducerEpoch),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records an admitted marker (see [`ProducerState::apply_marker`]).
+    pub fn record_marker(&mut self, producer_id: i64, epoch: i16, coordinator_epoch: i32) {
+        self.apply_marker(producer_id, epoch, coordinator_epoch);
+        if let Some(e) = self.producers.get_mut(&producer_id) {
+            e.retry_from = None;
+        }
+    }
+
+    /// A marker's effect: its epoch becomes the producer's (a higher one
+    /// forgets the older epoch's batches, and the next batch must start at
+    /// sequence 0); its coordinator epoch is remembered. A lower epoch
+    /// (only in a replay, where order is not kept) changes only the
+    /// coordinator epoch.
+    pub fn apply_marker(&mut self, producer_id: i64, epoch: i16, coordinator_epoch: i32) {
+        let e = self.producers.entry(producer_id).or_insert_with(|| {
+            let mut e = Entry::new(epoch);
+            e.epoch_from_marker = true;
+            e
+        });
+        if epoch > e.epoch {
+            e.epoch = epoch;
+            e.batches.clear();
+            e.epoch_from_marker = true;
+        }
+        e.coordinator_epoch = e.coordinator_epoch.max(coordinator_epoch);
+    }
+
+    /// Records a coordinator's write on the producer's behalf: a higher
+    /// epoch becomes the producer's (its batches are forgotten, as for any
+    /// epoch bump).
+    pub fn record_epoch(&mut self, producer_id: i64, epoch: i16) {
+        let e = self
+            .producers
+            .entry(producer_id)
+            .or_insert_with(|| Entry::new(epoch));
+        if epoch > e.epoch {
+            e.epoch = epoch;
+            e.batches.clear();
+            e.epoch_from_marker = false;
         }
     }
 
@@ -143,16 +238,16 @@ impl ProducerState {
         count: i32,
         base_offset: i64,
     ) {
-        let e = self.producers.entry(producer_id).or_insert_with(|| Entry {
-            epoch,
-            batches: VecDeque::new(),
-            retry_from: None,
-        });
+        let e = self
+            .producers
+            .entry(producer_id)
+            .or_insert_with(|| Entry::new(epoch));
         if epoch != e.epoch {
             e.epoch = epoch;
             e.batches.clear();
         }
         e.retry_from = None;
+        e.epoch_from_marker = false;
         e.batches.push_back(BatchSeq {
             first_seq,
             last_seq: last_seq(first_seq, count),
@@ -233,7 +328,12 @@ impl ProducerState {
                     .iter()
                     .map(|b| format!("{}..{}@{}", b.first_seq, b.last_seq, b.base_offset))
                     .collect();
-                format!("epoch {} batches [{}]", e.epoch, ranges.join(", "))
+                format!(
+                    "epoch {} coordinator epoch {} batches [{}]",
+                    e.epoch,
+                    e.coordinator_epoch,
+                    ranges.join(", ")
+                )
             }
         }
     }
@@ -250,6 +350,41 @@ impl ProducerState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markers_fence_old_epochs_and_stale_coordinators() {
+        let mut s = ProducerState::default();
+        s.record(7, 0, 0, 3, 0);
+        assert_eq!(s.check_marker(7, 0, 5), Ok(()));
+        s.record_marker(7, 0, 5);
+        // Same epoch: the sequence goes on.
+        assert_eq!(s.check(7, 0, 3, 1), Ok(Check::Append));
+        assert_eq!(
+            s.check_marker(7, 0, 4),
+            Err(ErrorCode::TransactionCoordinatorFenced)
+        );
+        // An abort that bumps the epoch fences the zombie...
+        s.record_marker(7, 1, 5);
+        assert_eq!(s.check(7, 0, 3, 1), Err(ErrorCode::InvalidProducerEpoch));
+        assert_eq!(
+            s.check_marker(7, 0, 6),
+            Err(ErrorCode::InvalidProducerEpoch)
+        );
+        assert_eq!(s.check_epoch(7, 0), Err(ErrorCode::InvalidProducerEpoch));
+        // ... and the new epoch starts at 0.
+        assert_eq!(
+            s.check(7, 1, 3, 1),
+            Err(ErrorCode::OutOfOrderSequenceNumber)
+        );
+        assert_eq!(s.check(7, 1, 0, 1), Ok(Check::Append));
+        s.record(7, 1, 0, 1, 10);
+        assert_eq!(s.check(7, 1, 1, 1), Ok(Check::Append));
+        // A producer known only by its marker (rebuilt state).
+        let mut r = ProducerState::default();
+        r.apply_marker(9, 2, 1);
+        assert_eq!(r.check(9, 1, 0, 1), Err(ErrorCode::InvalidProducerEpoch));
+        assert_eq!(r.check(9, 2, 0, 1), Ok(Check::Append));
+    }
 
     #[test]
     fn a_failed_append_forgets_the_batches_recorded_after_it() {

@@ -7,8 +7,12 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use kafka_protocol::ErrorCode;
-use kafka_protocol::generated::fetch_response::{FetchableTopicResponse, PartitionData};
+use kafka_protocol::generated::fetch_response::{
+    AbortedTransaction, FetchableTopicResponse, PartitionData,
+};
 use kafka_protocol::generated::{FetchRequest, FetchResponse};
+use kafka_protocol::records::RecordBatch;
+use tidemark_storage::AbortedTxn;
 use uuid::Uuid;
 
 use crate::fetch_session::{Session, SessionPartition};
@@ -22,9 +26,32 @@ const MAX_WAIT: Duration = Duration::from_secs(30);
 struct PartRead {
     error: Option<ErrorCode>,
     hw: i64,
+    /// The last stable offset (-1 on error).
+    lso: i64,
     log_start: i64,
     /// Whole batches from the fetch offset, in order.
     batches: Vec<Bytes>,
+    /// read_committed: the aborted transactions meeting the data read.
+    aborted: Vec<AbortedTxn>,
+}
+
+impl PartRead {
+    fn failed(code: ErrorCode) -> Self {
+        PartRead {
+            error: Some(code),
+            hw: -1,
+            lso: -1,
+            log_start: -1,
+            batches: Vec::new(),
+            aborted: Vec::new(),
+        }
+    }
+}
+
+/// The offset after the last of `batches` (each one whole batch).
+fn end_of(batches: &[Bytes]) -> Option<i64> {
+    let last = batches.last()?;
+    RecordBatch::new(last.clone()).ok().map(|b| b.next_offset())
 }
 
 /// A partition this fetch reads, resolved against the metadata.
@@ -34,29 +61,31 @@ struct Target {
     key: Result<(Uuid, i32), ErrorCode>,
 }
 
+/// Reads one partition on its owner shard: up to the high watermark, or
+/// for read_committed up to the last stable offset (Kafka's upper bound
+/// for that isolation level), with the aborted transactions meeting what
+/// was read.
 async fn read_partition(
     shard: &Rc<Shard>,
     key: (Uuid, i32),
     offset: i64,
     max_bytes: usize,
     leader_epoch: i32,
+    read_committed: bool,
 ) -> PartRead {
     let owner = owner_shard(key.0, key.1, shard.shard_count());
     let r = shard
         .submit_to(owner, move |s| async move {
             let Some(p) = s.led_partition(&key) else {
-                return PartRead {
-                    error: Some(ErrorCode::NotLeaderOrFollower),
-                    hw: -1,
-                    log_start: -1,
-                    batches: Vec::new(),
-                };
+                return PartRead::failed(ErrorCode::NotLeaderOrFollower);
             };
             let mut out = PartRead {
                 error: None,
                 hw: p.high_watermark(),
+                lso: p.last_stable_offset(),
                 log_start: p.log.log_start_offset(),
                 batches: Vec::new(),
+                aborted: Vec::new(),
             };
             if leader_epoch >= 0 && leader_epoch != p.leader_epoch() {
                 out.error = Some(if leader_epoch > p.leader_epoch() {
@@ -70,35 +99,48 @@ async fn read_partition(
                 out.error = Some(ErrorCode::OffsetOutOfRange);
                 return out;
             }
-            if offset >= out.hw {
+            let upper = if read_committed { out.lso } else { out.hw };
+            if offset >= upper {
                 return out;
             }
-            match p.read(offset, max_bytes.max(1)).await {
+            match p.read_until(offset, max_bytes.max(1), upper).await {
                 Ok(r) => out.batches = r.batches,
                 Err(e) => out.error = Some(crate::partition::storage_error_code(&e)),
+            }
+            if read_committed && let Some(end) = end_of(&out.batches) {
+                out.aborted = p.aborted_transactions(offset, end);
             }
             out
         })
         .await;
-    r.unwrap_or(PartRead {
-        error: Some(ErrorCode::NotLeaderOrFollower),
-        hw: -1,
-        log_start: -1,
-        batches: Vec::new(),
-    })
+    r.unwrap_or(PartRead::failed(ErrorCode::NotLeaderOrFollower))
 }
 
-/// Waits on the owner shard until the partition's high watermark passes
-/// `known_hw` (what the last read saw), the deadline comes, or the broker
-/// begins to shut down.
-async fn wait_for_data(shard: &Rc<Shard>, key: (Uuid, i32), known_hw: i64, deadline: Instant) {
+/// Waits on the owner shard until the partition's high watermark (for
+/// read_committed: its last stable offset, which moves only when the high
+/// watermark does, so the same wake-ups serve) passes `known` (what the
+/// last read saw), the deadline comes, or the broker begins to shut down.
+async fn wait_for_data(
+    shard: &Rc<Shard>,
+    key: (Uuid, i32),
+    known: i64,
+    deadline: Instant,
+    read_committed: bool,
+) {
     let owner = owner_shard(key.0, key.1, shard.shard_count());
     let _ = shard
         .submit_to(owner, move |s| async move {
             let Some(p) = s.partition(&key) else { return };
+            let visible = || {
+                if read_committed {
+                    p.last_stable_offset()
+                } else {
+                    p.high_watermark()
+                }
+            };
             loop {
                 let notified = p.new_data.notified();
-                if p.high_watermark() > known_hw || Instant::now() >= deadline || s.is_stopping() {
+                if visible() > known || Instant::now() >= deadline || s.is_stopping() {
                     return;
                 }
                 let left = deadline.saturating_duration_since(Instant::now());
@@ -251,15 +293,11 @@ pub async fn handle(
                         t.sp.fetch_offset,
                         limit,
                         t.sp.current_leader_epoch,
+                        read_committed,
                     )
                     .await
                 }
-                Err(code) => PartRead {
-                    error: Some(code),
-                    hw: -1,
-                    log_start: -1,
-                    batches: Vec::new(),
-                },
+                Err(code) => PartRead::failed(code),
             }
         });
         let mut reads: Vec<PartRead> = futures_util::future::join_all(futs).await;
@@ -276,7 +314,14 @@ pub async fn handle(
                 total += b.len();
                 kept += 1;
             }
-            r.batches.truncate(kept);
+            if kept < r.batches.len() {
+                r.batches.truncate(kept);
+                // Only the transactions meeting what is still sent.
+                match end_of(&r.batches) {
+                    Some(end) => r.aborted.retain(|a| a.first_offset < end),
+                    None => r.aborted.clear(),
+                }
+            }
         }
         let has_error = reads.iter().any(|r| r.error.is_some());
         if total >= min_bytes.max(1)
@@ -294,11 +339,13 @@ pub async fn handle(
             .zip(&reads)
             .filter_map(|(t, r)| {
                 t.key.ok().map(|k| {
+                    let seen = if read_committed { r.lso } else { r.hw };
                     Box::pin(wait_for_data(
                         shard,
                         k,
-                        r.hw.max(t.sp.fetch_offset),
+                        seen.max(t.sp.fetch_offset),
                         deadline,
+                        read_committed,
                     ))
                 })
             })
@@ -315,7 +362,8 @@ pub async fn handle(
     // Assemble the response, in the order partitions were asked for.
     let mut updated_parts = Vec::with_capacity(targets.len());
     for (t, r) in targets.iter().zip(reads) {
-        let lso = r.hw;
+        // Kafka answers the last stable offset at either isolation level.
+        let lso = r.lso;
         let records = match r.batches.len() {
             0 => None,
             1 => r.batches.into_iter().next(),
@@ -350,7 +398,16 @@ pub async fn handle(
             last_stable_offset: lso,
             log_start_offset: r.log_start,
             aborted_transactions: if read_committed {
-                Some(Vec::new())
+                Some(
+                    r.aborted
+                        .iter()
+                        .map(|a| AbortedTransaction {
+                            producer_id: a.producer_id,
+                            first_offset: a.first_offset,
+                            ..Default::default()
+                        })
+                        .collect(),
+                )
             } else {
                 None
             },

@@ -60,11 +60,15 @@ async fn max_timestamp(p: &Partition) -> Result<Option<(i64, i64)>, ErrorCode> {
     Ok(Some((ts, batch.last_offset())))
 }
 
+/// One partition's answer. read_committed (isolation level 1) answers the
+/// last stable offset for LATEST and never an offset at or past it (Kafka's
+/// `lastFetchableOffset`); read_uncommitted the high watermark.
 async fn lookup(
     shard: &Rc<Shard>,
     key: (Uuid, i32),
     timestamp: i64,
     leader_epoch: i32,
+    read_committed: bool,
 ) -> ListOffsetsPartitionResponse {
     let owner = owner_shard(key.0, key.1, shard.shard_count());
     let r = shard
@@ -88,13 +92,20 @@ async fn lookup(
                 };
                 return out;
             }
+            let fetchable = if read_committed {
+                p.last_stable_offset()
+            } else {
+                p.high_watermark()
+            };
             let found: Result<Option<(i64, i64)>, ErrorCode> = match timestamp {
-                LATEST => Ok(Some((-1, p.high_watermark()))),
+                LATEST => Ok(Some((-1, fetchable))),
                 EARLIEST | EARLIEST_LOCAL => Ok(Some((-1, p.log.log_start_offset()))),
                 LATEST_TIERED => Ok(Some((-1, -1))),
-                MAX_TIMESTAMP => max_timestamp(&p).await,
+                MAX_TIMESTAMP => max_timestamp(&p)
+                    .await
+                    .map(|f| f.filter(|&(_, offset)| offset < fetchable)),
                 ts if ts >= 0 => match p.log.offset_for_timestamp(ts).await {
-                    Ok(Some((offset, found_ts))) if offset < p.high_watermark() => {
+                    Ok(Some((offset, found_ts))) if offset < fetchable => {
                         Ok(Some((found_ts, offset)))
                     }
                     Ok(_) => Ok(None),
@@ -131,6 +142,7 @@ pub async fn handle(
     authz: &crate::acl::Authz<'_>,
 ) -> ListOffsetsResponse {
     let meta = shard.metadata();
+    let read_committed = req.isolation_level == 1;
     let mut topics = Vec::with_capacity(req.topics.len());
     for t in req.topics {
         let mut tr = ListOffsetsTopicResponse {
@@ -146,7 +158,7 @@ pub async fn handle(
             async move {
                 match topic {
                     Some(tm) if idx >= 0 && idx < tm.partitions => {
-                        lookup(shard, (tm.id, idx), ts, epoch).await
+                        lookup(shard, (tm.id, idx), ts, epoch, read_committed).await
                     }
                     _ => ListOffsetsPartitionResponse {
                         partition_index: idx,
