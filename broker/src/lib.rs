@@ -42,6 +42,7 @@ pub mod shard;
 pub mod tls;
 pub mod topics;
 pub mod turnstile;
+pub mod txn;
 
 /// What every shard shares, read-only apart from a few counters that are
 /// touched per connection or per produce request, not per record.

@@ -323,6 +323,8 @@ fn shard_main(
         // Committed offsets and groups of this shard's __consumer_offsets
         // partitions, before any request can reach them.
         crate::groups::start(&shard).await;
+        // Transactional ids of this shard's __transaction_state partitions.
+        crate::txn::start(&shard).await;
         let opts = ListenerOpts::new()
             .reuse_port(true)
             .reuse_addr(true)

@@ -325,6 +325,55 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Partitions of __consumer_offsets."
     ),
     b!(
+        "transaction.state.log.num.partitions",
+        Int,
+        "50",
+        false,
+        "Partitions of __transaction_state."
+    ),
+    b!(
+        "transaction.state.log.replication.factor",
+        Int,
+        "3",
+        false,
+        "Replicas of each __transaction_state partition (at most the brokers there are when it is created)."
+    ),
+    b!(
+        "transaction.state.log.min.isr",
+        Int,
+        "2",
+        false,
+        "min.insync.replicas of __transaction_state (at most its replication factor)."
+    ),
+    b!(
+        "transaction.max.timeout.ms",
+        Int,
+        "900000",
+        true,
+        "The largest transaction timeout a producer may ask for (INVALID_TRANSACTION_TIMEOUT beyond it)."
+    ),
+    b!(
+        "transactional.id.expiration.ms",
+        Int,
+        "604800000",
+        true,
+        "How long the coordinator keeps a transactional id without a transaction."
+    ),
+    b!(
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+        Int,
+        "10000",
+        false,
+        "How often transactions open past their timeout are aborted."
+    ),
+    b!(
+        "transaction.remove.expired.transaction.cleanup.interval.ms",
+        Int,
+        "3600000",
+        false,
+        "How often expired transactional ids are removed."
+    ),
+    b!(
         "group.consumer.session.timeout.ms",
         Int,
         "45000",
@@ -575,6 +624,13 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "max.connections"
         | "sasl.server.max.receive.size"
         | "offsets.topic.num.partitions"
+        | "transaction.state.log.num.partitions"
+        | "transaction.state.log.replication.factor"
+        | "transaction.state.log.min.isr"
+        | "transaction.max.timeout.ms"
+        | "transactional.id.expiration.ms"
+        | "transaction.abort.timed.out.transaction.cleanup.interval.ms"
+        | "transaction.remove.expired.transaction.cleanup.interval.ms"
         | "offsets.retention.minutes"
         | "group.max.size"
         | "offsets.retention.check.interval.ms"

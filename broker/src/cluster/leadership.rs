@@ -122,6 +122,19 @@ pub async fn run(shard: Rc<Shard>) {
                     shown = -1;
                 }
             }
+            if part.topic == crate::txn::TXN_TOPIC {
+                let leads = leader == me && part.is_leader();
+                if leads && !loaded.contains(&key) {
+                    wait_for_committed_tail(&part).await;
+                    crate::txn::load_partition(&shard, &part).await;
+                    loaded.insert(key);
+                } else if !leads && loaded.remove(&key) {
+                    crate::txn::unload_partition(&shard, key.1);
+                }
+                if leader == me && !loaded.contains(&key) {
+                    shown = -1;
+                }
+            }
             if (shard.leader_of(&key), shard.leader_epoch(&key)) != (shown, epoch) {
                 shard.announce_leader(key, Some((shown, epoch)));
             }

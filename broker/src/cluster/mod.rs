@@ -45,6 +45,10 @@ pub const LEADERS_GROUP: GroupId = GroupId { key: 0, index: 1 };
 /// Not a Raft group: the address of preferred-leader election requests
 /// to a partition leader (`elections::ElectRequest`), handled on shard 0.
 pub const ELECTIONS_GROUP: GroupId = GroupId { key: 0, index: 2 };
+/// Not a Raft group: the address of transaction markers from a peer's
+/// transaction coordinator to the partitions' leader (a WriteTxnMarkers
+/// request, `txn::markers`), handled on shard 0.
+pub const TXN_MARKERS_GROUP: GroupId = GroupId { key: 0, index: 3 };
 
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
@@ -240,6 +244,12 @@ async fn deliver_here(
                 Err(e) => failure(FailureCode::Refused, format!("bad election request: {e}")),
             }
         }
+        RaftRequest::App(body) if group == TXN_MARKERS_GROUP => {
+            match crate::txn::markers::serve(&shard, body).await {
+                Ok(b) => RaftResponse::App(b),
+                Err(e) => failure(FailureCode::Refused, format!("bad marker request: {e}")),
+            }
+        }
         RaftRequest::App(_) => failure(
             FailureCode::Refused,
             format!("no application calls for group {group}"),
@@ -385,14 +395,20 @@ pub async fn call_app(
     body: Bytes,
     ttl: Duration,
 ) -> Result<Bytes, String> {
+    call_group(net, target, CONTROLLER_GROUP, body, ttl).await
+}
+
+/// Calls the broker's own RPC `body` at address `group` of node `target`.
+pub async fn call_group(
+    net: &ShardNet,
+    target: i32,
+    group: GroupId,
+    body: Bytes,
+    ttl: Duration,
+) -> Result<Bytes, String> {
     match net
         .transport
-        .call(
-            target as NodeId,
-            CONTROLLER_GROUP,
-            RaftRequest::App(body),
-            ttl,
-        )
+        .call(target as NodeId, group, RaftRequest::App(body), ttl)
         .await
     {
         Ok(RaftResponse::App(b)) => Ok(b),

@@ -44,6 +44,7 @@
 pub mod consumer_protocol;
 pub mod group;
 pub mod records;
+pub mod txn_offsets;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -91,6 +92,9 @@ pub struct Coordinator {
     /// KIP-848 groups. A group id is in use by one protocol at a time; the
     /// classic map may still hold an (empty) entry carrying the offsets.
     pub consumer_groups: HashMap<String, consumer_protocol::ConsumerGroup>,
+    /// Offsets committed in transactions not yet ended, by producer id
+    /// ([`txn_offsets`]).
+    pub pending_txn_offsets: HashMap<i64, Vec<txn_offsets::PendingOffset>>,
 }
 
 thread_local! {
@@ -601,6 +605,10 @@ pub fn unload_partition(shard: &Shard, partition: i32) {
     let before = c.groups.len() + c.consumer_groups.len();
     c.groups.retain(|g, _| !mine(g));
     c.consumer_groups.retain(|g, _| !mine(g));
+    drop(c);
+    txn_offsets::unload(partition);
+    let c = coordinator();
+    let c = c.borrow();
     let after = c.groups.len() + c.consumer_groups.len();
     tracing::info!(
         partition,
@@ -634,6 +642,13 @@ pub async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
                 continue;
             };
             if batch.is_control() {
+                // A transaction's end settles the offsets it committed here.
+                if let Ok(mut recs) = batch.records()
+                    && let Some(Ok(rec)) = recs.next()
+                    && let Ok(marker) = kafka_protocol::records::EndTxnMarker::from_record(&rec)
+                {
+                    txn_offsets::complete(part.index, batch.producer_id(), marker.commit, delay);
+                }
                 continue;
             }
             let Ok(recs) = batch.decompressed_records(64 << 20) else {
@@ -645,12 +660,35 @@ pub async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
                 continue;
             };
             let base = batch.base_offset();
+            let txn_producer = batch.is_transactional().then(|| batch.producer_id());
             for rec in recs {
                 let Ok(rec) = rec else { break };
                 let at = base + rec.offset_delta() as i64;
                 let decoded =
                     records::decode(rec.key().map(|k| &k[..]), rec.value().map(|v| &v[..]));
                 match decoded {
+                    // Part of a transaction: pending until its marker.
+                    Ok(OffsetsRecord::Offset {
+                        group,
+                        topic,
+                        partition,
+                        value: Some(value),
+                    }) if txn_producer.is_some() => {
+                        let pid = txn_producer.unwrap_or(-1);
+                        c.borrow_mut()
+                            .pending_txn_offsets
+                            .entry(pid)
+                            .or_default()
+                            .push(txn_offsets::PendingOffset {
+                                partition: part.index,
+                                group,
+                                topic,
+                                topic_partition: partition,
+                                value,
+                                log_offset: at,
+                            });
+                        offsets += 1;
+                    }
                     Ok(rec) => {
                         let kind = replay(&mut c.borrow_mut(), rec, at, delay);
                         match kind {

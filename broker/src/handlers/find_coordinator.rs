@@ -1,9 +1,9 @@
 //! FindCoordinator. Groups (key type 0) are coordinated by this broker,
-//! which leads every partition of `__consumer_offsets` on a single node
-//! (the topic is created here on first use). There is no transaction or
-//! share-group coordinator yet: those keys are answered with
-//! COORDINATOR_NOT_AVAILABLE and a message, as Kafka answers while a
-//! coordinator cannot be found.
+//! and transactional ids (key type 1) by the leader of their partition of
+//! `__consumer_offsets` / `__transaction_state` (each topic is created
+//! here on first use). There is no share-group coordinator yet: that key
+//! is answered with COORDINATOR_NOT_AVAILABLE and a message, as Kafka
+//! answers while a coordinator cannot be found.
 //!
 //! Why it was advertised before groups existed: librdkafka decides whether
 //! the broker supports LZ4 by whether FindCoordinator is listed in
@@ -21,7 +21,7 @@ use crate::shard::Shard;
 fn why(key_type: i8) -> String {
     match key_type {
         0 => "the group coordinator is not available".into(),
-        1 => "transactions are not available on this broker yet".into(),
+        1 => "the transaction coordinator is not available".into(),
         2 => "share groups are not available on this broker yet".into(),
         other => format!("unknown coordinator key type {other}"),
     }
@@ -51,7 +51,17 @@ async fn answer(
                 .map(|b| (b.node_id, b.host, b.port))
                 .ok_or(ErrorCode::CoordinatorNotAvailable)
         }
-        1 | 2 => Err(ErrorCode::CoordinatorNotAvailable),
+        1 => {
+            let t = crate::txn::txn_topic(shard).await?;
+            let p = crate::txn::partition_for(key, t.partitions);
+            let leader = shard.leader_of(&(t.id, p));
+            super::metadata::brokers(shard, listener)
+                .into_iter()
+                .find(|b| b.node_id == leader)
+                .map(|b| (b.node_id, b.host, b.port))
+                .ok_or(ErrorCode::CoordinatorNotAvailable)
+        }
+        2 => Err(ErrorCode::CoordinatorNotAvailable),
         _ => Err(ErrorCode::InvalidRequest),
     }
 }

@@ -1,7 +1,6 @@
-//! InitProducerId for idempotent producers: a fresh producer id at epoch 0
-//! (Kafka's answer when there is no transactional id). Transactional
-//! producers need the transaction coordinator, which does not exist yet,
-//! so a transactional id is refused.
+//! InitProducerId. Without a transactional id: a fresh producer id at
+//! epoch 0 (idempotent producers). With one: the transaction coordinator
+//! (`handlers::txn::init_producer_id`).
 
 use std::rc::Rc;
 
@@ -13,18 +12,18 @@ use crate::shard::Shard;
 pub async fn handle(
     shard: &Rc<Shard>,
     req: InitProducerIdRequest,
+    version: i16,
     authz: &crate::acl::Authz<'_>,
 ) -> InitProducerIdResponse {
+    if let Some(id) = req.transactional_id.clone() {
+        return super::txn::init_producer_id(shard, req, version, id, authz).await;
+    }
     use crate::acl::{op, resource};
     let mut resp = InitProducerIdResponse {
         producer_id: -1,
         producer_epoch: -1,
         ..Default::default()
     };
-    if req.transactional_id.is_some() {
-        resp.error_code = ErrorCode::TransactionalIdAuthorizationFailed.code();
-        return resp;
-    }
     // KIP-679: an idempotent producer needs IDEMPOTENT_WRITE on the
     // cluster or WRITE on some topic.
     if !authz.cluster(op::IDEMPOTENT_WRITE) && !authz.any(op::WRITE, resource::TOPIC) {

@@ -26,6 +26,9 @@ pub mod produce;
 pub mod reassignments;
 pub mod scram_users;
 pub mod topics;
+pub mod txn;
+pub mod txn_admin;
+pub mod txn_offsets;
 
 /// Runs the handler of an implemented API (the connection has checked the
 /// version against [`crate::apis`]).
@@ -100,7 +103,29 @@ pub async fn handle(
             ResponseBody::IncrementalAlterConfigs(configs::incremental_alter(shard, r, authz).await)
         }
         RequestBody::InitProducerId(r) => {
-            ResponseBody::InitProducerId(init_producer_id::handle(shard, r, authz).await)
+            ResponseBody::InitProducerId(init_producer_id::handle(shard, r, v, authz).await)
+        }
+        RequestBody::AddPartitionsToTxn(r) => {
+            ResponseBody::AddPartitionsToTxn(txn::add_partitions(shard, r, v, authz).await)
+        }
+        RequestBody::AddOffsetsToTxn(r) => {
+            ResponseBody::AddOffsetsToTxn(txn::add_offsets(shard, r, v, authz).await)
+        }
+        RequestBody::EndTxn(r) => ResponseBody::EndTxn(txn::end_txn(shard, r, v, authz).await),
+        RequestBody::WriteTxnMarkers(r) => {
+            ResponseBody::WriteTxnMarkers(txn::write_markers(shard, r, authz).await)
+        }
+        RequestBody::TxnOffsetCommit(r) => {
+            ResponseBody::TxnOffsetCommit(txn_offsets::commit(shard, r, v, authz).await)
+        }
+        RequestBody::DescribeTransactions(r) => {
+            ResponseBody::DescribeTransactions(txn_admin::describe(shard, r, authz).await)
+        }
+        RequestBody::ListTransactions(r) => {
+            ResponseBody::ListTransactions(txn_admin::list(shard, r, authz).await)
+        }
+        RequestBody::DescribeProducers(r) => {
+            ResponseBody::DescribeProducers(txn_admin::describe_producers(shard, r, authz).await)
         }
         RequestBody::FindCoordinator(r) => ResponseBody::FindCoordinator(
             find_coordinator::handle(shard, r, v, listener, authz).await,

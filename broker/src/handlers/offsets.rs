@@ -246,12 +246,17 @@ type Found = Vec<(String, i32, Option<OffsetValue>)>;
 /// Who fetches (v9+): a KIP-848 member names itself and its epoch.
 type Fetcher = Option<(Option<String>, i32)>;
 
+/// Partitions whose offset a transaction has committed but not yet ended
+/// (answered UNSTABLE_OFFSET_COMMIT when the client asks `require_stable`).
+type Unstable = std::collections::HashSet<(String, i32)>;
+
 async fn fetch_group(
     shard: &Rc<Shard>,
     group_id: String,
     wanted: Wanted,
     who: Fetcher,
-) -> Result<Found, ErrorCode> {
+    require_stable: bool,
+) -> Result<(Found, Unstable), ErrorCode> {
     if group_id.is_empty() {
         return Err(ErrorCode::InvalidGroupId);
     }
@@ -295,7 +300,16 @@ async fn fetch_group(
                     }
                 }
             }
-            Ok(found)
+            let unstable = if require_stable {
+                found
+                    .iter()
+                    .filter(|(t, p, _)| groups::txn_offsets::is_pending(&group_id, t, *p))
+                    .map(|(t, p, _)| (t.clone(), *p))
+                    .collect()
+            } else {
+                Unstable::new()
+            };
+            Ok((found, unstable))
         })
         .await
         .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
@@ -327,9 +341,9 @@ pub async fn fetch(
     // Topics the requester may not describe: named ones answer
     // TOPIC_AUTHORIZATION_FAILED, and "all topics" leaves them out.
     let topic_ok = |name: &str| authz.topic(op::DESCRIBE, name);
-    // `require_stable` (v7+) only asks to wait for pending transactional
-    // offset commits (UNSTABLE_OFFSET_COMMIT); without transactions there
-    // are none, so Kafka answers with the committed offsets, as here.
+    // `require_stable` (v7+): a partition whose offset a transaction
+    // committed but has not ended yet answers UNSTABLE_OFFSET_COMMIT
+    // (retriable), as Kafka does.
     if version < 8 {
         let wanted = req.topics.map(|ts| {
             ts.into_iter()
@@ -339,24 +353,33 @@ pub async fn fetch(
         let mut resp = OffsetFetchResponse::default();
         let all = wanted.is_none();
         let outcome = if authz.group(op::DESCRIBE, &req.group_id) {
-            fetch_group(shard, req.group_id, wanted.clone(), None).await
+            fetch_group(
+                shard,
+                req.group_id,
+                wanted.clone(),
+                None,
+                req.require_stable,
+            )
+            .await
         } else {
             Err(ErrorCode::GroupAuthorizationFailed)
         };
         match outcome {
-            Ok(found) => {
+            Ok((found, unstable)) => {
                 resp.topics = by_topic(found)
                     .into_iter()
                     .filter(|(name, _)| !all || topic_ok(name))
                     .map(|(name, parts)| {
                         let denied = !topic_ok(&name);
+                        let topic = name.clone();
                         OffsetFetchResponseTopic {
                             name,
                             partitions: parts
                                 .into_iter()
                                 .map(|(p, v)| {
+                                    let unstable = unstable.contains(&(topic.clone(), p));
                                     let (offset, epoch, metadata) = match v {
-                                        Some(v) if !denied => {
+                                        Some(v) if !denied && !unstable => {
                                             (v.offset, v.leader_epoch, v.metadata)
                                         }
                                         _ => (-1, -1, String::new()),
@@ -372,6 +395,8 @@ pub async fn fetch(
                                         metadata: Some(metadata),
                                         error_code: if denied {
                                             ErrorCode::TopicAuthorizationFailed.code()
+                                        } else if unstable {
+                                            ErrorCode::UnstableOffsetCommit.code()
                                         } else {
                                             0
                                         },
@@ -434,15 +459,16 @@ pub async fn fetch(
         let who = (version >= 9).then(|| (g.member_id.clone(), g.member_epoch));
         let all = wanted.is_none();
         let outcome = if authz.group(op::DESCRIBE, &g.group_id) {
-            fetch_group(shard, g.group_id, wanted, who).await
+            fetch_group(shard, g.group_id, wanted, who, req.require_stable).await
         } else {
             Err(ErrorCode::GroupAuthorizationFailed)
         };
         match outcome {
             Err(code) => out.error_code = code.code(),
-            Ok(found) => {
+            Ok((found, unstable)) => {
                 for (name, parts) in by_topic(found) {
                     let denied = !topic_ok(&name);
+                    let topic = name.clone();
                     if denied && all {
                         continue;
                     }
@@ -457,8 +483,11 @@ pub async fn fetch(
                         partitions: parts
                             .into_iter()
                             .map(|(p, v)| {
+                                let unstable = unstable.contains(&(topic.clone(), p));
                                 let (offset, epoch, metadata) = match v {
-                                    Some(v) if !denied => (v.offset, v.leader_epoch, v.metadata),
+                                    Some(v) if !denied && !unstable => {
+                                        (v.offset, v.leader_epoch, v.metadata)
+                                    }
                                     _ => (-1, -1, String::new()),
                                 };
                                 OffsetFetchResponsePartitions {
@@ -468,6 +497,8 @@ pub async fn fetch(
                                     metadata: Some(metadata),
                                     error_code: if denied {
                                         ErrorCode::TopicAuthorizationFailed.code()
+                                    } else if unstable {
+                                        ErrorCode::UnstableOffsetCommit.code()
                                     } else {
                                         0
                                     },

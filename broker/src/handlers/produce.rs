@@ -87,52 +87,60 @@ pub async fn handle(
             } else {
                 ErrorCode::UnknownTopicOrPartition
             };
-            let early = if !matches!(acks, -1..=1) {
-                Some(error_response(
-                    p.index,
-                    ErrorCode::InvalidRequiredAcks,
-                    Some(format!("acks must be -1, 0 or 1, not {acks}")),
-                ))
-            } else if denied {
-                Some(error_response(
-                    p.index,
-                    ErrorCode::TopicAuthorizationFailed,
-                    None,
-                ))
-            } else if req.transactional_id.is_some() {
-                Some(error_response(
-                    p.index,
-                    ErrorCode::TransactionalIdAuthorizationFailed,
-                    Some("transactions are not supported by this broker yet".into()),
-                ))
-            } else {
-                match topic {
-                    None => Some(error_response(p.index, unknown, None)),
-                    Some(tm) if p.index < 0 || p.index >= tm.partitions => Some(error_response(
+            let early =
+                if !matches!(acks, -1..=1) {
+                    Some(error_response(
                         p.index,
-                        ErrorCode::UnknownTopicOrPartition,
+                        ErrorCode::InvalidRequiredAcks,
+                        Some(format!("acks must be -1, 0 or 1, not {acks}")),
+                    ))
+                } else if denied {
+                    Some(error_response(
+                        p.index,
+                        ErrorCode::TopicAuthorizationFailed,
                         None,
-                    )),
-                    // Kafka's ReplicaManager: internal topics take no
-                    // client produce (the coordinator appends directly),
-                    // except from `__admin_client`. Such records reach the
-                    // coordinator's state at its next start-up replay, as
-                    // with Kafka.
-                    Some(tm) if tm.name == crate::groups::OFFSETS_TOPIC && !internal_allowed => {
-                        Some(error_response(
-                            p.index,
-                            ErrorCode::InvalidTopicException,
-                            Some(format!("Cannot append to internal topic {}", tm.name)),
-                        ))
-                    }
-                    Some(_) if p.records.is_none() => Some(error_response(
+                    ))
+                } else if req
+                    .transactional_id
+                    .as_deref()
+                    .is_some_and(|id| !authz.transactional_id(crate::acl::op::WRITE, id))
+                {
+                    // Kafka: WRITE on the transactional id, for every partition.
+                    Some(error_response(
                         p.index,
-                        ErrorCode::CorruptMessage,
-                        Some("no records".into()),
-                    )),
-                    Some(_) => None,
-                }
-            };
+                        ErrorCode::TransactionalIdAuthorizationFailed,
+                        None,
+                    ))
+                } else {
+                    match topic {
+                        None => Some(error_response(p.index, unknown, None)),
+                        Some(tm) if p.index < 0 || p.index >= tm.partitions => Some(
+                            error_response(p.index, ErrorCode::UnknownTopicOrPartition, None),
+                        ),
+                        // Kafka's ReplicaManager: internal topics take no
+                        // client produce (the coordinator appends directly),
+                        // except from `__admin_client`. Such records reach the
+                        // coordinator's state at its next start-up replay, as
+                        // with Kafka.
+                        Some(tm)
+                            if (tm.name == crate::groups::OFFSETS_TOPIC
+                                || tm.name == crate::txn::TXN_TOPIC)
+                                && !internal_allowed =>
+                        {
+                            Some(error_response(
+                                p.index,
+                                ErrorCode::InvalidTopicException,
+                                Some(format!("Cannot append to internal topic {}", tm.name)),
+                            ))
+                        }
+                        Some(_) if p.records.is_none() => Some(error_response(
+                            p.index,
+                            ErrorCode::CorruptMessage,
+                            Some("no records".into()),
+                        )),
+                        Some(_) => None,
+                    }
+                };
             if let Some(e) = early {
                 tr.partition_responses.push(e);
                 continue;

@@ -1,0 +1,261 @@
+//! The records of `__transaction_state`, in Kafka's byte layout
+//! (`TransactionLogKey.json` / `TransactionLogValue.json` of Kafka's
+//! transaction coordinator, which are not in the schema set the codec is
+//! generated from), so the topic reads the same as Kafka's:
+//!
+//! | part | layout |
+//! |---|---|
+//! | key | `int16 version=0, string transactional_id` |
+//! | value v0 | `int16 version=0, int64 producer_id, int16 producer_epoch, int32 timeout_ms, int8 state, [string topic, [int32] partitions] (nullable), int64 last_update_ms, int64 start_ms` |
+//! | value v1 | the same fields, flexible (compact strings and arrays, tagged fields: 0 previous producer id, 1 next producer id, 2 client transaction version) |
+//!
+//! This broker writes v0 (what Kafka writes for clients of transactions
+//! v1) and reads both. A null value is a tombstone: the transactional id
+//! expired.
+
+use std::collections::BTreeSet;
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+
+use super::state::{TxnMeta, TxnState};
+
+#[derive(Debug, thiserror::Error)]
+#[error("bad __transaction_state record: {0}")]
+pub struct TxnRecordError(pub &'static str);
+
+/// The stored part of one transactional id's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxnValue {
+    pub producer_id: i64,
+    pub previous_producer_id: i64,
+    pub producer_epoch: i16,
+    pub timeout_ms: i32,
+    pub state: TxnState,
+    pub partitions: BTreeSet<(String, i32)>,
+    pub last_update_ms: i64,
+    pub start_ms: i64,
+}
+
+impl TxnValue {
+    pub fn of(m: &TxnMeta) -> Self {
+        TxnValue {
+            producer_id: m.producer_id,
+            previous_producer_id: m.previous_producer_id,
+            producer_epoch: m.producer_epoch,
+            timeout_ms: m.timeout_ms,
+            state: m.state,
+            partitions: m.partitions.clone(),
+            last_update_ms: m.last_update_ms,
+            start_ms: m.start_ms,
+        }
+    }
+}
+
+fn put_str(b: &mut BytesMut, s: &str) {
+    b.put_i16(s.len() as i16);
+    b.put_slice(s.as_bytes());
+}
+
+pub fn key(transactional_id: &str) -> Bytes {
+    let mut b = BytesMut::with_capacity(4 + transactional_id.len());
+    b.put_i16(0);
+    put_str(&mut b, transactional_id);
+    b.freeze()
+}
+
+pub fn value(v: &TxnValue) -> Bytes {
+    let mut b = BytesMut::with_capacity(64);
+    b.put_i16(0);
+    b.put_i64(v.producer_id);
+    b.put_i16(v.producer_epoch);
+    b.put_i32(v.timeout_ms);
+    b.put_i8(v.state as i8);
+    // Grouped by topic, in order (the set is sorted).
+    let mut topics: Vec<(&str, Vec<i32>)> = Vec::new();
+    for (t, p) in &v.partitions {
+        match topics.last_mut() {
+            Some((name, ps)) if *name == t.as_str() => ps.push(*p),
+            _ => topics.push((t.as_str(), vec![*p])),
+        }
+    }
+    b.put_i32(topics.len() as i32);
+    for (t, ps) in topics {
+        put_str(&mut b, t);
+        b.put_i32(ps.len() as i32);
+        for p in ps {
+            b.put_i32(p);
+        }
+    }
+    b.put_i64(v.last_update_ms);
+    b.put_i64(v.start_ms);
+    b.freeze()
+}
+
+/// Reads what a field needs, or fails (never panics on short input).
+struct Reader<'a> {
+    buf: &'a [u8],
+    flexible: bool,
+}
+
+impl Reader<'_> {
+    fn need(&self, n: usize) -> Result<(), TxnRecordError> {
+        if self.buf.remaining() < n {
+            Err(TxnRecordError("truncated"))
+        } else {
+            Ok(())
+        }
+    }
+    fn i8(&mut self) -> Result<i8, TxnRecordError> {
+        self.need(1)?;
+        Ok(self.buf.get_i8())
+    }
+    fn i16(&mut self) -> Result<i16, TxnRecordError> {
+        self.need(2)?;
+        Ok(self.buf.get_i16())
+    }
+    fn i32(&mut self) -> Result<i32, TxnRecordError> {
+        self.need(4)?;
+        Ok(self.buf.get_i32())
+    }
+    fn i64(&mut self) -> Result<i64, TxnRecordError> {
+        self.need(8)?;
+        Ok(self.buf.get_i64())
+    }
+    fn uvarint(&mut self) -> Result<u64, TxnRecordError> {
+        let mut v = 0u64;
+        for shift in (0..35).step_by(7) {
+            let b = self.i8()? as u8;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(TxnRecordError("varint too long"))
+    }
+    /// A length: `None` for null.
+    fn len(&mut self, wide: bool) -> Result<Option<usize>, TxnRecordError> {
+        let n = if self.flexible {
+            self.uvarint()? as i64 - 1
+        } else if wide {
+            i64::from(self.i32()?)
+        } else {
+            i64::from(self.i16()?)
+        };
+        if n < 0 {
+            return Ok(None);
+        }
+        let n = n as usize;
+        // A count is never larger than the bytes left (each element takes
+        // at least one).
+        self.need(n)?;
+        Ok(Some(n))
+    }
+    fn string(&mut self) -> Result<String, TxnRecordError> {
+        let n = self.len(false)?.ok_or(TxnRecordError("null string"))?;
+        let s = std::str::from_utf8(&self.buf[..n])
+            .map_err(|_| TxnRecordError("string is not UTF-8"))?
+            .to_string();
+        self.buf.advance(n);
+        Ok(s)
+    }
+    fn skip_tags(&mut self) -> Result<(), TxnRecordError> {
+        if !self.flexible {
+            return Ok(());
+        }
+        let n = self.uvarint()?;
+        for _ in 0..n {
+            let _tag = self.uvarint()?;
+            let size = self.uvarint()? as usize;
+            self.need(size)?;
+            self.buf.advance(size);
+        }
+        Ok(())
+    }
+}
+
+/// The transactional id of a key.
+pub fn decode_key(buf: &[u8]) -> Result<String, TxnRecordError> {
+    let mut r = Reader {
+        buf,
+        flexible: false,
+    };
+    if r.i16()? != 0 {
+        return Err(TxnRecordError("unknown key version"));
+    }
+    r.string()
+}
+
+pub fn decode_value(buf: &[u8]) -> Result<TxnValue, TxnRecordError> {
+    let mut r = Reader {
+        buf,
+        flexible: false,
+    };
+    let version = r.i16()?;
+    if !(0..=1).contains(&version) {
+        return Err(TxnRecordError("unknown value version"));
+    }
+    r.flexible = version >= 1;
+    let producer_id = r.i64()?;
+    let producer_epoch = r.i16()?;
+    let timeout_ms = r.i32()?;
+    let state = TxnState::from_id(r.i8()?).ok_or(TxnRecordError("unknown state"))?;
+    let mut partitions = BTreeSet::new();
+    if let Some(n) = r.len(true)? {
+        for _ in 0..n {
+            let topic = r.string()?;
+            let m = r.len(true)?.ok_or(TxnRecordError("null partitions"))?;
+            for _ in 0..m {
+                partitions.insert((topic.clone(), r.i32()?));
+            }
+            r.skip_tags()?;
+        }
+    }
+    let last_update_ms = r.i64()?;
+    let start_ms = r.i64()?;
+    // v1's tagged fields (previous/next producer id, client version) are
+    // not needed to resume a transaction of transactions v1.
+    r.skip_tags()?;
+    Ok(TxnValue {
+        producer_id,
+        previous_producer_id: -1,
+        producer_epoch,
+        timeout_ms,
+        state,
+        partitions,
+        last_update_ms,
+        start_ms,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_kafka_layout() {
+        let v = TxnValue {
+            producer_id: 7,
+            previous_producer_id: -1,
+            producer_epoch: 3,
+            timeout_ms: 60_000,
+            state: TxnState::Ongoing,
+            partitions: [("a".to_string(), 1), ("a".to_string(), 0), ("b".into(), 2)]
+                .into_iter()
+                .collect(),
+            last_update_ms: 11,
+            start_ms: 10,
+        };
+        let bytes = value(&v);
+        assert_eq!(decode_value(&bytes).unwrap(), v);
+        // version, pid, epoch, timeout, state, then 2 topics.
+        assert_eq!(&bytes[..2], &[0, 0]);
+        assert_eq!(bytes[16], 1, "state byte of Ongoing");
+        assert_eq!(&bytes[17..21], &2i32.to_be_bytes());
+        assert_eq!(decode_key(&key("tx")).unwrap(), "tx");
+        assert_eq!(&key("tx")[..], &[0, 0, 0, 2, b't', b'x']);
+        // Truncated input is an error, never a panic.
+        for n in 0..bytes.len() {
+            assert!(decode_value(&bytes[..n]).is_err());
+        }
+    }
+}
