@@ -572,8 +572,9 @@ class Cluster:
                      "topic %s: %d partitions with leaders%s"
                      % (topic, partitions, " and full ISR" if full_isr else ""), state)
 
-    def coordinator_of(self, group, timeout=20.0):
-        """FindCoordinator for a consumer group: the coordinator's node id."""
+    def coordinator_of(self, group, timeout=20.0, key_type=0):
+        """FindCoordinator for a consumer group (key_type 1: a transactional
+        id): the coordinator's node id."""
         last = {}
 
         def find():
@@ -585,11 +586,11 @@ class Cluster:
                     v = c.pick(rawkafka.API_FIND_COORDINATOR)
                     if v >= 4:
                         r = c.request(rawkafka.API_FIND_COORDINATOR, v,
-                                      {"KeyType": 0, "CoordinatorKeys": [group]})
+                                      {"KeyType": key_type, "CoordinatorKeys": [group]})
                         r = r["Coordinators"][0]
                     else:
                         r = c.request(rawkafka.API_FIND_COORDINATOR, v,
-                                      {"Key": group, "KeyType": 0})
+                                      {"Key": group, "KeyType": key_type})
             except (OSError, rawkafka.ConnectionClosed, ValueError) as e:
                 last["r"] = repr(e)
                 return None
