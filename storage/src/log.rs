@@ -693,6 +693,12 @@ impl Log {
             .aborted_between(from, upper, MAX_ABORTED_PER_READ)
     }
 
+    /// The first offset of `producer_id`'s open transaction in this log, if
+    /// it has one (Kafka refuses its non-transactional batches meanwhile).
+    pub fn open_transaction(&self, producer_id: i64) -> Option<i64> {
+        self.st.borrow().txns.open_of(producer_id)
+    }
+
     /// The open transactions: (producer id, first offset), by first offset.
     pub fn ongoing_transactions(&self) -> Vec<(i64, i64)> {
         let st = self.st.borrow();

@@ -136,10 +136,16 @@ impl Transactions {
         self.ongoing.entry(pid).or_insert(b.base_offset());
     }
 
-    /// A marker ends the producer's open transaction (Kafka: a marker with
-    /// no open transaction completes an empty one at the marker itself).
+    /// A marker ends the producer's open transaction. A marker with no
+    /// open transaction (a retry, or an abort of a transaction that wrote
+    /// nothing here) completes nothing: it neither holds the LSO back nor
+    /// enters the aborted list (Kafka's `appendEndTxnMarker` emits no
+    /// `CompletedTxn` then).
     fn end(&mut self, m: TxnMarkerInfo, commit: bool) {
-        let first_offset = self.ongoing.remove(&m.producer_id).unwrap_or(m.offset);
+        self.markers.insert(m.producer_id, m);
+        let Some(first_offset) = self.ongoing.remove(&m.producer_id) else {
+            return;
+        };
         self.unreplicated.push_back(Completed {
             producer_id: m.producer_id,
             first_offset,
@@ -155,7 +161,6 @@ impl Transactions {
                 last_stable_offset,
             });
         }
-        self.markers.insert(m.producer_id, m);
     }
 
     /// The first offset that is not stable at high watermark `hw`, or `hw`
@@ -179,6 +184,11 @@ impl Transactions {
             .into_iter()
             .flatten()
             .fold(hw, i64::min)
+    }
+
+    /// The first offset of `producer_id`'s open transaction.
+    pub fn open_of(&self, producer_id: i64) -> Option<i64> {
+        self.ongoing.get(&producer_id).copied()
     }
 
     /// The first offset of any open transaction or of any completed one
@@ -554,6 +564,11 @@ mod tests {
         assert_eq!(t.markers[&1].coordinator_epoch, 3);
         t.drop_below(4);
         assert!(t.aborted.is_empty());
+        // A marker with nothing open completes nothing.
+        t.record(&marker(5, 6, false));
+        assert!(t.aborted.is_empty());
+        assert_eq!(t.first_unstable(6), 6);
+        assert_eq!(t.markers[&5].offset, 6);
     }
 
     #[test]
