@@ -868,17 +868,21 @@ impl Partition {
                     ),
                 )
             })?;
+        let now = now_ms();
         let batch = EndTxnMarker {
             commit,
             coordinator_epoch,
         }
-        .batch(producer_id, producer_epoch, now_ms())
+        .batch(producer_id, producer_epoch, now)
         .build()
         .map_err(|e| produce_err(ErrorCode::UnknownServerError, e.to_string()))?;
         self.producers
             .borrow_mut()
             .record_marker(producer_id, producer_epoch, coordinator_epoch);
-        self.append_admitted(turn, BytesMut::from(&batch[..]), 1, None, timeout)
+        // Stamped like any batch of a LogAppendTime topic (Kafka's
+        // validator does not exempt control batches).
+        let lat = self.log_append_time.get().then_some(now);
+        self.append_admitted(turn, BytesMut::from(&batch[..]), 1, lat, timeout)
             .await
     }
 
