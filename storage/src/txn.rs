@@ -204,15 +204,25 @@ impl Transactions {
     /// `firstOffset < upperBoundOffset`), at most `limit` of them.
     pub fn aborted_between(&self, from: i64, upper: i64, limit: usize) -> Vec<AbortedTxn> {
         let start = self.aborted.partition_point(|a| a.last_offset < from);
-        let mut out: Vec<AbortedTxn> = self.aborted[start..]
-            .iter()
-            .filter(|a| a.first_offset < upper)
-            .take(limit)
-            .map(|a| AbortedTxn {
-                producer_id: a.producer_id,
-                first_offset: a.first_offset,
-            })
-            .collect();
+        let mut out = Vec::new();
+        for a in &self.aborted[start..] {
+            if a.first_offset < upper {
+                if out.len() == limit {
+                    break;
+                }
+                out.push(AbortedTxn {
+                    producer_id: a.producer_id,
+                    first_offset: a.first_offset,
+                });
+            }
+            // Kafka's stop (`TxnIndexSearchResult.isComplete`): every
+            // transaction open when this one ended had started at or past
+            // its last stable offset, so none ending later started below
+            // `upper`. Without it every fetch would walk all later aborts.
+            if a.last_stable_offset >= upper {
+                break;
+            }
+        }
         out.sort_by_key(|a| a.first_offset);
         out
     }
@@ -560,6 +570,9 @@ mod tests {
             }]
         );
         assert!(t.aborted_between(4, 10, 10).is_empty());
+        // The search stops at an abort whose last stable offset reaches
+        // the upper bound: pid 1's abort left pid 2's open (LSO 1).
+        assert_eq!(t.aborted[0].last_stable_offset, 1);
         assert!(t.aborted_between(0, 0, 10).is_empty());
         assert_eq!(t.markers[&1].coordinator_epoch, 3);
         t.drop_below(4);

@@ -72,9 +72,12 @@ fn marker(pid: i64, commit: bool) -> Bytes {
 /// (producer id, transactional, marker: Some(commit)) of a batch.
 type Kind = (i64, bool, Option<bool>);
 
+/// An aborted transaction with its marker's offset.
+type Aborted = (AbortedTxn, i64);
+
 /// The expected state from the batches in the log, in order: (open
 /// transactions, aborted transactions, last stable offset at `hw`).
-fn replay(batches: &[(i64, Kind)], hw: i64) -> (Vec<(i64, i64)>, Vec<AbortedTxn>, i64) {
+fn replay(batches: &[(i64, Kind)], hw: i64) -> (Vec<(i64, i64)>, Vec<Aborted>, i64) {
     let mut open: BTreeMap<i64, i64> = BTreeMap::new();
     let mut aborted = Vec::new();
     let mut unstable = hw;
@@ -83,10 +86,11 @@ fn replay(batches: &[(i64, Kind)], hw: i64) -> (Vec<(i64, i64)>, Vec<AbortedTxn>
             Some(commit) => {
                 if let Some(first) = open.remove(&pid) {
                     if !commit {
-                        aborted.push(AbortedTxn {
+                        let a = AbortedTxn {
                             producer_id: pid,
                             first_offset: first,
-                        });
+                        };
+                        aborted.push((a, offset));
                     }
                     if offset >= hw {
                         unstable = unstable.min(first);
@@ -104,7 +108,6 @@ fn replay(batches: &[(i64, Kind)], hw: i64) -> (Vec<(i64, i64)>, Vec<AbortedTxn>
     }
     let mut open: Vec<(i64, i64)> = open.into_iter().collect();
     open.sort_by_key(|&(p, o)| (o, p));
-    aborted.sort_by_key(|a| a.first_offset);
     (open, aborted, unstable)
 }
 
@@ -160,11 +163,26 @@ fn check(ops: Vec<Op>) {
             }
             let (open, aborted, lso) = replay(&batches, hw);
             assert_eq!(log.ongoing_transactions(), open, "open, after {op:?}");
-            assert_eq!(
-                log.aborted_transactions(0, i64::MAX),
-                aborted,
-                "aborted, after {op:?}"
-            );
+            // Every range a fetch may ask about: from each batch, up to a
+            // few batches further or to the end.
+            let leo = log.log_end_offset();
+            let mut starts: Vec<i64> = batches.iter().map(|b| b.0).collect();
+            starts.push(0);
+            for &from in &starts {
+                for upper in [from + 1, from + 4, from + 12, leo, i64::MAX] {
+                    let mut want: Vec<AbortedTxn> = aborted
+                        .iter()
+                        .filter(|(a, marker)| *marker >= from && a.first_offset < upper)
+                        .map(|(a, _)| *a)
+                        .collect();
+                    want.sort_by_key(|a| a.first_offset);
+                    assert_eq!(
+                        log.aborted_transactions(from, upper),
+                        want,
+                        "aborted in [{from}, {upper}), after {op:?}"
+                    );
+                }
+            }
             assert_eq!(log.last_stable_offset(hw), lso, "lso, after {op:?}");
         }
     });
