@@ -488,6 +488,16 @@ impl Partition {
             batch.base_sequence(),
             batch.records_count(),
         );
+        // Kafka's `appendDataBatch`: a producer with a transaction open
+        // here may not write outside it.
+        if pid >= 0 && !batch.is_transactional() && self.log.open_transaction(pid).is_some() {
+            return Err(produce_err(
+                ErrorCode::InvalidTxnState,
+                format!(
+                    "producer {pid} has a transaction open here; its batch must be transactional"
+                ),
+            ));
+        }
         if pid >= 0 {
             // The borrow ends before any await (a duplicate waits below).
             let duplicate = {
@@ -858,17 +868,21 @@ impl Partition {
                     ),
                 )
             })?;
+        let now = now_ms();
         let batch = EndTxnMarker {
             commit,
             coordinator_epoch,
         }
-        .batch(producer_id, producer_epoch, now_ms())
+        .batch(producer_id, producer_epoch, now)
         .build()
         .map_err(|e| produce_err(ErrorCode::UnknownServerError, e.to_string()))?;
         self.producers
             .borrow_mut()
             .record_marker(producer_id, producer_epoch, coordinator_epoch);
-        self.append_admitted(turn, BytesMut::from(&batch[..]), 1, None, timeout)
+        // Stamped like any batch of a LogAppendTime topic (Kafka's
+        // validator does not exempt control batches).
+        let lat = self.log_append_time.get().then_some(now);
+        self.append_admitted(turn, BytesMut::from(&batch[..]), 1, lat, timeout)
             .await
     }
 
@@ -1082,4 +1096,120 @@ async fn rebuild_producer_state(log: &Log) -> Result<(ProducerState, bool), Stor
         state.apply_marker(m.producer_id, m.producer_epoch, m.coordinator_epoch);
     }
     Ok((state, complete))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_protocol::records::{NewRecord, RecordBatchBuilder};
+    use std::time::Duration;
+
+    fn txn_batch(pid: i64, epoch: i16, seq: i32, transactional: bool) -> Bytes {
+        let mut b = RecordBatchBuilder::new()
+            .producer(pid, epoch, seq)
+            .transactional(transactional);
+        b.push(NewRecord::new(b"v".to_vec()).with_timestamp(now_ms()));
+        b.build().unwrap()
+    }
+
+    const T: Duration = Duration::from_secs(10);
+
+    #[test]
+    fn markers_end_transactions_fence_epochs_and_move_the_lso() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rt = monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let p = Rc::new(
+                Partition::open(
+                    dir.path(),
+                    1,
+                    "t",
+                    Uuid::new_v4(),
+                    0,
+                    LogConfig::default(),
+                    false,
+                    &[1],
+                    None,
+                    1,
+                    OpenOptions::default(),
+                )
+                .await
+                .unwrap(),
+            );
+            let append = |b: Bytes| {
+                let p = p.clone();
+                async move { p.append(b, -1, T).await.map(|(i, _)| i.base_offset) }
+            };
+            // A transactional batch needs a producer id.
+            let no_pid = txn_batch(-1, -1, -1, true);
+            assert_eq!(
+                append(no_pid).await.unwrap_err().code,
+                ErrorCode::InvalidRecord
+            );
+            let a = append(txn_batch(7, 0, 0, true)).await.unwrap();
+            let b = append(txn_batch(8, 0, 0, true)).await.unwrap();
+            assert_eq!(p.last_stable_offset(), a);
+            // Outside its open transaction, a producer may not write.
+            let err = append(txn_batch(7, 0, 1, false)).await.unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidTxnState);
+            let m = p.write_txn_marker(7, 0, 3, false, T).await.unwrap();
+            assert_eq!(p.last_stable_offset(), b);
+            assert_eq!(
+                p.aborted_transactions(0, m.last_offset + 1),
+                vec![AbortedTxn {
+                    producer_id: 7,
+                    first_offset: a
+                }]
+            );
+            p.write_txn_marker(8, 0, 3, true, T).await.unwrap();
+            assert_eq!(p.last_stable_offset(), p.high_watermark());
+            // A coordinator older than the last marker's is fenced.
+            let err = p.write_txn_marker(8, 0, 2, true, T).await.unwrap_err();
+            assert_eq!(err.code, ErrorCode::TransactionCoordinatorFenced);
+            // An abort with a bumped epoch fences the zombie's batches and
+            // the new epoch starts at sequence 0.
+            p.write_txn_marker(7, 1, 3, false, T).await.unwrap();
+            let err = append(txn_batch(7, 0, 1, true)).await.unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidProducerEpoch);
+            let err = p.write_txn_marker(7, 0, 3, false, T).await.unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidProducerEpoch);
+            let err = append(txn_batch(7, 1, 5, true)).await.unwrap_err();
+            assert_eq!(err.code, ErrorCode::OutOfOrderSequenceNumber);
+            let c = append(txn_batch(7, 1, 0, true)).await.unwrap();
+            assert_eq!(p.last_stable_offset(), c);
+            // A coordinator-origin write skips sequences, not the epoch.
+            let err = p
+                .append_coordinator(txn_batch(7, 0, -1, true), T)
+                .await
+                .unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidProducerEpoch);
+            p.append_coordinator(txn_batch(7, 1, -1, true), T)
+                .await
+                .unwrap();
+            let states = p.producers_for_describe();
+            let s7 = states.iter().find(|s| s.producer_id == 7).unwrap();
+            assert_eq!(
+                (
+                    s7.producer_epoch,
+                    s7.coordinator_epoch,
+                    s7.current_txn_start_offset
+                ),
+                (1, 3, c)
+            );
+            // A new leader's producer state knows the markers' epochs.
+            let (state, _) = rebuild_producer_state(&p.log).await.unwrap();
+            assert_eq!(
+                state.check_epoch(7, 0),
+                Err(ErrorCode::InvalidProducerEpoch)
+            );
+            assert_eq!(
+                state.check_marker(8, 0, 2),
+                Err(ErrorCode::TransactionCoordinatorFenced)
+            );
+            p.close().await.unwrap();
+        });
+    }
 }

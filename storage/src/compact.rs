@@ -186,22 +186,26 @@ impl Log {
                 seg_path(&self.dir, base, "index"),
                 seg_path(&self.dir, base, "timeindex"),
             );
-            let xp = seg_path(&self.dir, base, "txnindex");
             file::remove_if_exists(&ip)?;
             file::remove_if_exists(&tp)?;
-            file::remove_if_exists(&xp)?;
-            file::fsync_dir(&self.dir)?;
-            failpoint::hit("compact.before_rename");
-            std::fs::rename(&cleaned, &path).map_err(|e| StorageError::io("rename", &path, e))?;
-            file::fsync_dir(&self.dir)?;
-            failpoint::hit("compact.after_rename");
-            index::write_files(&idx, new_len, &ip, &tp)?;
+            // The `.txnindex` is replaced, not removed, before the swap: it
+            // names the new length, so until the rename it reads as damaged
+            // (open then reads every segment) and is never missing (a
+            // missing one may be taken for a log older than transactions).
+            // Compaction keeps every marker, so its entries do not change.
+            let xp = seg_path(&self.dir, base, "txnindex");
             let aborted = {
                 let st = self.st.borrow();
                 let next = st.segments.get(&base).map_or(base, |s| s.next);
                 st.txns.aborted_in(base, next)
             };
             file::write_atomic(&xp, &crate::txn::encode_txnindex(new_len, &aborted))?;
+            file::fsync_dir(&self.dir)?;
+            failpoint::hit("compact.before_rename");
+            std::fs::rename(&cleaned, &path).map_err(|e| StorageError::io("rename", &path, e))?;
+            file::fsync_dir(&self.dir)?;
+            failpoint::hit("compact.after_rename");
+            index::write_files(&idx, new_len, &ip, &tp)?;
             let mut st = self.st.borrow_mut();
             let seg = st.segments.get_mut(&base).expect("checked above");
             seg.size = new_len;

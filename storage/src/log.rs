@@ -693,6 +693,12 @@ impl Log {
             .aborted_between(from, upper, MAX_ABORTED_PER_READ)
     }
 
+    /// The first offset of `producer_id`'s open transaction in this log, if
+    /// it has one (Kafka refuses its non-transactional batches meanwhile).
+    pub fn open_transaction(&self, producer_id: i64) -> Option<i64> {
+        self.st.borrow().txns.open_of(producer_id)
+    }
+
     /// The open transactions: (producer id, first offset), by first offset.
     pub fn ongoing_transactions(&self) -> Vec<(i64, i64)> {
         let st = self.st.borrow();
@@ -2090,26 +2096,44 @@ impl Log {
 /// `.txnindex`), and the offset from which segments must be read (the
 /// snapshot's). Falls back to reading every segment (state from the first
 /// base) when there is no usable snapshot or a `.txnindex` below it is
-/// missing or damaged: correctness over speed.
+/// damaged: correctness over speed.
+///
+/// Logs written before transactions existed (no `.txnindex` anywhere)
+/// hold no transactional batch (no producer could end one): their
+/// segments without a `.txnindex`, a prefix of the log, count as having no
+/// aborted transaction, and without a snapshot the state starts at the
+/// active segment as it did then (Kafka skips the full rebuild of such
+/// logs the same way). A missing `.txnindex` after one that exists is
+/// damage.
 fn load_producer_state(
     dir: &Path,
     bases: &[i64],
     snapshots: &mut [i64],
 ) -> Result<(i64, Transactions, ProducerBatches)> {
     let first = bases[0];
-    let fresh = || {
+    let fresh = |from: i64| {
         (
-            first,
+            from,
             Transactions::default(),
-            ProducerBatches::starting_at(first),
+            ProducerBatches::starting_at(from),
         )
     };
-    let read_bounded = |path: &Path| -> Option<Vec<u8>> {
-        let len = std::fs::metadata(path).ok()?.len();
+    let (sealed, active) = bases.split_at(bases.len() - 1);
+    // Each sealed segment's `.txnindex`: None when missing, Some(None)
+    // when damaged. Read only as far as needed.
+    let txnindex = |base: i64| -> Result<Option<Option<Vec<AbortedRange>>>> {
+        let path = seg_path(dir, base, "txnindex");
+        let len = match std::fs::metadata(&path) {
+            Ok(m) => m.len(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(StorageError::io("stat", &path, e)),
+        };
         if len > MAX_STATE_FILE_BYTES {
-            return None;
+            return Ok(Some(None));
         }
-        std::fs::read(path).ok()
+        let data = std::fs::read(&path).map_err(|e| StorageError::io("read", &path, e))?;
+        let log_len = file::file_len(&seg_path(dir, base, "log"))?;
+        Ok(Some(crate::txn::decode_txnindex(&data, log_len)))
     };
     snapshots.sort_unstable();
     for &offset in snapshots.iter().rev() {
@@ -2117,33 +2141,53 @@ fn load_producer_state(
             continue;
         }
         let path = seg_path(dir, offset, "snapshot");
-        let Some(data) = read_bounded(&path) else {
-            continue;
+        let data = match std::fs::metadata(&path) {
+            Ok(m) if m.len() <= MAX_STATE_FILE_BYTES => {
+                std::fs::read(&path).map_err(|e| StorageError::io("read", &path, e))?
+            }
+            _ => continue,
         };
         let Some((mut txns, producer_bytes)) = crate::txn::decode_snapshot(&data, offset) else {
             tracing::warn!(path = %path.display(), "damaged producer snapshot; trying an older one");
             continue;
         };
         let Some(producers) = ProducerBatches::decode(producer_bytes) else {
+            tracing::warn!(path = %path.display(), "damaged producer snapshot; trying an older one");
             continue;
         };
         let mut aborted = Vec::new();
-        for &base in bases.iter().take_while(|&&b| b < offset) {
-            let len = file::file_len(&seg_path(dir, base, "log"))?;
-            let entries = read_bounded(&seg_path(dir, base, "txnindex"))
-                .and_then(|d| crate::txn::decode_txnindex(&d, len));
-            match entries {
-                Some(e) => aborted.extend(e),
-                None => {
+        let mut legacy_prefix = true;
+        for &base in sealed.iter().take_while(|&&b| b < offset) {
+            match txnindex(base)? {
+                None if legacy_prefix => {}
+                Some(Some(e)) => {
+                    legacy_prefix = false;
+                    aborted.extend(e);
+                }
+                _ => {
                     tracing::warn!(dir = %dir.display(), base, "missing or damaged transaction index; reading every segment");
-                    return Ok(fresh());
+                    return Ok(fresh(first));
                 }
             }
         }
         txns.aborted = aborted;
         return Ok((offset, txns, producers));
     }
-    Ok(fresh())
+    let mut legacy = true;
+    for &base in sealed {
+        if txnindex(base)?.is_some() {
+            legacy = false;
+            break;
+        }
+    }
+    if legacy && !sealed.is_empty() {
+        tracing::info!(dir = %dir.display(), "log written before transactions: producer state from the active segment");
+        return Ok(fresh(active[0]));
+    }
+    if !sealed.is_empty() {
+        tracing::warn!(dir = %dir.display(), "no usable producer snapshot; reading every segment");
+    }
+    Ok(fresh(first))
 }
 
 async fn scan_to_cut(

@@ -136,10 +136,16 @@ impl Transactions {
         self.ongoing.entry(pid).or_insert(b.base_offset());
     }
 
-    /// A marker ends the producer's open transaction (Kafka: a marker with
-    /// no open transaction completes an empty one at the marker itself).
+    /// A marker ends the producer's open transaction. A marker with no
+    /// open transaction (a retry, or an abort of a transaction that wrote
+    /// nothing here) completes nothing: it neither holds the LSO back nor
+    /// enters the aborted list (Kafka's `appendEndTxnMarker` emits no
+    /// `CompletedTxn` then).
     fn end(&mut self, m: TxnMarkerInfo, commit: bool) {
-        let first_offset = self.ongoing.remove(&m.producer_id).unwrap_or(m.offset);
+        self.markers.insert(m.producer_id, m);
+        let Some(first_offset) = self.ongoing.remove(&m.producer_id) else {
+            return;
+        };
         self.unreplicated.push_back(Completed {
             producer_id: m.producer_id,
             first_offset,
@@ -155,7 +161,6 @@ impl Transactions {
                 last_stable_offset,
             });
         }
-        self.markers.insert(m.producer_id, m);
     }
 
     /// The first offset that is not stable at high watermark `hw`, or `hw`
@@ -181,6 +186,11 @@ impl Transactions {
             .fold(hw, i64::min)
     }
 
+    /// The first offset of `producer_id`'s open transaction.
+    pub fn open_of(&self, producer_id: i64) -> Option<i64> {
+        self.ongoing.get(&producer_id).copied()
+    }
+
     /// The first offset of any open transaction or of any completed one
     /// not yet pruned (its marker may not be committed), without pruning.
     pub fn first_open(&self) -> Option<i64> {
@@ -194,15 +204,25 @@ impl Transactions {
     /// `firstOffset < upperBoundOffset`), at most `limit` of them.
     pub fn aborted_between(&self, from: i64, upper: i64, limit: usize) -> Vec<AbortedTxn> {
         let start = self.aborted.partition_point(|a| a.last_offset < from);
-        let mut out: Vec<AbortedTxn> = self.aborted[start..]
-            .iter()
-            .filter(|a| a.first_offset < upper)
-            .take(limit)
-            .map(|a| AbortedTxn {
-                producer_id: a.producer_id,
-                first_offset: a.first_offset,
-            })
-            .collect();
+        let mut out = Vec::new();
+        for a in &self.aborted[start..] {
+            if a.first_offset < upper {
+                if out.len() == limit {
+                    break;
+                }
+                out.push(AbortedTxn {
+                    producer_id: a.producer_id,
+                    first_offset: a.first_offset,
+                });
+            }
+            // Kafka's stop (`TxnIndexSearchResult.isComplete`): every
+            // transaction open when this one ended had started at or past
+            // its last stable offset, so none ending later started below
+            // `upper`. Without it every fetch would walk all later aborts.
+            if a.last_stable_offset >= upper {
+                break;
+            }
+        }
         out.sort_by_key(|a| a.first_offset);
         out
     }
@@ -550,10 +570,18 @@ mod tests {
             }]
         );
         assert!(t.aborted_between(4, 10, 10).is_empty());
+        // The search stops at an abort whose last stable offset reaches
+        // the upper bound: pid 1's abort left pid 2's open (LSO 1).
+        assert_eq!(t.aborted[0].last_stable_offset, 1);
         assert!(t.aborted_between(0, 0, 10).is_empty());
         assert_eq!(t.markers[&1].coordinator_epoch, 3);
         t.drop_below(4);
         assert!(t.aborted.is_empty());
+        // A marker with nothing open completes nothing.
+        t.record(&marker(5, 6, false));
+        assert!(t.aborted.is_empty());
+        assert_eq!(t.first_unstable(6), 6);
+        assert_eq!(t.markers[&5].offset, 6);
     }
 
     #[test]

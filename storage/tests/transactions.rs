@@ -139,33 +139,103 @@ fn a_transaction_spans_segment_rolls_and_survives_reopening() {
     }
 }
 
+/// The files of `dir` with extension `ext`, by offset.
+fn files(dir: &std::path::Path, ext: &str) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some(ext))
+        .collect();
+    v.sort();
+    v
+}
+
 #[test]
-fn a_missing_snapshot_or_transaction_index_is_rebuilt_from_the_segments() {
-    let dir = test_dir("txn-rebuild");
+fn a_missing_or_damaged_snapshot_or_transaction_index_is_rebuilt_from_the_segments() {
+    for damage in [
+        "no-snapshots",
+        "flipped-snapshot",
+        "flipped-txnindex",
+        "middle-txnindex",
+    ] {
+        let dir = test_dir("txn-rebuild");
+        run(async {
+            let log = Log::open(&dir, small_config()).await.unwrap();
+            let first = append(&log, txn_batch(7, 0, 4)).await;
+            let aborted_first = append(&log, txn_batch(8, 0, 4)).await;
+            for i in 0..20 {
+                append(&log, txn_batch(8, 4 + i * 4, 4)).await;
+            }
+            append(&log, marker(8, false)).await;
+            for _ in 0..30 {
+                append(&log, batch_for(2, 4, 256)).await;
+            }
+            let before = state(&log);
+            assert_eq!(before.0, first);
+            assert_eq!(before.1, vec![aborted(8, aborted_first)]);
+            let producers = log.producer_states();
+            log.close().await.unwrap();
+            drop(log);
+            let flip = |p: &std::path::Path| {
+                let mut d = std::fs::read(p).unwrap();
+                let n = d.len() / 2;
+                d[n] ^= 0x40;
+                std::fs::write(p, d).unwrap();
+            };
+            let (snaps, idxs) = (files(&dir, "snapshot"), files(&dir, "txnindex"));
+            assert!(!snaps.is_empty() && idxs.len() > 2);
+            match damage {
+                "no-snapshots" => snaps.iter().for_each(|p| std::fs::remove_file(p).unwrap()),
+                "flipped-snapshot" => flip(snaps.last().unwrap()),
+                "flipped-txnindex" => flip(&idxs[0]),
+                _ => std::fs::remove_file(&idxs[1]).unwrap(),
+            }
+            let log = Log::open(&dir, small_config()).await.unwrap();
+            assert_eq!(state(&log), before, "{damage}");
+            assert_eq!(log.producer_states(), producers, "{damage}");
+            // The rebuild wrote what was missing: a second open agrees.
+            drop(log);
+            let log = Log::open(&dir, small_config()).await.unwrap();
+            assert_eq!(state(&log), before, "{damage}, again");
+        });
+    }
+}
+
+#[test]
+fn a_log_written_before_transactions_starts_its_state_at_the_active_segment() {
+    let dir = test_dir("txn-legacy");
     run(async {
         let log = Log::open(&dir, small_config()).await.unwrap();
-        let first = append(&log, txn_batch(7, 0, 4)).await;
-        let aborted_first = append(&log, txn_batch(8, 0, 4)).await;
-        for i in 0..20 {
-            append(&log, txn_batch(8, 4 + i * 4, 4)).await;
-        }
-        append(&log, marker(8, false)).await;
-        for _ in 0..30 {
+        for _ in 0..40 {
             append(&log, batch_for(2, 4, 256)).await;
         }
-        let before = state(&log);
-        assert_eq!(before.0, first);
-        assert_eq!(before.1, vec![aborted(8, aborted_first)]);
+        assert!(log.segment_count() > 2);
         log.close().await.unwrap();
         drop(log);
-        // Remove every snapshot and transaction index.
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if ext == "snapshot" || ext == "txnindex" {
-                std::fs::remove_file(p).unwrap();
-            }
+        // What an older version left: no snapshot, no transaction index.
+        for ext in ["snapshot", "txnindex"] {
+            files(&dir, ext)
+                .iter()
+                .for_each(|p| std::fs::remove_file(p).unwrap());
         }
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let end = log.log_end_offset();
+        assert_eq!(log.last_stable_offset(end), end);
+        // Its producer state does not claim to cover offset 0.
+        assert!(!log.producer_batches().await.unwrap().1);
+        // New segments get their files; the old ones count as empty.
+        let a = append(&log, txn_batch(5, 0, 4)).await;
+        for i in 0..30 {
+            append(&log, txn_batch(5, 4 + i * 4, 4)).await;
+        }
+        let m = append(&log, marker(5, false)).await;
+        for _ in 0..30 {
+            append(&log, batch_for(3, 4, 256)).await;
+        }
+        assert!(log.active_segment_base() > m);
+        let before = state(&log);
+        assert_eq!(before.1, vec![aborted(5, a)]);
+        drop(log);
         let log = Log::open(&dir, small_config()).await.unwrap();
         assert_eq!(state(&log), before);
     });
