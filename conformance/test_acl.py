@@ -161,6 +161,27 @@ def test_tenant_reads_and_writes_its_own_prefix(tenants, pki):
     assert res["team-a.new"] is None, res
 
 
+def test_transactional_ids_need_their_own_acl(tenants, pki):
+    """A transactional producer needs WRITE on its transactional id (and on
+    the topics); a tenant's ids are a prefix of their own."""
+    from confluent_kafka import KafkaError, KafkaException, Producer
+    a = admin(tenants, pki, "admin")
+    res = wait_all(a.create_acls([binding("TRANSACTIONAL_ID", "team-a.", "PREFIXED",
+                                          "User:alice", "WRITE")]))
+    assert all(v is None for v in res.values()), res
+    cfg = conf(tenants, pki, "alice")
+    p = Producer(dict(cfg, **{"transactional.id": "team-a.tx", "message.timeout.ms": 8000}))
+    p.init_transactions(20)
+    p.begin_transaction()
+    p.produce("team-a.orders", b"in-a-transaction")
+    p.commit_transaction(20)
+    foreign = Producer(dict(cfg, **{"transactional.id": "team-b.tx",
+                                    "message.timeout.ms": 8000}))
+    with pytest.raises(KafkaException) as e:
+        foreign.init_transactions(20)
+    assert code_of(e.value) == KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, e.value
+
+
 def test_deny_overrides_allow(tenants, pki):
     from confluent_kafka import KafkaError
     left, errors = produce(conf(tenants, pki, "alice"), "team-a.locked", 1)
