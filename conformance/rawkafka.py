@@ -151,7 +151,7 @@ def encode_record(offset_delta, timestamp_delta, key, value, headers=()):
 
 def build_batch(records, base_offset=0, codec="none", base_timestamp=None,
                 magic=2, producer_id=-1, producer_epoch=-1, base_sequence=-1,
-                timestamp_type=0):
+                timestamp_type=0, transactional=False):
     """records: list of (key, value) or (key, value, headers) or
     (key, value, headers, timestamp_ms) tuples; bytes or None."""
     now = int(time.time() * 1000)
@@ -171,7 +171,7 @@ def build_batch(records, base_offset=0, codec="none", base_timestamp=None,
         payload = zlib.compress(payload, 6, 31)  # 31: gzip container
     elif codec != "none":
         raise ValueError("raw batches support none and gzip only")
-    attributes = codec_id | (timestamp_type << 3)
+    attributes = codec_id | (timestamp_type << 3) | (0x10 if transactional else 0)
     after_crc = struct.pack(">hiqqqhii", attributes, len(records) - 1, base_timestamp,
                             max_ts, producer_id, producer_epoch, base_sequence,
                             len(records)) + payload
@@ -422,14 +422,14 @@ class KafkaConn:
         return self.request(API_METADATA, v, body)
 
     def produce(self, topic, partition, records_blob, acks=-1, timeout_ms=10000, version=None,
-                topic_id=None):
+                topic_id=None, transactional_id=None):
         v = version if version is not None else self.pick(API_PRODUCE, cap=12 if topic_id is None else None)
         tdata = {"PartitionData": [{"Index": partition, "Records": records_blob}]}
         if v >= 13:
             tdata["TopicId"] = topic_id
         else:
             tdata["Name"] = topic
-        body = {"TransactionalId": None, "Acks": acks, "TimeoutMs": timeout_ms,
+        body = {"TransactionalId": transactional_id, "Acks": acks, "TimeoutMs": timeout_ms,
                 "TopicData": [tdata]}
         if acks == 0:
             return self.send(API_PRODUCE, v, body)

@@ -164,11 +164,23 @@ def test_tenant_reads_and_writes_its_own_prefix(tenants, pki):
 def test_transactional_ids_need_their_own_acl(tenants, pki):
     """A transactional producer needs WRITE on its transactional id (and on
     the topics); a tenant's ids are a prefix of their own."""
-    from confluent_kafka import KafkaError, KafkaException, Producer
     a = admin(tenants, pki, "admin")
-    res = wait_all(a.create_acls([binding("TRANSACTIONAL_ID", "team-a.", "PREFIXED",
-                                          "User:alice", "WRITE")]))
+    txn_acl = binding("TRANSACTIONAL_ID", "team-a.", "PREFIXED", "User:alice", "WRITE")
+    res = wait_all(a.create_acls([txn_acl]))
     assert all(v is None for v in res.values()), res
+    try:
+        _transactional_ids_need_their_own_acl(tenants, pki)
+    finally:
+        # The module's other tests count the tenants' ACLs.
+        from confluent_kafka.admin import AclBindingFilter
+        f = AclBindingFilter(txn_acl.restype, txn_acl.name, txn_acl.resource_pattern_type,
+                             txn_acl.principal, txn_acl.host, txn_acl.operation,
+                             txn_acl.permission_type)
+        wait_all(a.delete_acls([f]))
+
+
+def _transactional_ids_need_their_own_acl(tenants, pki):
+    from confluent_kafka import KafkaError, KafkaException, Producer
     cfg = conf(tenants, pki, "alice")
     p = Producer(dict(cfg, **{"transactional.id": "team-a.tx", "message.timeout.ms": 8000}))
     p.init_transactions(20)

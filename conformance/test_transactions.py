@@ -27,6 +27,10 @@ BROKER_SETTINGS = {
 API_DESCRIBE_TRANSACTIONS = 65
 API_LIST_TRANSACTIONS = 66
 API_DESCRIBE_PRODUCERS = 61
+API_INIT_PRODUCER_ID = 22
+API_ADD_PARTITIONS_TO_TXN = 24
+API_END_TXN = 26
+INVALID_TXN_STATE = 48
 
 
 def txn_producer(bootstrap, tid, **extra):
@@ -365,3 +369,58 @@ def test_kafkajs_transactions(broker):
     assert sorted(r["uncommitted"]) == sorted(want + ["gone-%d" % i for i in range(5)])
     parts = {p["partition"]: p["offset"] for t in r["offsets"] for p in t["partitions"]}
     assert parts[0] == "42"
+
+
+def test_a_late_batch_of_an_ended_transaction_cannot_leave_it_open(broker):
+    """KIP-890 verification: a transactional batch that no ongoing
+    transaction of its producer covers (sent before AddPartitionsToTxn, or a
+    late retry after the commit) is refused with INVALID_TXN_STATE, so no
+    transaction is left open that no marker would end, and the last stable
+    offset keeps up with the high watermark."""
+    from kafka import KafkaConsumer, TopicPartition as KTP
+    topic = harness.unique_topic("late")
+    rawkafka.ensure_topic(broker.bootstrap, topic, 1)
+    tid = "late-" + topic
+    with rawkafka.KafkaConn(broker.bootstrap) as c:
+        r = c.request(API_INIT_PRODUCER_ID, 3, {"TransactionalId": tid,
+                                                 "TransactionTimeoutMs": 60000,
+                                                 "ProducerId": -1, "ProducerEpoch": -1})
+        assert r["ErrorCode"] == 0, r
+        pid, epoch = r["ProducerId"], r["ProducerEpoch"]
+
+        def send(seq, value):
+            blob = rawkafka.build_batch([(None, value)], producer_id=pid, producer_epoch=epoch,
+                                        base_sequence=seq, transactional=True)
+            pr, _ = c.produce(topic, 0, blob, transactional_id=tid)
+            return pr["ErrorCode"]
+
+        assert send(0, b"too-early") == INVALID_TXN_STATE
+        r = c.request(API_ADD_PARTITIONS_TO_TXN, 3, {
+            "V3AndBelowTransactionalId": tid, "V3AndBelowProducerId": pid,
+            "V3AndBelowProducerEpoch": epoch,
+            "V3AndBelowTopics": [{"Name": topic, "Partitions": [0]}]})
+        assert r["ResultsByTopicV3AndBelow"][0]["ResultsByPartition"][0][
+            "PartitionErrorCode"] == 0, r
+        assert send(0, b"in-the-transaction") == 0
+        r = c.request(API_END_TXN, 3, {"TransactionalId": tid, "ProducerId": pid,
+                                        "ProducerEpoch": epoch, "Committed": True})
+        assert r["ErrorCode"] == 0, r
+
+        def describe_state():
+            r = c.request(API_DESCRIBE_TRANSACTIONS, 0, {"TransactionalIds": [tid]})
+            return r["TransactionStates"][0]["TransactionState"]
+        harness.wait_until(lambda: describe_state() == "CompleteCommit", timeout=10,
+                           what="the commit completes")
+        # A late batch of the committed transaction (its next sequence).
+        assert send(1, b"late") == INVALID_TXN_STATE
+    tp = KTP(topic, 0)
+    rc = KafkaConsumer(bootstrap_servers=broker.bootstrap, isolation_level="read_committed")
+    ru = KafkaConsumer(bootstrap_servers=broker.bootstrap, isolation_level="read_uncommitted")
+    try:
+        assert ru.end_offsets([tp])[tp] == 2  # the record and its marker
+        assert rc.end_offsets([tp])[tp] == 2, "the last stable offset is stuck"
+    finally:
+        rc.close()
+        ru.close()
+    assert values(drain(broker.bootstrap, topic, [0], "read_committed", expect=1)) == \
+        [b"in-the-transaction"]

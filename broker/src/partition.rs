@@ -89,7 +89,22 @@ pub struct Partition {
     settle_expired_epoch: Cell<i32>,
     /// `min.insync.replicas` of the topic.
     min_insync: Cell<usize>,
+    /// Producers (id -> epoch) whose ongoing transaction the coordinator
+    /// confirmed includes this partition; a marker of the producer ends
+    /// the confirmation (see [`Partition::append_with_verifier`]).
+    txn_verified: RefCell<std::collections::HashMap<i64, i16>>,
 }
+
+/// Asks the transaction coordinator whether the ongoing transaction of
+/// producer (id, epoch) includes this partition; the Produce handler
+/// builds it (it knows the transactional id). Errors are the ones the
+/// Produce answer carries.
+pub type TxnVerifier = Box<
+    dyn FnOnce(
+        i64,
+        i16,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), ErrorCode>>>>,
+>;
 
 /// Why a produce to this partition failed, as Kafka reports it.
 #[derive(Debug, Clone)]
@@ -225,6 +240,7 @@ impl Partition {
             admission: Turnstile::default(),
             settle_expired_epoch: Cell::new(-1),
             min_insync: Cell::new(min_insync.max(1) as usize),
+            txn_verified: RefCell::default(),
             net,
         })
     }
@@ -297,6 +313,7 @@ impl Partition {
             "producer state rebuilt for a new leadership"
         );
         *self.producers.borrow_mut() = state;
+        self.txn_verified.borrow_mut().clear();
         self.next_offset.set(self.log.log_end_offset());
         self.producers_epoch.set(epoch);
         self.producers_gen.set(self.producers_gen.get() + 1);
@@ -408,6 +425,28 @@ impl Partition {
         acks: i16,
         timeout: std::time::Duration,
     ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
+        self.append_with_verifier(records, acks, timeout, None)
+            .await
+    }
+
+    /// [`Partition::append`] for a client's Produce: a transactional
+    /// batch of a producer whose transaction this partition has not
+    /// verified yet is first checked with the transaction coordinator
+    /// through `verify` (KIP-890's verification, Kafka's
+    /// `transaction.partition.verification.enable`): a batch that no
+    /// ongoing transaction of the producer covers would open a
+    /// transaction no marker ever ends (a late retry of a batch of a
+    /// transaction already committed or aborted), and the partition's last
+    /// stable offset would never move again. The check runs with the
+    /// admission turn held, so the verified batch reaches the log before
+    /// any marker that could end its transaction.
+    pub async fn append_with_verifier(
+        self: &Rc<Self>,
+        records: Bytes,
+        acks: i16,
+        timeout: std::time::Duration,
+        verify: Option<TxnVerifier>,
+    ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
         // Held until the batch is handed to the Raft group (or refused).
         let turn = self.admission.enter().await;
         if self.net.is_some() {
@@ -497,6 +536,32 @@ impl Partition {
                     "producer {pid} has a transaction open here; its batch must be transactional"
                 ),
             ));
+        }
+        if pid >= 0
+            && batch.is_transactional()
+            && let Some(verify) = verify
+            && self.txn_verified.borrow().get(&pid) != Some(&epoch)
+            && self.log.open_transaction(pid).is_none()
+        {
+            match verify(pid, epoch).await {
+                Ok(()) => {
+                    self.txn_verified.borrow_mut().insert(pid, epoch);
+                }
+                Err(code) => {
+                    if code == ErrorCode::NotEnoughReplicas {
+                        // Retriable: the producer sends it again.
+                        self.producers
+                            .borrow_mut()
+                            .note_refused(pid, epoch, first_seq);
+                    }
+                    return Err(produce_err(
+                        code,
+                        format!(
+                            "producer {pid} epoch {epoch}: no ongoing transaction of it includes this partition ({code:?} from its coordinator)"
+                        ),
+                    ));
+                }
+            }
         }
         if pid >= 0 {
             // The borrow ends before any await (a duplicate waits below).
@@ -879,6 +944,9 @@ impl Partition {
         self.producers
             .borrow_mut()
             .record_marker(producer_id, producer_epoch, coordinator_epoch);
+        // The transaction ends here: the producer's next one is verified
+        // again.
+        self.txn_verified.borrow_mut().remove(&producer_id);
         // Stamped like any batch of a LogAppendTime topic (Kafka's
         // validator does not exempt control batches).
         let lat = self.log_append_time.get().then_some(now);

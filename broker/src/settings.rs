@@ -360,6 +360,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "How long the coordinator keeps a transactional id without a transaction."
     ),
     b!(
+        "transaction.partition.verification.enable",
+        Boolean,
+        "true",
+        true,
+        "Whether a partition asks the transaction coordinator before taking the first batch of a producer's transaction (KIP-890), so a late batch of an ended transaction cannot leave a transaction open for ever."
+    ),
+    b!(
         "transaction.abort.timed.out.transaction.cleanup.interval.ms",
         Int,
         "10000",

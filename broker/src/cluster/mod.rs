@@ -49,6 +49,11 @@ pub const ELECTIONS_GROUP: GroupId = GroupId { key: 0, index: 2 };
 /// transaction coordinator to the partitions' leader (a WriteTxnMarkers
 /// request, `txn::markers`), handled on shard 0.
 pub const TXN_MARKERS_GROUP: GroupId = GroupId { key: 0, index: 3 };
+/// Not a Raft group: the address of a partition leader's question to a
+/// peer's transaction coordinator, whether a producer's ongoing
+/// transaction includes a partition (an AddPartitionsToTxn v4 request
+/// with `verify_only`, `txn::verify`), handled on shard 0.
+pub const TXN_VERIFY_GROUP: GroupId = GroupId { key: 0, index: 4 };
 
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
@@ -248,6 +253,12 @@ async fn deliver_here(
             match crate::txn::markers::serve(&shard, body).await {
                 Ok(b) => RaftResponse::App(b),
                 Err(e) => failure(FailureCode::Refused, format!("bad marker request: {e}")),
+            }
+        }
+        RaftRequest::App(body) if group == TXN_VERIFY_GROUP => {
+            match crate::txn::verify::serve(&shard, body).await {
+                Ok(b) => RaftResponse::App(b),
+                Err(e) => failure(FailureCode::Refused, format!("bad verify request: {e}")),
             }
         }
         RaftRequest::App(_) => failure(

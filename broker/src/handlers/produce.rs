@@ -47,6 +47,10 @@ pub async fn handle(
     authz: &crate::acl::Authz<'_>,
 ) -> Option<ProduceResponse> {
     let internal_allowed = client_id == Some(ADMIN_CLIENT_ID);
+    let verify_txns = shard
+        .metadata()
+        .settings
+        .bool("transaction.partition.verification.enable");
     let acks = req.acks;
     // How long a write may wait for replication before the client hears
     // REQUEST_TIMED_OUT (the request's timeout for acks=all, as Kafka; at
@@ -151,9 +155,25 @@ pub async fn handle(
             let owner = owner_shard(tm.id, p.index, shard.shard_count());
             tr.partition_responses
                 .push(error_response(p.index, ErrorCode::None, None));
+            let verify_as = verify_txns.then(|| req.transactional_id.clone()).flatten();
+            let (topic_name, index) = (tm.name.clone(), p.index);
             let fut = shard.submit_to(owner, move |s| async move {
+                // KIP-890 verification of a transactional batch (see
+                // `Partition::append_with_verifier`).
+                let verifier = verify_as.map(|id| {
+                    let s = s.clone();
+                    Box::new(move |pid: i64, epoch: i16| {
+                        Box::pin(async move {
+                            crate::txn::verify::verify(&s, id, pid, epoch, topic_name, index).await
+                        })
+                            as std::pin::Pin<Box<dyn std::future::Future<Output = _>>>
+                    }) as crate::partition::TxnVerifier
+                });
                 match s.partition(&key) {
-                    Some(part) => part.append(records, acks, timeout).await,
+                    Some(part) => {
+                        part.append_with_verifier(records, acks, timeout, verifier)
+                            .await
+                    }
                     None => Err(ProduceError {
                         code: ErrorCode::NotLeaderOrFollower,
                         message: "this broker does not host the partition (yet)".into(),

@@ -33,6 +33,7 @@
 pub mod markers;
 pub mod records;
 pub mod state;
+pub mod verify;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
