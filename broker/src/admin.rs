@@ -45,3 +45,26 @@ pub async fn submit(shard: &Rc<Shard>, cmd: Command) -> Result<Outcome, ApiError
             ))
         })
 }
+
+/// A new producer id from the cluster's blocks (the controller, or the
+/// single node's store), for idempotent and transactional producers.
+/// KAFKA_STORAGE_ERROR when the store failed, COORDINATOR_NOT_AVAILABLE
+/// when no store could be asked.
+pub async fn allocate_producer_id(shard: &Rc<Shard>) -> Result<i64, ErrorCode> {
+    let id = shard
+        .submit_to(0, |s0| async move {
+            match s0.controller() {
+                Some(c) => Some(c.allocate_producer_id().await.map_err(|e| e.1)),
+                None => s0.with_store(|st| st.allocate_producer_id().map_err(|e| e.to_string())),
+            }
+        })
+        .await;
+    match id {
+        Ok(Some(Ok(id))) => Ok(id),
+        Ok(Some(Err(e))) => {
+            tracing::error!(error = %e, "cannot allocate a producer id");
+            Err(ErrorCode::KafkaStorageError)
+        }
+        _ => Err(ErrorCode::CoordinatorNotAvailable),
+    }
+}

@@ -44,26 +44,31 @@ async fn answer(
         0 => {
             let t = crate::groups::offsets_topic(shard).await?;
             let p = crate::groups::partition_for(key, t.partitions);
-            let leader = shard.leader_of(&(t.id, p));
-            super::metadata::brokers(shard, listener)
-                .into_iter()
-                .find(|b| b.node_id == leader)
-                .map(|b| (b.node_id, b.host, b.port))
-                .ok_or(ErrorCode::CoordinatorNotAvailable)
+            leader_endpoint(shard, listener, (t.id, p))
         }
         1 => {
             let t = crate::txn::txn_topic(shard).await?;
             let p = crate::txn::partition_for(key, t.partitions);
-            let leader = shard.leader_of(&(t.id, p));
-            super::metadata::brokers(shard, listener)
-                .into_iter()
-                .find(|b| b.node_id == leader)
-                .map(|b| (b.node_id, b.host, b.port))
-                .ok_or(ErrorCode::CoordinatorNotAvailable)
+            leader_endpoint(shard, listener, (t.id, p))
         }
         2 => Err(ErrorCode::CoordinatorNotAvailable),
         _ => Err(ErrorCode::InvalidRequest),
     }
+}
+
+/// The address, on the client's listener, of the leader of a
+/// coordinator's partition.
+fn leader_endpoint(
+    shard: &Shard,
+    listener: &str,
+    key: crate::shard::PartitionKey,
+) -> Result<(i32, String, i32), ErrorCode> {
+    let leader = shard.leader_of(&key);
+    super::metadata::brokers(shard, listener)
+        .into_iter()
+        .find(|b| b.node_id == leader)
+        .map(|b| (b.node_id, b.host, b.port))
+        .ok_or(ErrorCode::CoordinatorNotAvailable)
 }
 
 fn split(

@@ -30,24 +30,12 @@ pub async fn handle(
         resp.error_code = ErrorCode::ClusterAuthorizationFailed.code();
         return resp;
     }
-    let id = shard
-        .submit_to(0, |s0| async move {
-            match s0.controller() {
-                Some(c) => Some(c.allocate_producer_id().await.map_err(|e| e.1)),
-                None => s0.with_store(|st| st.allocate_producer_id().map_err(|e| e.to_string())),
-            }
-        })
-        .await;
-    match id {
-        Ok(Some(Ok(id))) => {
+    match crate::admin::allocate_producer_id(shard).await {
+        Ok(id) => {
             resp.producer_id = id;
             resp.producer_epoch = 0;
         }
-        Ok(Some(Err(e))) => {
-            tracing::error!(error = %e, "cannot allocate a producer id");
-            resp.error_code = ErrorCode::KafkaStorageError.code();
-        }
-        _ => resp.error_code = ErrorCode::CoordinatorNotAvailable.code(),
+        Err(code) => resp.error_code = code.code(),
     }
     resp
 }

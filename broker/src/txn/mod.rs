@@ -346,23 +346,12 @@ pub async fn init_producer_id(
     Ok((done.producer_id, done.producer_epoch))
 }
 
+/// A producer id for a transactional id (a failed store is retriable for
+/// the client, as Kafka's coordinator answers it).
 async fn allocate_producer_id(shard: &Rc<Shard>) -> Result<i64, ErrorCode> {
-    let id = shard
-        .submit_to(0, |s0| async move {
-            match s0.controller() {
-                Some(c) => Some(c.allocate_producer_id().await.map_err(|e| e.1)),
-                None => s0.with_store(|st| st.allocate_producer_id().map_err(|e| e.to_string())),
-            }
-        })
-        .await;
-    match id {
-        Ok(Some(Ok(id))) => Ok(id),
-        Ok(Some(Err(e))) => {
-            tracing::error!(error = %e, "cannot allocate a producer id");
-            Err(ErrorCode::CoordinatorNotAvailable)
-        }
-        _ => Err(ErrorCode::CoordinatorNotAvailable),
-    }
+    crate::admin::allocate_producer_id(shard)
+        .await
+        .map_err(|_| ErrorCode::CoordinatorNotAvailable)
 }
 
 /// AddPartitionsToTxn / AddOffsetsToTxn.
