@@ -27,6 +27,7 @@ pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod fetch_session;
+pub mod group_config;
 pub mod groups;
 pub mod handlers;
 pub mod listeners;

@@ -222,6 +222,14 @@ pub enum Command {
         user: String,
         credentials: Vec<(crate::sasl::ScramHash, crate::sasl::ScramCredential)>,
     },
+    /// Replaces one group's config overrides (`group_config.rs`; the
+    /// handler validated them against the settings in force); an empty
+    /// map removes the group's entry. Whether the group exists does not
+    /// matter: Kafka keeps group configs apart from groups.
+    SetGroupConfigs {
+        group: String,
+        configs: BTreeMap<String, String>,
+    },
 }
 
 /// A SCRAM credential to delete (`Command::AlterScram`).
@@ -384,6 +392,36 @@ struct Persisted {
     /// Every ACL (written as a list of bindings).
     #[serde(default)]
     acls: crate::acl::Acls,
+    /// Group config overrides by group (absent from metadata written
+    /// before they were stored here: none).
+    #[serde(
+        default,
+        skip_serializing_if = "imbl::OrdMap::is_empty",
+        with = "group_configs_serde"
+    )]
+    group_configs: GroupConfigs,
+}
+
+/// Group config overrides by group, shared with the shards' snapshots.
+pub type GroupConfigs = imbl::OrdMap<String, BTreeMap<String, String>>;
+
+/// `GroupConfigs` as a JSON object of objects (imbl's serde support is
+/// not enabled).
+mod group_configs_serde {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::GroupConfigs;
+
+    pub fn serialize<S: Serializer>(m: &GroupConfigs, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(m.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GroupConfigs, D::Error> {
+        let m = BTreeMap::<String, BTreeMap<String, String>>::deserialize(d)?;
+        Ok(m.into_iter().collect())
+    }
 }
 
 impl Persisted {
@@ -606,6 +644,13 @@ impl Persisted {
                     }
                 }
             }
+            Command::SetGroupConfigs { group, configs } => {
+                if configs.is_empty() {
+                    self.group_configs.remove(group);
+                } else {
+                    self.group_configs.insert(group.clone(), configs.clone());
+                }
+            }
         }
         Ok(Outcome::Done)
     }
@@ -668,6 +713,7 @@ impl Persisted {
             deleted_topics: imbl::OrdMap::new(),
             acls: self.acls.clone(),
             scram: self.scram.clone(),
+            group_configs: self.group_configs.clone(),
         }
     }
 
@@ -776,7 +822,8 @@ impl MetadataState {
             | Command::CreateAcls { .. }
             | Command::DeleteAcls { .. }
             | Command::AlterScram { .. }
-            | Command::BootstrapScram { .. } => {}
+            | Command::BootstrapScram { .. }
+            | Command::SetGroupConfigs { .. } => {}
         }
         Ok(outcome)
     }
@@ -891,6 +938,9 @@ pub struct ClusterMetadata {
     /// SASL/SCRAM credentials, read by every SASL exchange of the shard
     /// (shared structure, like the topic maps).
     pub scram: crate::sasl::ScramUsers,
+    /// Group config overrides by group (`group_config.rs` reads them with
+    /// the defaults filled in; shared structure, like the topic maps).
+    pub group_configs: imbl::OrdMap<String, BTreeMap<String, String>>,
 }
 
 impl ClusterMetadata {
@@ -1930,6 +1980,66 @@ mod tests {
         assert_eq!(
             s.snapshot().scram.get("carol", Sha512),
             Some(&scram_cred("pw"))
+        );
+    }
+
+    /// SetGroupConfigs replaces a group's overrides and an empty map
+    /// removes them, the same on every broker; they survive the JSON of
+    /// log records and snapshots, a single node's reopen, and older
+    /// metadata without them loads with none.
+    #[test]
+    fn group_configs_are_replaced_removed_and_kept() {
+        let set = |group: &str, pairs: &[(&str, &str)]| Command::SetGroupConfigs {
+            group: group.into(),
+            configs: pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        let cmds = [
+            set("g1", &[("share.record.lock.duration.ms", "20000")]),
+            set("g2", &[("share.auto.offset.reset", "earliest")]),
+            set("g1", &[("share.isolation.level", "read_committed")]),
+            set("g2", &[]),
+            set("never-set", &[]),
+        ];
+        let mut a = MetadataState::new(Settings::default(), 1);
+        let mut b = MetadataState::new(Settings::default(), 2);
+        for c in &cmds {
+            assert_eq!(a.apply(c), Ok(Outcome::Done));
+            b.apply(c).unwrap();
+            let json = serde_json::to_vec(c).unwrap();
+            assert_eq!(&serde_json::from_slice::<Command>(&json).unwrap(), c);
+        }
+        let snap = a.snapshot();
+        assert_eq!(snap.group_configs, b.snapshot().group_configs);
+        assert_eq!(snap.group_configs.len(), 1);
+        assert_eq!(
+            snap.group_configs.get("g1"),
+            Some(&BTreeMap::from([(
+                "share.isolation.level".to_string(),
+                "read_committed".to_string()
+            )])),
+            "replaced, not merged"
+        );
+        let bytes = a.encode_snapshot(9).unwrap();
+        let (back, _) = MetadataState::decode_snapshot(&bytes, Settings::default(), 1).unwrap();
+        assert_eq!(back.snapshot().group_configs, snap.group_configs);
+        let old: Persisted = serde_json::from_str(r#"{"cluster_id":"x","topics":[]}"#).unwrap();
+        assert!(old.group_configs.is_empty());
+
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        s.apply(&cmds[0]).unwrap();
+        drop(s);
+        let mut s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        assert!(s.snapshot().group_configs.contains_key("g1"));
+        s.write_snapshot().unwrap();
+        drop(s);
+        let s = MetadataStore::open(dir.path(), Settings::default()).unwrap();
+        assert_eq!(
+            s.snapshot().group_configs.get("g1").map(|m| m.len()),
+            Some(1)
         );
     }
 

@@ -423,6 +423,125 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Delay of a new group's first rebalance."
     ),
     b!(
+        "group.share.session.timeout.ms",
+        Int,
+        "45000",
+        false,
+        "Share groups (KIP-932): a member silent this long is removed; default of share.session.timeout.ms."
+    ),
+    b!(
+        "group.share.heartbeat.interval.ms",
+        Int,
+        "5000",
+        false,
+        "Share groups: the heartbeat interval told to members; default of share.heartbeat.interval.ms."
+    ),
+    b!(
+        "group.share.record.lock.duration.ms",
+        Int,
+        "30000",
+        false,
+        "Share groups: how long a delivered record stays acquired before it is released; default of share.record.lock.duration.ms."
+    ),
+    b!(
+        "group.share.min.record.lock.duration.ms",
+        Int,
+        "15000",
+        false,
+        "Share groups: the lowest share.record.lock.duration.ms a group may set."
+    ),
+    b!(
+        "group.share.max.record.lock.duration.ms",
+        Int,
+        "60000",
+        false,
+        "Share groups: the highest share.record.lock.duration.ms a group may set."
+    ),
+    b!(
+        "group.share.delivery.count.limit",
+        Int,
+        "5",
+        false,
+        "Share groups: delivery attempts after which a record is archived; default of share.delivery.count.limit."
+    ),
+    b!(
+        "group.share.min.delivery.count.limit",
+        Int,
+        "2",
+        false,
+        "Share groups: the lowest share.delivery.count.limit a group may set."
+    ),
+    b!(
+        "group.share.max.delivery.count.limit",
+        Int,
+        "10",
+        false,
+        "Share groups: the highest share.delivery.count.limit a group may set."
+    ),
+    b!(
+        "group.share.partition.max.record.locks",
+        Int,
+        "2000",
+        false,
+        "Share groups: records a share partition holds acquired at once; default of share.partition.max.record.locks."
+    ),
+    b!(
+        "group.share.min.partition.max.record.locks",
+        Int,
+        "100",
+        false,
+        "Share groups: the lowest share.partition.max.record.locks a group may set."
+    ),
+    b!(
+        "group.share.max.partition.max.record.locks",
+        Int,
+        "10000",
+        false,
+        "Share groups: the highest share.partition.max.record.locks a group may set."
+    ),
+    b!(
+        "group.share.max.size",
+        Int,
+        "200",
+        false,
+        "Members a share group may have."
+    ),
+    b!(
+        "share.coordinator.state.topic.num.partitions",
+        Int,
+        "50",
+        false,
+        "Partitions of __share_group_state."
+    ),
+    b!(
+        "share.coordinator.state.topic.replication.factor",
+        Int,
+        "3",
+        false,
+        "Replication factor of __share_group_state (capped at the number of brokers)."
+    ),
+    b!(
+        "share.coordinator.state.topic.min.isr",
+        Int,
+        "2",
+        false,
+        "min.insync.replicas of __share_group_state."
+    ),
+    b!(
+        "errors.deadletterqueue.topic.name.prefix",
+        String,
+        "dlq.",
+        false,
+        "KIP-1191: a group's errors.deadletterqueue.topic.name must start with this, so dead-letter topics are recognisable and can be granted ACLs by prefix."
+    ),
+    b!(
+        "errors.deadletterqueue.auto.create.topics.enable",
+        Boolean,
+        "true",
+        false,
+        "KIP-1191: create a group's dead-letter topic on its first dead letter when it does not exist."
+    ),
+    b!(
         "log.retention.check.interval.ms",
         Long,
         "300000",
@@ -646,11 +765,45 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "group.consumer.session.timeout.ms"
         | "group.consumer.heartbeat.interval.ms"
         | "leader.imbalance.check.interval.seconds"
-        | "broker.session.timeout.ms" => 1,
+        | "broker.session.timeout.ms"
+        | "group.share.session.timeout.ms"
+        | "group.share.heartbeat.interval.ms"
+        | "group.share.max.size"
+        | "share.coordinator.state.topic.num.partitions"
+        | "share.coordinator.state.topic.replication.factor"
+        | "share.coordinator.state.topic.min.isr" => 1,
+        "group.share.record.lock.duration.ms" | "group.share.min.record.lock.duration.ms" => 1000,
+        "group.share.max.record.lock.duration.ms" => 30000,
+        "group.share.delivery.count.limit" | "group.share.min.delivery.count.limit" => 2,
+        "group.share.max.delivery.count.limit" => 5,
+        "group.share.partition.max.record.locks"
+        | "group.share.min.partition.max.record.locks"
+        | "group.share.max.partition.max.record.locks" => 100,
         _ => 0,
+    };
+    // Kafka's upper bounds (ShareGroupConfig, GroupCoordinatorConfig,
+    // ShareCoordinatorConfig): a value past them fails at start-up there.
+    let max = match name {
+        "group.share.record.lock.duration.ms" | "group.share.max.record.lock.duration.ms" => {
+            3_600_000
+        }
+        "group.share.min.record.lock.duration.ms" => 30_000,
+        "group.share.delivery.count.limit" => 10,
+        "group.share.min.delivery.count.limit" => 5,
+        "group.share.max.delivery.count.limit" => 25,
+        "group.share.partition.max.record.locks" | "group.share.min.partition.max.record.locks" => {
+            10_000
+        }
+        "group.share.max.partition.max.record.locks" => 100_000,
+        "group.share.max.size" => 1000,
+        "share.coordinator.state.topic.replication.factor" => i16::MAX as i64,
+        _ => i64::MAX,
     };
     if n < min {
         return Err(invalid(name, value, format!("must be at least {min}")));
+    }
+    if n > max {
+        return Err(invalid(name, value, format!("must be at most {max}")));
     }
     Ok(())
 }

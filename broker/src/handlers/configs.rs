@@ -1,5 +1,6 @@
-//! DescribeConfigs, AlterConfigs and IncrementalAlterConfigs for topics
-//! and the broker. Changes are persisted and applied live.
+//! DescribeConfigs, AlterConfigs and IncrementalAlterConfigs for topics,
+//! the broker and groups (Kafka 4's group configs, `group_config.rs`).
+//! Changes are persisted and applied live.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -16,6 +17,7 @@ use kafka_protocol::generated::{
 };
 
 use crate::acl::{Authz, op};
+use crate::group_config::GROUP_CONFIGS;
 use crate::settings::{BROKER_SETTINGS, Source, TOPIC_CONFIGS, broker_setting};
 use crate::shard::Shard;
 use crate::topics::{ApiError, code_and_message, publish, reconfigure_topic, validate_configs};
@@ -24,6 +26,13 @@ pub const TOPIC: i8 = 2;
 pub const BROKER: i8 = 4;
 pub const BROKER_LOGGER: i8 = 8;
 pub const GROUP: i8 = 32;
+
+/// Kafka's ConfigSource of a group's own override (`GROUP_CONFIG`,
+/// `ConfigEntry.ConfigSource.DYNAMIC_GROUP_CONFIG`).
+const DYNAMIC_GROUP_CONFIG: i8 = 8;
+/// Kafka's ConfigSource of a group config without an override: Kafka says
+/// DEFAULT_CONFIG even when the value is a broker setting's.
+const DEFAULT_CONFIG: i8 = 5;
 
 /// Kafka's ConfigSource for a topic config that falls back to the broker.
 /// Kafka's authorization of a config resource: topics against their
@@ -181,6 +190,45 @@ pub fn describe(
                     }
                 }
             },
+            GROUP if r.resource_name.is_empty() => {
+                out.error_code = ErrorCode::InvalidRequest.code();
+                out.error_message = Some("Group name must not be empty".into());
+            }
+            // Every group has configs, whether it exists or not (Kafka).
+            GROUP => {
+                let overrides = meta.group_configs.get(&r.resource_name);
+                for d in GROUP_CONFIGS.iter().filter(|d| wanted(d.name)) {
+                    let (value, source) = match overrides.and_then(|m| m.get(d.name)) {
+                        Some(v) => (v.clone(), DYNAMIC_GROUP_CONFIG),
+                        None => (
+                            crate::group_config::default_value(settings, d),
+                            DEFAULT_CONFIG,
+                        ),
+                    };
+                    // Kafka's one synonym: the entry itself.
+                    let synonyms = if req.include_synonyms {
+                        vec![DescribeConfigsSynonym {
+                            name: d.name.to_string(),
+                            value: Some(value.clone()),
+                            source,
+                            ..Default::default()
+                        }]
+                    } else {
+                        Vec::new()
+                    };
+                    out.configs.push(DescribeConfigsResourceResult {
+                        name: d.name.to_string(),
+                        value: Some(value),
+                        read_only: false,
+                        config_source: source,
+                        is_sensitive: false,
+                        synonyms,
+                        config_type: d.ty.kafka_code(),
+                        documentation: doc(d.doc),
+                        ..Default::default()
+                    });
+                }
+            }
             BROKER_LOGGER => {
                 out.error_code = ErrorCode::InvalidRequest.code();
                 out.error_message = Some("broker logger configs are not supported".into());
@@ -354,6 +402,32 @@ async fn alter_resource(
                 dynamics,
                 cluster_default,
             }
+        }
+        GROUP => {
+            if resource_name.is_empty() {
+                return Err((
+                    ErrorCode::InvalidRequest,
+                    "Default group resources are not allowed.".into(),
+                ));
+            }
+            let mut configs = meta
+                .group_configs
+                .get(resource_name)
+                .cloned()
+                .unwrap_or_default();
+            edit(&mut configs)?;
+            crate::group_config::validate(&meta.settings, &configs)
+                .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
+            if validate_only {
+                return Ok(());
+            }
+            // The whole effect is a metadata change: one command, through
+            // the controller log or metadata.json like ACL changes.
+            let cmd = crate::metadata::Command::SetGroupConfigs {
+                group: resource_name.to_string(),
+                configs,
+            };
+            return crate::admin::submit(shard, cmd).await.map(|_| ());
         }
         BROKER_LOGGER => {
             return Err((
