@@ -440,12 +440,12 @@ pub fn validate_value(
     {
         return Err(invalid(format!("Value must be at least {floor}")));
     }
-    if let (Some(n), Some((lo, hi, what))) = (n, session_bounds(settings, name)) {
-        if n < lo || n > hi {
-            return Err(GroupConfigError::Rule(format!(
-                "{name} must be in the range {lo} to {hi} inclusive ({what})."
-            )));
-        }
+    if let (Some(n), Some((lo, hi, what))) = (n, session_bounds(settings, name))
+        && (n < lo || n > hi)
+    {
+        return Err(GroupConfigError::Rule(format!(
+            "{name} must be in the range {lo} to {hi} inclusive ({what})."
+        )));
     }
     if let (Some(n), Some((min_setting, max_setting))) = (n, broker_bounds(name)) {
         let (lo, hi) = (settings.i64(min_setting), settings.i64(max_setting));
