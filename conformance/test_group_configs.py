@@ -8,7 +8,9 @@ name) leaving the overrides as they were, and overrides surviving a
 restart. Raw requests, plus confluent-kafka's admin client when it sends
 resource type 32 for GROUP configs.
 
-One broker for the module; the restart test restarts it last.
+One broker for the module (the restart test restarts it last); a
+three-node cluster shows an override set through one broker on every
+broker, across restarts, and its deletion through another.
 """
 
 import pytest
@@ -200,3 +202,46 @@ def test_overrides_survive_a_restart(broker):
         "true", DYNAMIC_GROUP_CONFIG)
     assert value(broker, "gc-set", "share.auto.offset.reset") == (
         "by_duration:PT1H", DYNAMIC_GROUP_CONFIG)
+
+
+@pytest.mark.cluster
+def test_cluster_overrides_reach_every_broker():
+    """Set through broker 1, seen by every broker (the controller log);
+    deleted through broker 3, gone everywhere; kept across a restart of
+    the whole cluster."""
+    import time
+
+    import cluster
+    c = cluster.Cluster(3, name="gcfgcluster")
+    try:
+        c.start()
+        c.wait_ready(probe_topic=False)
+        g = "gc-cluster"
+
+        def everywhere(expected, timeout=10):
+            deadline = time.monotonic() + timeout
+            while True:
+                got = {n.node_id: value(n, g, "share.isolation.level") for n in c.nodes.values()}
+                if all(v == expected for v in got.values()):
+                    return
+                if time.monotonic() > deadline:
+                    raise AssertionError("expected %s everywhere, got %s" % (expected, got))
+                time.sleep(0.1)
+
+        assert incremental(c.node(1), g, [("share.isolation.level", SET, "read_committed")]) \
+            == (NONE, None)
+        # Acknowledged once the taking broker applied it.
+        assert value(c.node(1), g, "share.isolation.level") == (
+            "read_committed", DYNAMIC_GROUP_CONFIG)
+        everywhere(("read_committed", DYNAMIC_GROUP_CONFIG))
+        # A bad value is refused on any broker.
+        assert incremental(c.node(2), g, [("share.record.lock.duration.ms", SET, "61000")])[0] \
+            == INVALID_CONFIG
+        for n in c.nodes.values():
+            n.restart()
+        c.wait_ready(probe_topic=False)
+        everywhere(("read_committed", DYNAMIC_GROUP_CONFIG), timeout=20)
+        assert incremental(c.node(3), g, [("share.isolation.level", DELETE, None)]) == (NONE, None)
+        everywhere(("read_uncommitted", DEFAULT_CONFIG))
+    finally:
+        c.close()
