@@ -65,6 +65,11 @@ const LIST: &[(ApiKey, i16, i16)] = &[
     (ApiKey::DescribeTransactions, 0, 0),
     (ApiKey::ListTransactions, 0, 1),
     (ApiKey::DescribeProducers, 0, 0),
+    // Share groups (KIP-932, Kafka 4.2's versions).
+    (ApiKey::ShareGroupHeartbeat, 1, 1),
+    (ApiKey::ShareGroupDescribe, 1, 1),
+    (ApiKey::ShareFetch, 1, 2),
+    (ApiKey::ShareAcknowledge, 1, 2),
 ];
 
 /// The implemented APIs, checked against the schemas.

@@ -40,6 +40,7 @@ pub mod sasl;
 pub mod server;
 pub mod settings;
 pub mod shard;
+pub mod share;
 pub mod tls;
 pub mod topics;
 pub mod turnstile;

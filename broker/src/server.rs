@@ -325,6 +325,8 @@ fn shard_main(
         crate::groups::start(&shard).await;
         // Transactional ids of this shard's __transaction_state partitions.
         crate::txn::start(&shard).await;
+        // Share-partition lock expiry and share group sessions.
+        crate::share::start(&shard);
         let opts = ListenerOpts::new()
             .reuse_port(true)
             .reuse_addr(true)

@@ -55,6 +55,12 @@ pub const TXN_MARKERS_GROUP: GroupId = GroupId { key: 0, index: 3 };
 /// with `verify_only`, `txn::verify`), handled on shard 0.
 pub const TXN_VERIFY_GROUP: GroupId = GroupId { key: 0, index: 4 };
 
+/// Not a Raft group: the address of a share-partition leader's reads and
+/// writes of its state at a peer's share coordinator (Kafka's
+/// ReadShareGroupState / WriteShareGroupState, `share::coordinator`),
+/// handled on shard 0.
+pub const SHARE_STATE_GROUP: GroupId = GroupId { key: 0, index: 5 };
+
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
     GroupId {
@@ -259,6 +265,15 @@ async fn deliver_here(
             match crate::txn::verify::serve(&shard, body).await {
                 Ok(b) => RaftResponse::App(b),
                 Err(e) => failure(FailureCode::Refused, format!("bad verify request: {e}")),
+            }
+        }
+        RaftRequest::App(body) if group == SHARE_STATE_GROUP => {
+            match crate::share::coordinator::serve(&shard, body).await {
+                Ok(b) => RaftResponse::App(b),
+                Err(e) => failure(
+                    FailureCode::Refused,
+                    format!("bad share state request: {e}"),
+                ),
             }
         }
         RaftRequest::App(_) => failure(

@@ -44,6 +44,7 @@
 pub mod consumer_protocol;
 pub mod group;
 pub mod records;
+pub mod share_protocol;
 pub mod txn_offsets;
 
 use std::cell::RefCell;
@@ -95,6 +96,8 @@ pub struct Coordinator {
     /// Offsets committed in transactions not yet ended, by producer id
     /// ([`txn_offsets`]).
     pub pending_txn_offsets: HashMap<i64, Vec<txn_offsets::PendingOffset>>,
+    /// Share groups (KIP-932), in memory ([`share_protocol`]).
+    pub share_groups: HashMap<String, share_protocol::ShareGroup>,
 }
 
 thread_local! {

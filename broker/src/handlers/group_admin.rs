@@ -33,6 +33,7 @@ use crate::shard::Shard;
 /// Kafka's group types (ListGroups v5).
 const CLASSIC: &str = "classic";
 const CONSUMER: &str = "consumer";
+const SHARE: &str = "share";
 
 /// Whether `id` is a KIP-848 group here: a consumer group exists and no
 /// classic member holds the id (the classic entry then only carries the
@@ -84,6 +85,14 @@ pub async fn list(
                             )
                         }),
                 );
+                l.extend(c.share_groups.values().map(|g| {
+                    (
+                        g.id.clone(),
+                        SHARE.to_string(),
+                        g.state_name().to_string(),
+                        SHARE,
+                    )
+                }));
                 l
             })
             .await;

@@ -25,6 +25,8 @@ pub mod offsets;
 pub mod produce;
 pub mod reassignments;
 pub mod scram_users;
+pub mod share_fetch;
+pub mod share_group;
 pub mod topics;
 pub mod txn;
 pub mod txn_admin;
@@ -159,6 +161,22 @@ pub async fn handle(
         }
         RequestBody::ConsumerGroupDescribe(r) => {
             ResponseBody::ConsumerGroupDescribe(consumer_group::describe(shard, r, v, authz).await)
+        }
+        RequestBody::ShareGroupHeartbeat(r) => {
+            let client_id = header.client_id.clone().unwrap_or_default();
+            let client_host = format!("/{}", peer.ip());
+            ResponseBody::ShareGroupHeartbeat(
+                share_group::heartbeat(shard, r, client_id, client_host, authz).await,
+            )
+        }
+        RequestBody::ShareGroupDescribe(r) => {
+            ResponseBody::ShareGroupDescribe(share_group::describe(shard, r, authz).await)
+        }
+        RequestBody::ShareFetch(r) => {
+            ResponseBody::ShareFetch(share_fetch::share_fetch(shard, r, v, authz).await)
+        }
+        RequestBody::ShareAcknowledge(r) => {
+            ResponseBody::ShareAcknowledge(share_fetch::share_acknowledge(shard, r, v, authz).await)
         }
         RequestBody::OffsetCommit(r) => {
             ResponseBody::OffsetCommit(offsets::commit(shard, r, v, authz).await)

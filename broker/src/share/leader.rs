@@ -1,0 +1,680 @@
+//! The share-partition leader (KIP-932): on the shard that owns a topic
+//! partition, on the broker leading it, one [`SharePartitionState`] per
+//! share group reading it. ShareFetch acquires records here, ShareFetch
+//! and ShareAcknowledge acknowledge them here, and a tick returns records
+//! whose acquisition lock expired.
+//!
+//! Durability: acquisitions are not written (as in Kafka: a new leader
+//! delivers what was acquired again, with the delivery count last
+//! written); every acknowledgement, release, rejection and lock expiry is
+//! written through the share coordinator ([`super::coordinator::write`])
+//! before it is answered, a whole snapshot per write, with concurrent
+//! changes of one share-partition carried by one write (group commit).
+//! A failed write answers its acknowledgements with an error; the state
+//! in memory then runs ahead of what is durable, which can only deliver a
+//! record again, never lose one.
+//!
+//! Dead-letter topic: records archived by a rejection or by the delivery
+//! count limit are written to the group's dead-letter topic
+//! ([`super::dlq`]) before the archive itself is written, so a crash in
+//! between delivers the record again (and may dead-letter it twice)
+//! but never loses it from both places.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use kafka_protocol::ErrorCode;
+use kafka_protocol::records::RecordBatch;
+use uuid::Uuid;
+
+use super::coordinator::{self, StoredState};
+use super::inflight::{Acquired, Archived, Limits, LogBatch, SharePartitionState};
+use super::records::{ShareKey, StateBatch};
+use crate::notify::LocalNotify;
+use crate::partition::{Partition, now_ms};
+use crate::shard::Shard;
+
+/// The header that holds a record back until a time (epoch ms, decimal).
+pub const DELIVER_AT_HEADER: &[u8] = b"tidemark.deliver.at.ms";
+
+/// How often lock expiries are looked for.
+const TICK: Duration = Duration::from_millis(100);
+
+pub struct SharePartition {
+    pub state: SharePartitionState,
+    leader_epoch: i32,
+    state_epoch: i32,
+    /// Group commit of writes: changes made (`dirty`), written (`durable`),
+    /// the last failed write's sequence and error.
+    dirty: u64,
+    durable: u64,
+    failed: (u64, ErrorCode),
+    writing: bool,
+    written: Rc<LocalNotify>,
+}
+
+#[derive(Default)]
+struct Leaders {
+    parts: HashMap<ShareKey, Rc<RefCell<SharePartition>>>,
+    loading: HashSet<ShareKey>,
+}
+
+thread_local! {
+    static LEADERS: RefCell<Leaders> = RefCell::new(Leaders::default());
+    /// Fired when records become available again (release, expiry), for
+    /// share fetches waiting on this shard.
+    static AVAILABLE: Rc<LocalNotify> = Rc::new(LocalNotify::default());
+}
+
+/// This shard's "records became available" notification.
+pub fn available() -> Rc<LocalNotify> {
+    AVAILABLE.with(|n| n.clone())
+}
+
+/// The limits of a group's share-partitions, from its group configs.
+pub fn limits(shard: &Shard, group: &str) -> Limits {
+    let meta = shard.metadata();
+    let get = |name: &str| crate::group_config::get_i64(&meta, group, name);
+    Limits {
+        now_ms: now_ms(),
+        lock_duration_ms: get("share.record.lock.duration.ms").max(1),
+        delivery_count_limit: get("share.delivery.count.limit").clamp(1, i64::from(u16::MAX))
+            as u16,
+        max_record_locks: get("share.partition.max.record.locks").max(1),
+        release_backoff_ms: get("share.release.backoff.ms").max(0),
+    }
+}
+
+/// The share-partition of `key` on this shard, loaded from the share
+/// coordinator (or initialized by `share.auto.offset.reset`) for the
+/// partition's current leader epoch.
+pub async fn get_or_load(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    part: &Rc<Partition>,
+) -> Result<Rc<RefCell<SharePartition>>, ErrorCode> {
+    let epoch = part.leader_epoch();
+    for _ in 0..2000 {
+        let ready = LEADERS.with(|l| {
+            let mut l = l.borrow_mut();
+            if let Some(sp) = l.parts.get(key)
+                && sp.borrow().leader_epoch == epoch
+            {
+                return Some(Some(sp.clone()));
+            }
+            if l.loading.insert(key.clone()) {
+                Some(None)
+            } else {
+                None
+            }
+        });
+        match ready {
+            Some(Some(sp)) => return Ok(sp),
+            Some(None) => break,
+            None => monoio::time::sleep(Duration::from_millis(5)).await,
+        }
+    }
+    let loaded = load(shard, key, part, epoch).await;
+    LEADERS.with(|l| {
+        let mut l = l.borrow_mut();
+        l.loading.remove(key);
+        if let Ok(sp) = &loaded {
+            l.parts.insert(key.clone(), sp.clone());
+        }
+    });
+    loaded
+}
+
+async fn load(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    part: &Rc<Partition>,
+    epoch: i32,
+) -> Result<Rc<RefCell<SharePartition>>, ErrorCode> {
+    let stored = coordinator::read(shard, key.clone()).await?;
+    let (state, state_epoch, fresh) = match stored {
+        Some(st) => {
+            let batches: Vec<super::inflight::PersistedBatch> = st
+                .batches
+                .iter()
+                .map(|b| super::inflight::PersistedBatch {
+                    first_offset: b.first_offset,
+                    last_offset: b.last_offset,
+                    delivery_state: b.delivery_state,
+                    delivery_count: b.delivery_count,
+                })
+                .collect();
+            (
+                SharePartitionState::restore(st.start_offset, &batches),
+                st.state_epoch,
+                false,
+            )
+        }
+        None => (
+            SharePartitionState::new(initial_offset(shard, &key.group_id, part).await),
+            0,
+            true,
+        ),
+    };
+    let sp = Rc::new(RefCell::new(SharePartition {
+        state,
+        leader_epoch: epoch,
+        state_epoch,
+        dirty: 0,
+        durable: 0,
+        failed: (0, ErrorCode::None),
+        writing: false,
+        written: Rc::new(LocalNotify::default()),
+    }));
+    // A new share-partition's start is written before anything is served,
+    // so `latest` means the end of the log when the group first read it,
+    // also after a restart.
+    if fresh {
+        persist(shard, key, &sp).await?;
+    }
+    Ok(sp)
+}
+
+/// Where a share group starts reading a partition it never read:
+/// `share.auto.offset.reset` (latest, earliest, by_duration:<ISO-8601>).
+async fn initial_offset(shard: &Rc<Shard>, group: &str, part: &Rc<Partition>) -> i64 {
+    let meta = shard.metadata();
+    let reset =
+        crate::group_config::get(&meta, group, crate::group_config::SHARE_AUTO_OFFSET_RESET);
+    let start = part.log.log_start_offset();
+    let end = part.high_watermark();
+    match crate::group_config::AutoOffsetReset::parse(&reset) {
+        Ok(crate::group_config::AutoOffsetReset::Earliest) => start,
+        Ok(crate::group_config::AutoOffsetReset::ByDuration(d)) => {
+            let ts = now_ms().saturating_sub(d.as_millis().min(i64::MAX as u128) as i64);
+            match part.log.offset_for_timestamp(ts).await {
+                Ok(Some((o, _))) => o.clamp(start, end),
+                _ => end,
+            }
+        }
+        _ => end,
+    }
+}
+
+/// Starts the share-partitions of groups reading them for the first time
+/// (each `(group, topic id, partition)` led by this broker): loads their
+/// state, or writes their starting offset by `share.auto.offset.reset`.
+/// One led by a peer starts when its leader first serves it.
+pub async fn initialize_all(shard: &Rc<Shard>, parts: Vec<(String, Uuid, i32)>) {
+    let mut waits = Vec::with_capacity(parts.len());
+    for (group_id, topic_id, partition) in parts {
+        let owner = crate::shard::owner_shard(topic_id, partition, shard.shard_count());
+        let key = ShareKey {
+            group_id,
+            topic_id,
+            partition,
+        };
+        waits.push(shard.submit_to(owner, move |s| async move {
+            let Some(part) = s.led_partition(&(key.topic_id, key.partition)) else {
+                return;
+            };
+            if let Err(code) = get_or_load(&s, &key, &part).await {
+                tracing::warn!(group = %key.group_id, partition = key.partition, ?code, "cannot start a share-partition");
+            }
+        }));
+    }
+    futures_util::future::join_all(waits).await;
+}
+
+/// Writes the share-partition's state (all changes so far); returns once
+/// they are durable. One write at a time per share-partition; changes
+/// made while one is in flight go in the next.
+pub async fn persist(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    sp: &Rc<RefCell<SharePartition>>,
+) -> Result<(), ErrorCode> {
+    let mine = {
+        let mut p = sp.borrow_mut();
+        p.dirty += 1;
+        p.dirty
+    };
+    loop {
+        let notify = {
+            let p = sp.borrow();
+            if p.durable >= mine {
+                return Ok(());
+            }
+            if p.failed.0 >= mine {
+                return Err(p.failed.1);
+            }
+            if !p.writing {
+                None
+            } else {
+                Some(p.written.clone())
+            }
+        };
+        match notify {
+            Some(n) => {
+                let waiting = n.notified();
+                // Re-check: the write may have finished in between.
+                let done = {
+                    let p = sp.borrow();
+                    p.durable >= mine || p.failed.0 >= mine || !p.writing
+                };
+                if !done {
+                    let _ = monoio::time::timeout(Duration::from_secs(35), waiting).await;
+                }
+            }
+            None => {
+                let (seq, st) = {
+                    let mut p = sp.borrow_mut();
+                    p.writing = true;
+                    let (start, batches) = p.state.persisted();
+                    (
+                        p.dirty,
+                        StoredState {
+                            state_epoch: p.state_epoch,
+                            leader_epoch: p.leader_epoch,
+                            start_offset: start,
+                            batches: batches
+                                .into_iter()
+                                .map(|b| StateBatch {
+                                    first_offset: b.first_offset,
+                                    last_offset: b.last_offset,
+                                    delivery_state: b.delivery_state,
+                                    delivery_count: b.delivery_count,
+                                })
+                                .collect(),
+                        },
+                    )
+                };
+                let r = coordinator::write(shard, key.clone(), st).await;
+                let n = {
+                    let mut p = sp.borrow_mut();
+                    p.writing = false;
+                    match r {
+                        Ok(()) => p.durable = p.durable.max(seq),
+                        Err(code) => p.failed = (seq, code),
+                    }
+                    p.written.clone()
+                };
+                n.notify_all();
+            }
+        }
+    }
+}
+
+/// What a fetch of one share-partition returns.
+#[derive(Debug, Default)]
+pub struct Fetched {
+    pub error: Option<ErrorCode>,
+    pub batches: Vec<Bytes>,
+    pub acquired: Vec<Acquired>,
+    pub leader_epoch: i32,
+}
+
+/// Acquires records of the share-partition for `member` (on the owner
+/// shard of the topic partition).
+pub async fn fetch(
+    shard: &Rc<Shard>,
+    key: ShareKey,
+    member: Rc<str>,
+    max_records: usize,
+    whole_batches: bool,
+    max_bytes: usize,
+) -> Fetched {
+    let tp = (key.topic_id, key.partition);
+    let Some(part) = shard.led_partition(&tp) else {
+        return Fetched {
+            error: Some(ErrorCode::NotLeaderOrFollower),
+            ..Default::default()
+        };
+    };
+    let leader_epoch = part.leader_epoch();
+    let sp = match get_or_load(shard, &key, &part).await {
+        Ok(sp) => sp,
+        Err(code) => {
+            return Fetched {
+                error: Some(code),
+                leader_epoch,
+                ..Default::default()
+            };
+        }
+    };
+    let mut lim = limits(shard, &key.group_id);
+    let read_committed =
+        crate::group_config::get(&shard.metadata(), &key.group_id, "share.isolation.level")
+            == "read_committed";
+    let from = {
+        let mut p = sp.borrow_mut();
+        p.state.move_start_to(part.log.log_start_offset());
+        p.state.fetch_from(&lim)
+    };
+    let Some(from) = from else {
+        return Fetched {
+            leader_epoch,
+            ..Default::default()
+        };
+    };
+    let upper = if read_committed {
+        part.last_stable_offset()
+    } else {
+        part.high_watermark()
+    };
+    if from >= upper {
+        return Fetched {
+            leader_epoch,
+            ..Default::default()
+        };
+    }
+    let read = match part.read_until(from, max_bytes.max(1), upper).await {
+        Ok(r) => r,
+        Err(e) => {
+            return Fetched {
+                error: Some(crate::partition::storage_error_code(&e)),
+                leader_epoch,
+                ..Default::default()
+            };
+        }
+    };
+    let aborted = if read_committed && !read.batches.is_empty() {
+        part.aborted_transactions(from, read.next_offset)
+    } else {
+        Vec::new()
+    };
+    let next_known = sp.borrow().state.next_offset();
+    let mut log_batches = Vec::with_capacity(read.batches.len());
+    for b in &read.batches {
+        let Ok(batch) = RecordBatch::new(b.clone()) else {
+            continue;
+        };
+        log_batches.extend(describe_batch(&batch, &aborted, next_known));
+    }
+    lim.now_ms = now_ms();
+    let acquired = sp.borrow_mut().state.acquire(
+        &member,
+        &log_batches,
+        max_records.max(1),
+        whole_batches,
+        &lim,
+    );
+    // Only the batches holding acquired records go back.
+    let batches = read
+        .batches
+        .into_iter()
+        .filter(|b| {
+            RecordBatch::new(b.clone()).is_ok_and(|batch| {
+                acquired.iter().any(|a| {
+                    a.first_offset <= batch.last_offset() && a.last_offset >= batch.base_offset()
+                })
+            })
+        })
+        .collect();
+    Fetched {
+        error: None,
+        batches,
+        acquired,
+        leader_epoch,
+    }
+}
+
+/// How the acquisition sees a batch: control batches and aborted
+/// transactional data are never delivered; records never fetched before
+/// that carry [`DELIVER_AT_HEADER`] become runs of their own, held back
+/// until their time.
+fn describe_batch(
+    batch: &RecordBatch,
+    aborted: &[tidemark_storage::AbortedTxn],
+    next_known: i64,
+) -> Vec<LogBatch> {
+    let whole = LogBatch {
+        base_offset: batch.base_offset(),
+        last_offset: batch.last_offset(),
+        is_control: batch.is_control(),
+        deliver_at_ms: 0,
+    };
+    if batch.is_control() {
+        return vec![whole];
+    }
+    if batch.is_transactional()
+        && aborted
+            .iter()
+            .any(|a| a.producer_id == batch.producer_id() && a.first_offset <= batch.base_offset())
+    {
+        return vec![LogBatch {
+            is_control: true,
+            ..whole
+        }];
+    }
+    // Only new records need their headers looked at.
+    if batch.last_offset() < next_known {
+        return vec![whole];
+    }
+    let Ok(records) = batch.decompressed_records(64 << 20) else {
+        return vec![whole];
+    };
+    let mut runs: Vec<LogBatch> = Vec::new();
+    let mut any_delay = false;
+    for r in records {
+        let Ok(r) = r else { return vec![whole] };
+        let at = r
+            .headers()
+            .get(DELIVER_AT_HEADER)
+            .and_then(|h| h.value)
+            .and_then(|v| {
+                std::str::from_utf8(&v)
+                    .ok()
+                    .and_then(|s| s.trim().parse::<i64>().ok())
+            })
+            .unwrap_or(0);
+        any_delay |= at > 0;
+        let o = r.offset();
+        match runs.last_mut() {
+            Some(l) if l.deliver_at_ms == at && l.last_offset + 1 == o => l.last_offset = o,
+            _ => runs.push(LogBatch {
+                base_offset: o,
+                last_offset: o,
+                is_control: false,
+                deliver_at_ms: at,
+            }),
+        }
+    }
+    if !any_delay || runs.is_empty() {
+        return vec![whole];
+    }
+    // Offsets of the batch no record has (compaction) stay inside runs.
+    if let Some(first) = runs.first_mut() {
+        first.base_offset = whole.base_offset;
+    }
+    if let Some(last) = runs.last_mut() {
+        last.last_offset = whole.last_offset;
+    }
+    runs
+}
+
+/// One acknowledgement batch from the wire.
+#[derive(Debug, Clone)]
+pub struct AckBatch {
+    pub first_offset: i64,
+    pub last_offset: i64,
+    pub types: Vec<i8>,
+}
+
+/// Applies a member's acknowledgements to one share-partition (all or
+/// none), dead-letters what they archive, and returns once durable.
+pub async fn acknowledge(
+    shard: &Rc<Shard>,
+    key: ShareKey,
+    member: String,
+    batches: Vec<AckBatch>,
+) -> Result<(), (ErrorCode, String)> {
+    let tp = (key.topic_id, key.partition);
+    let Some(part) = shard.led_partition(&tp) else {
+        return Err((
+            ErrorCode::NotLeaderOrFollower,
+            "not the partition's leader".into(),
+        ));
+    };
+    let sp = get_or_load(shard, &key, &part)
+        .await
+        .map_err(|c| (c, "the share-partition's state is not available".into()))?;
+    let lim = limits(shard, &key.group_id);
+    let apply = |state: &mut SharePartitionState| apply_all(state, &member, &batches, &lim);
+    // The dead-letter records are written before the archive, from a
+    // trial run on a copy (nothing changes if that write fails).
+    if super::dlq::enabled(shard, &key.group_id) {
+        let preview = apply(&mut sp.borrow().state.clone())?;
+        super::dlq::write(shard, &key, &part, &preview).await?;
+    }
+    apply(&mut sp.borrow_mut().state)?;
+    persist(shard, &key, &sp)
+        .await
+        .map_err(|c| (c, "the share-partition's state could not be written".into()))?;
+    if batches
+        .iter()
+        .any(|b| b.types.contains(&super::inflight::ack::RELEASE))
+    {
+        available().notify_all();
+    }
+    Ok(())
+}
+
+/// Every batch applied, or none (the state is left as it was).
+fn apply_all(
+    state: &mut SharePartitionState,
+    member: &str,
+    batches: &[AckBatch],
+    lim: &Limits,
+) -> Result<Vec<Archived>, (ErrorCode, String)> {
+    let before = state.clone();
+    let mut archived = Vec::new();
+    for b in batches {
+        match state.acknowledge(member, b.first_offset, b.last_offset, &b.types, lim) {
+            Ok(a) => archived.extend(a),
+            Err(e) => {
+                *state = before;
+                let code = match e {
+                    super::inflight::AckError::NotAcquired { .. } => ErrorCode::InvalidRecordState,
+                    super::inflight::AckError::Invalid(_) => ErrorCode::InvalidRequest,
+                };
+                return Err((code, e.to_string()));
+            }
+        }
+    }
+    Ok(archived)
+}
+
+/// Runs a state change that may archive records (a member's release, lock
+/// expiry): dead-letters what a trial run archives, then applies it and
+/// writes the state.
+async fn change_and_settle<F>(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    sp: &Rc<RefCell<SharePartition>>,
+    part: &Rc<Partition>,
+    change: F,
+) where
+    F: Fn(&mut SharePartitionState) -> Vec<Archived>,
+{
+    if super::dlq::enabled(shard, &key.group_id) {
+        let preview = change(&mut sp.borrow().state.clone());
+        if !preview.is_empty()
+            && let Err(e) = super::dlq::write(shard, key, part, &preview).await
+        {
+            // Nothing changes; the next tick tries again.
+            tracing::warn!(group = %key.group_id, error = %e.1, "dead-letter write failed; records stay in flight");
+            return;
+        }
+    }
+    change(&mut sp.borrow_mut().state);
+    if let Err(code) = persist(shard, key, sp).await {
+        tracing::warn!(group = %key.group_id, ?code, "share-partition state write failed");
+    }
+    available().notify_all();
+}
+
+/// Releases every record `member` holds in the share-partitions of
+/// `group` on this shard (its share session closed).
+pub async fn release_member(
+    shard: &Rc<Shard>,
+    group: &str,
+    member: &str,
+    topic_partitions: &[(Uuid, i32)],
+) {
+    for &(topic_id, partition) in topic_partitions {
+        let key = ShareKey {
+            group_id: group.to_string(),
+            topic_id,
+            partition,
+        };
+        let Some(sp) = LEADERS.with(|l| l.borrow().parts.get(&key).cloned()) else {
+            continue;
+        };
+        let Some(part) = shard.led_partition(&(topic_id, partition)) else {
+            continue;
+        };
+        let lim = limits(shard, group);
+        change_and_settle(shard, &key, &sp, &part, |st| {
+            st.release_member(member, &lim)
+        })
+        .await;
+    }
+}
+
+/// Per shard: returns records whose lock expired, every [`TICK`].
+pub async fn ticker(shard: Rc<Shard>) {
+    loop {
+        monoio::select! {
+            _ = monoio::time::sleep(TICK) => {}
+            _ = shard.stopping() => return,
+        }
+        let now = now_ms();
+        let due: Vec<(ShareKey, Rc<RefCell<SharePartition>>)> = LEADERS.with(|l| {
+            l.borrow()
+                .parts
+                .iter()
+                .filter(|(_, sp)| sp.borrow().state.has_expired_locks(now))
+                .map(|(k, sp)| (k.clone(), sp.clone()))
+                .collect()
+        });
+        for (key, sp) in due {
+            let Some(part) = shard.led_partition(&(key.topic_id, key.partition)) else {
+                continue;
+            };
+            let s = shard.clone();
+            monoio::spawn(async move {
+                let lim = limits(&s, &key.group_id);
+                change_and_settle(&s, &key, &sp, &part, |st| st.expire_locks(&lim)).await;
+            });
+        }
+    }
+}
+
+/// The next time (epoch ms) a held-back or locked record of the
+/// share-partition changes (for a waiting fetch).
+pub fn next_wakeup_ms(key: &ShareKey) -> Option<i64> {
+    LEADERS.with(|l| {
+        l.borrow()
+            .parts
+            .get(key)
+            .and_then(|sp| sp.borrow().state.next_wakeup_ms())
+    })
+}
+
+/// The share-partitions of a group on this shard, with their start
+/// offsets (DescribeShareGroupOffsets reads the coordinator instead).
+pub fn start_offsets(group: &str) -> Vec<((Uuid, i32), i64)> {
+    LEADERS.with(|l| {
+        l.borrow()
+            .parts
+            .iter()
+            .filter(|(k, _)| k.group_id == group)
+            .map(|(k, sp)| ((k.topic_id, k.partition), sp.borrow().state.start_offset()))
+            .collect()
+    })
+}
+
+/// Forgets a group's share-partitions on this shard (the group was
+/// deleted or its offsets altered: the next use reloads them).
+pub fn forget_group(group: &str) {
+    LEADERS.with(|l| l.borrow_mut().parts.retain(|k, _| k.group_id != group));
+}
