@@ -447,3 +447,68 @@ def test_acknowledgements_survive_a_restart(fresh_broker):
         assert counts[6] == 2 and counts[10] == 1
     finally:
         close_all([c])
+
+
+API_DELETE_GROUPS = 42
+API_DESCRIBE_SHARE_OFFSETS = 90
+API_ALTER_SHARE_OFFSETS = 91
+API_DELETE_SHARE_OFFSETS = 92
+NON_EMPTY_GROUP = 68
+GROUP_ID_NOT_FOUND = 69
+
+
+def describe_offsets(k, group, topic=None, partitions=(0,)):
+    topics = None if topic is None else [{"TopicName": topic, "Partitions": list(partitions)}]
+    r = k.request(API_DESCRIBE_SHARE_OFFSETS, 1, {"Groups": [{"GroupId": group, "Topics": topics}]})
+    return r["Groups"][0]
+
+
+def test_share_group_offsets_are_described_altered_and_deleted(broker):
+    topic = new_topic(broker)
+    group = "g-admin"
+    set_group_configs(broker, group, {"share.auto.offset.reset": "earliest"})
+    produce(broker, topic, ["r%d" % i for i in range(6)], one_batch_each=False)
+    c = share_consumer(broker, group, topic)
+    try:
+        got = poll_until([c], lambda g: count(g) >= 6)[0]
+        assert len(got) == 6
+        c.poll(0.5)  # implicit acceptance of the batch above
+        with rawkafka.KafkaConn(broker.bootstrap) as k:
+            harness.wait_until(
+                lambda: describe_offsets(k, group, topic)["Topics"][0]["Partitions"][0]["StartOffset"] == 6,
+                timeout=10, what="the acknowledgements to move the start offset")
+            # Not while it has members.
+            r = k.request(API_ALTER_SHARE_OFFSETS, 0, {"GroupId": group, "Topics": [
+                {"TopicName": topic, "Partitions": [{"PartitionIndex": 0, "StartOffset": 2}]}]})
+            assert r["ErrorCode"] == NON_EMPTY_GROUP
+    finally:
+        close_all([c])
+    with rawkafka.KafkaConn(broker.bootstrap) as k:
+        whole = describe_offsets(k, group)  # null topics: every partition the group has
+        assert whole["ErrorCode"] == 0
+        p = whole["Topics"][0]["Partitions"][0]
+        assert (whole["Topics"][0]["TopicName"], p["StartOffset"], p["Lag"]) == (topic, 6, 0)
+        r = k.request(API_ALTER_SHARE_OFFSETS, 0, {"GroupId": group, "Topics": [
+            {"TopicName": topic, "Partitions": [{"PartitionIndex": 0, "StartOffset": 2}]},
+            {"TopicName": "no-such-topic", "Partitions": [{"PartitionIndex": 0, "StartOffset": 0}]}]})
+        assert r["ErrorCode"] == 0
+        assert r["Responses"][0]["Partitions"][0]["ErrorCode"] == 0
+        assert r["Responses"][1]["Partitions"][0]["ErrorCode"] == 3  # UNKNOWN_TOPIC_OR_PARTITION
+        p = describe_offsets(k, group, topic)["Topics"][0]["Partitions"][0]
+        assert (p["StartOffset"], p["Lag"]) == (2, 4)
+    # The group reads again from offset 2.
+    c = share_consumer(broker, group, topic)
+    try:
+        got = poll_until([c], lambda g: count(g) >= 4, timeout=15)[0]
+        assert sorted(m.offset() for m in got) == [2, 3, 4, 5]
+    finally:
+        close_all([c])
+    with rawkafka.KafkaConn(broker.bootstrap) as k:
+        r = k.request(API_DELETE_SHARE_OFFSETS, 0, {"GroupId": group, "Topics": [{"TopicName": topic}]})
+        assert r["ErrorCode"] == 0 and r["Responses"][0]["ErrorCode"] == 0
+        assert describe_offsets(k, group, topic)["Topics"][0]["Partitions"][0]["StartOffset"] == -1
+        r = k.request(API_DELETE_GROUPS, 2, {"GroupsNames": [group]})
+        assert r["Results"][0]["ErrorCode"] == 0
+        listed = k.request(API_LIST_GROUPS, 5, {"StatesFilter": [], "TypesFilter": []})
+        assert group not in {x["GroupId"] for x in listed["Groups"]}
+        assert describe_offsets(k, group)["ErrorCode"] == GROUP_ID_NOT_FOUND

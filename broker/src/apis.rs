@@ -70,6 +70,9 @@ const LIST: &[(ApiKey, i16, i16)] = &[
     (ApiKey::ShareGroupDescribe, 1, 1),
     (ApiKey::ShareFetch, 1, 2),
     (ApiKey::ShareAcknowledge, 1, 2),
+    (ApiKey::DescribeShareGroupOffsets, 0, 1),
+    (ApiKey::AlterShareGroupOffsets, 0, 0),
+    (ApiKey::DeleteShareGroupOffsets, 0, 0),
 ];
 
 /// The implemented APIs, checked against the schemas.

@@ -276,7 +276,9 @@ pub async fn delete(
         } else if group_id.is_empty() {
             ErrorCode::InvalidGroupId
         } else {
+            let share = crate::share::admin::delete_group(shard, &group_id).await;
             match groups::route(shard, &group_id).await {
+                _ if share.is_some() => share.unwrap_or(ErrorCode::None),
                 Err(code) => code,
                 Ok(route) => {
                     let id = group_id.clone();

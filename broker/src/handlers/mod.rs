@@ -25,6 +25,7 @@ pub mod offsets;
 pub mod produce;
 pub mod reassignments;
 pub mod scram_users;
+pub mod share_admin;
 pub mod share_fetch;
 pub mod share_group;
 pub mod topics;
@@ -177,6 +178,15 @@ pub async fn handle(
         }
         RequestBody::ShareAcknowledge(r) => {
             ResponseBody::ShareAcknowledge(share_fetch::share_acknowledge(shard, r, v, authz).await)
+        }
+        RequestBody::DescribeShareGroupOffsets(r) => {
+            ResponseBody::DescribeShareGroupOffsets(share_admin::describe(shard, r, v, authz).await)
+        }
+        RequestBody::AlterShareGroupOffsets(r) => {
+            ResponseBody::AlterShareGroupOffsets(share_admin::alter(shard, r, authz).await)
+        }
+        RequestBody::DeleteShareGroupOffsets(r) => {
+            ResponseBody::DeleteShareGroupOffsets(share_admin::delete(shard, r, authz).await)
         }
         RequestBody::OffsetCommit(r) => {
             ResponseBody::OffsetCommit(offsets::commit(shard, r, v, authz).await)

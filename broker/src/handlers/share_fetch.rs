@@ -215,7 +215,17 @@ pub async fn share_fetch(
         crate::group_config::get_i64(&shard.metadata(), &group, "share.record.lock.duration.ms");
     if !matches!(opened, Opened::Closed { .. }) && req.max_records != 0 {
         let parts = session::partitions(&group, &member);
-        fetch_all(shard, &group, &member, &req, &parts, &mut outcomes).await;
+        let new_session = matches!(opened, Opened::New { .. });
+        fetch_all(
+            shard,
+            &group,
+            &member,
+            &req,
+            &parts,
+            new_session,
+            &mut outcomes,
+        )
+        .await;
     }
     let mut resp = ShareFetchResponse {
         acquisition_lock_timeout_ms: lock_ms.clamp(0, i64::from(i32::MAX)) as i32,
@@ -315,6 +325,7 @@ async fn fetch_all(
     member: &str,
     req: &ShareFetchRequest,
     parts: &[(Uuid, i32)],
+    mut new_session: bool,
     outcomes: &mut BTreeMap<(Uuid, i32), Outcome>,
 ) {
     let wait = Duration::from_millis(req.max_wait_ms.max(0) as u64).min(MAX_WAIT);
@@ -335,10 +346,8 @@ async fn fetch_all(
                 topic_id: k.0,
                 partition: k.1,
             };
-            let member: Rc<str> = Rc::from(member);
             let owner = owner_shard(k.0, k.1, shard.shard_count());
             let member = member.to_string();
-            let per_part = max_bytes;
             let fut = shard.submit_to(owner, move |s| async move {
                 leader::fetch(
                     &s,
@@ -346,13 +355,15 @@ async fn fetch_all(
                     Rc::from(member.as_str()),
                     max_records,
                     whole_batches,
-                    per_part,
+                    max_bytes,
+                    new_session,
                 )
                 .await
             });
             reads.push(async move { (k, fut.await) });
         }
         let results = futures_util::future::join_all(reads).await;
+        new_session = false;
         let mut got = false;
         let mut records_left = max_records;
         for (k, r) in results {

@@ -171,6 +171,138 @@ pub async fn write(shard: &Rc<Shard>, key: ShareKey, st: StoredState) -> Result<
     write_peer(shard, leader, key, st).await
 }
 
+/// Deletes a share-partition's state (a tombstone); returns once durable.
+pub async fn delete(shard: &Rc<Shard>, key: ShareKey) -> Result<(), ErrorCode> {
+    let (topic_id, p, leader) = locate(shard, &key).await?;
+    if leader == shard.ctx.config.node_id {
+        let owner = owner_shard(topic_id, p, shard.shard_count());
+        return shard
+            .submit_to(owner, move |s| async move {
+                delete_here(&s, topic_id, p, key).await
+            })
+            .await
+            .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable));
+    }
+    delete_peer(shard, leader, key).await
+}
+
+/// The share-partitions of `group` with state in the `__share_group_state`
+/// partitions this broker leads (a peer's are not seen).
+pub async fn local_keys(shard: &Rc<Shard>, group: &str) -> Vec<ShareKey> {
+    let Some(t) = shard.metadata().topic(STATE_TOPIC).cloned() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for owner in 0..shard.shard_count() {
+        let group = group.to_string();
+        let t = t.clone();
+        let keys = shard
+            .submit_to(owner, move |s| async move {
+                let mut keys = Vec::new();
+                for p in 0..t.partitions {
+                    let Some(part) = s.led_partition(&(t.id, p)) else {
+                        continue;
+                    };
+                    if ensure_loaded(&s, &part).await.is_err() {
+                        continue;
+                    }
+                    keys.extend(
+                        state()
+                            .borrow()
+                            .states
+                            .keys()
+                            .filter(|k| {
+                                k.group_id == group && records::partition_for(k, t.partitions) == p
+                            })
+                            .cloned(),
+                    );
+                }
+                keys
+            })
+            .await
+            .unwrap_or_default();
+        out.extend(keys);
+    }
+    out.sort_by_key(|k| (k.topic_id, k.partition));
+    out.dedup();
+    out
+}
+
+async fn delete_here(
+    shard: &Rc<Shard>,
+    topic_id: Uuid,
+    p: i32,
+    key: ShareKey,
+) -> Result<(), ErrorCode> {
+    let part = local_partition(shard, topic_id, p)?;
+    ensure_loaded(shard, &part).await?;
+    if !state().borrow().states.contains_key(&key) {
+        return Ok(());
+    }
+    let now = now_ms();
+    let mut b = RecordBatchBuilder::new();
+    b.push(NewRecord {
+        key: Some(records::snapshot_key(&key)),
+        value: None,
+        headers: Vec::new(),
+        timestamp: now,
+    });
+    let batch = b.build().map_err(|_| ErrorCode::UnknownServerError)?;
+    match part.append(batch, -1, APPEND_TIMEOUT).await {
+        Ok(_) => {
+            state().borrow_mut().states.remove(&key);
+            Ok(())
+        }
+        Err(e) => Err(match e.code {
+            ErrorCode::NotLeaderOrFollower => ErrorCode::NotCoordinator,
+            _ => ErrorCode::CoordinatorNotAvailable,
+        }),
+    }
+}
+
+async fn delete_peer(shard: &Rc<Shard>, leader: i32, key: ShareKey) -> Result<(), ErrorCode> {
+    use kafka_protocol::generated::delete_share_group_state_request::{
+        DeleteStateData, PartitionData as DeletePartitionData,
+    };
+    use kafka_protocol::generated::{DeleteShareGroupStateRequest, DeleteShareGroupStateResponse};
+    let net = shard.net().ok_or(ErrorCode::CoordinatorNotAvailable)?;
+    let req = DeleteShareGroupStateRequest {
+        group_id: key.group_id.clone(),
+        topics: vec![DeleteStateData {
+            topic_id: key.topic_id,
+            partitions: vec![DeletePartitionData {
+                partition: key.partition,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let body = framed(DELETE_API, req.encode_to_bytes(RPC_VERSION))?;
+    let reply = crate::cluster::call_group(
+        &net,
+        leader,
+        crate::cluster::SHARE_STATE_GROUP,
+        body,
+        PEER_TIMEOUT,
+    )
+    .await
+    .map_err(|_| ErrorCode::CoordinatorNotAvailable)?;
+    let resp = DeleteShareGroupStateResponse::decode_exact(reply, RPC_VERSION)
+        .map_err(|_| ErrorCode::CoordinatorNotAvailable)?;
+    let code = resp
+        .results
+        .into_iter()
+        .flat_map(|t| t.partitions)
+        .next()
+        .map(|p| p.error_code)
+        .unwrap_or(ErrorCode::CoordinatorNotAvailable.code());
+    match code {
+        0 => Ok(()),
+        c => Err(ErrorCode::from_code(c).unwrap_or(ErrorCode::UnknownServerError)),
+    }
+}
+
 /// The state partition on this shard, if this broker leads it.
 fn local_partition(shard: &Rc<Shard>, topic_id: Uuid, p: i32) -> Result<Rc<Partition>, ErrorCode> {
     shard
@@ -198,10 +330,16 @@ async fn write_here(
 ) -> Result<(), ErrorCode> {
     let part = local_partition(shard, topic_id, p)?;
     ensure_loaded(shard, &part).await?;
-    if let Some(cur) = state().borrow().states.get(&key)
-        && st.leader_epoch < cur.leader_epoch
-    {
-        return Err(ErrorCode::FencedLeaderEpoch);
+    if let Some(cur) = state().borrow().states.get(&key) {
+        // An admin change (AlterShareGroupOffsets) starts a new state
+        // epoch: a leader still holding the old state is refused and
+        // reloads.
+        if st.state_epoch < cur.state_epoch {
+            return Err(ErrorCode::FencedStateEpoch);
+        }
+        if st.leader_epoch < cur.leader_epoch && st.state_epoch == cur.state_epoch {
+            return Err(ErrorCode::FencedLeaderEpoch);
+        }
     }
     let now = now_ms();
     let snapshot = ShareSnapshot {
@@ -605,6 +743,41 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
             }
             resp.encode_to_bytes(RPC_VERSION).map_err(|e| e.to_string())
         }
+        DELETE_API => {
+            use kafka_protocol::generated::delete_share_group_state_response::{
+                DeleteStateResult, PartitionResult,
+            };
+            use kafka_protocol::generated::{
+                DeleteShareGroupStateRequest, DeleteShareGroupStateResponse,
+            };
+            let req = DeleteShareGroupStateRequest::decode_exact(body, RPC_VERSION)
+                .map_err(|e| e.to_string())?;
+            let mut resp = DeleteShareGroupStateResponse::default();
+            for t in req.topics {
+                let mut out = DeleteStateResult {
+                    topic_id: t.topic_id,
+                    ..Default::default()
+                };
+                for p in t.partitions {
+                    let key = ShareKey {
+                        group_id: req.group_id.clone(),
+                        topic_id: t.topic_id,
+                        partition: p.partition,
+                    };
+                    let code = match delete(shard, key).await {
+                        Ok(()) => 0,
+                        Err(c) => c.code(),
+                    };
+                    out.partitions.push(PartitionResult {
+                        partition: p.partition,
+                        error_code: code,
+                        ..Default::default()
+                    });
+                }
+                resp.results.push(out);
+            }
+            resp.encode_to_bytes(RPC_VERSION).map_err(|e| e.to_string())
+        }
         other => Err(format!("unknown share state api {other}")),
     }
 }
@@ -620,3 +793,4 @@ fn framed<E>(api: i16, body: Result<Bytes, E>) -> Result<Bytes, ErrorCode> {
 
 const READ_API: i16 = 84;
 const WRITE_API: i16 = 85;
+const DELETE_API: i16 = 86;

@@ -223,6 +223,13 @@ impl SharePartitionState {
         self.records.values().filter(|r| !r.state.is_done()).count()
     }
 
+    /// Whether any record is acquired now.
+    pub fn has_acquired(&self) -> bool {
+        self.records
+            .values()
+            .any(|r| r.state == RecordState::Acquired)
+    }
+
     /// The log moved its start past records not yet done (retention,
     /// DeleteRecords): they are gone, as Kafka treats them.
     pub fn move_start_to(&mut self, log_start: i64) {

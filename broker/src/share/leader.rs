@@ -298,6 +298,16 @@ pub async fn persist(
                     p.written.clone()
                 };
                 n.notify_all();
+                // The state was changed by an administrator (a new state
+                // epoch): this copy is stale; the next use reloads it.
+                if r == Err(ErrorCode::FencedStateEpoch) {
+                    LEADERS.with(|l| {
+                        let mut l = l.borrow_mut();
+                        if l.parts.get(key).is_some_and(|x| Rc::ptr_eq(x, sp)) {
+                            l.parts.remove(key);
+                        }
+                    });
+                }
             }
         }
     }
@@ -321,6 +331,7 @@ pub async fn fetch(
     max_records: usize,
     whole_batches: bool,
     max_bytes: usize,
+    new_session: bool,
 ) -> Fetched {
     let tp = (key.topic_id, key.partition);
     let Some(part) = shard.led_partition(&tp) else {
@@ -330,6 +341,22 @@ pub async fn fetch(
         };
     };
     let leader_epoch = part.leader_epoch();
+    // A member's new session reads the state again when nothing is in
+    // flight here, so an administrator's change (AlterShareGroupOffsets,
+    // DeleteShareGroupOffsets, made while the group was empty) is seen
+    // also by a leader on another broker.
+    if new_session {
+        LEADERS.with(|l| {
+            let mut l = l.borrow_mut();
+            let idle = l.parts.get(&key).is_some_and(|sp| {
+                let p = sp.borrow();
+                !p.writing && !p.state.has_acquired()
+            });
+            if idle {
+                l.parts.remove(&key);
+            }
+        });
+    }
     let sp = match get_or_load(shard, &key, &part).await {
         Ok(sp) => sp,
         Err(code) => {

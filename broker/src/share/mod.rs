@@ -13,10 +13,12 @@
 //! | [`records`] | `__share_group_state`'s records in Kafka's byte layout |
 //! | [`session`] | share sessions (per member, on its connection's shard) |
 //! | [`dlq`] | the dead-letter topic |
+//! | [`admin`] | what a group's coordinator knows of it; deleting a group's state |
 //!
 //! Membership (ShareGroupHeartbeat) is the group coordinator's:
 //! [`crate::groups::share_protocol`].
 
+pub mod admin;
 pub mod coordinator;
 pub mod dlq;
 pub mod inflight;
