@@ -22,7 +22,8 @@ import textwrap
 import time
 
 import pytest
-from confluent_kafka import AcknowledgeType, Consumer, Producer, ShareConsumer
+from confluent_kafka import (OFFSET_BEGINNING, AcknowledgeType, Consumer, Producer, ShareConsumer,
+                             TopicPartition)
 from confluent_kafka.admin import AdminClient, NewTopic
 
 import harness
@@ -512,3 +513,35 @@ def test_share_group_offsets_are_described_altered_and_deleted(broker):
         listed = k.request(API_LIST_GROUPS, 5, {"StatesFilter": [], "TypesFilter": []})
         assert group not in {x["GroupId"] for x in listed["Groups"]}
         assert describe_offsets(k, group)["ErrorCode"] == GROUP_ID_NOT_FOUND
+
+
+def test_a_topic_delay_holds_share_deliveries_but_not_classic_reads(broker):
+    topic = harness.unique_topic("delayed")
+    a = AdminClient({"bootstrap.servers": broker.bootstrap})
+    a.create_topics([NewTopic(topic, 1, 1, config={"share.delivery.delay.ms": "2000"})])[topic].result(15)
+    group = "g-topic-delay"
+    set_group_configs(broker, group, {"share.auto.offset.reset": "earliest"})
+    produced_ms = time.time() * 1000
+    produce(broker, topic, ["d0", "d1"], one_batch_each=False)
+    classic = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "classic-delay",
+                        "auto.offset.reset": "earliest"})
+    classic.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
+    try:
+        m, deadline = None, time.time() + 10
+        while m is None and time.time() < deadline:
+            m = classic.poll(0.2)
+            if m is not None and m.error():
+                m = None
+        assert m is not None and time.time() * 1000 - produced_ms < 2000
+    finally:
+        classic.close()
+    c = share_consumer(broker, group, topic)
+    try:
+        arrivals = []
+        poll_until([c], lambda g: count(g) >= 2, timeout=15,
+                   on_message=lambda _i, _c, m: arrivals.append((time.time() * 1000, m.timestamp()[1])))
+        assert len(arrivals) == 2
+        for arrived, ts in arrivals:
+            assert arrived >= ts + 2000 - 50, (arrived, ts)
+    finally:
+        close_all([c])

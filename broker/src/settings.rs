@@ -500,6 +500,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Share groups: the highest share.partition.max.record.locks a group may set."
     ),
     b!(
+        "share.delivery.delay.ms",
+        Long,
+        "0",
+        true,
+        "Beyond Kafka: default of the topic config share.delivery.delay.ms (records are not delivered to share groups until this long after their timestamp)."
+    ),
+    b!(
         "group.share.max.size",
         Int,
         "200",
@@ -563,6 +570,12 @@ macro_rules! t {
 
 /// Every topic config, by Kafka name.
 pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
+    t!(
+        "share.delivery.delay.ms",
+        Long,
+        "share.delivery.delay.ms",
+        "Beyond Kafka: share groups get a record no earlier than this long after its timestamp (classic and consumer groups read the log as always)."
+    ),
     t!(
         "cleanup.policy",
         String,

@@ -60,6 +60,10 @@ pub const TXN_VERIFY_GROUP: GroupId = GroupId { key: 0, index: 4 };
 /// ReadShareGroupState / WriteShareGroupState, `share::coordinator`),
 /// handled on shard 0.
 pub const SHARE_STATE_GROUP: GroupId = GroupId { key: 0, index: 5 };
+/// Not a Raft group: the address of a share-partition leader's
+/// dead-letter batches for a dead-letter partition a peer leads (a
+/// Produce request, `share::dlq`), handled on shard 0.
+pub const SHARE_DLQ_GROUP: GroupId = GroupId { key: 0, index: 6 };
 
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
@@ -273,6 +277,15 @@ async fn deliver_here(
                 Err(e) => failure(
                     FailureCode::Refused,
                     format!("bad share state request: {e}"),
+                ),
+            }
+        }
+        RaftRequest::App(body) if group == SHARE_DLQ_GROUP => {
+            match crate::share::dlq::serve(&shard, body).await {
+                Ok(b) => RaftResponse::App(b),
+                Err(e) => failure(
+                    FailureCode::Refused,
+                    format!("bad dead-letter request: {e}"),
                 ),
             }
         }

@@ -26,6 +26,10 @@ use crate::groups::{self, coordinator};
 use crate::metadata::ClusterMetadata;
 use crate::shard::Shard;
 
+/// Longest a heartbeat waits for the share-partitions it newly assigned
+/// to start.
+const INITIALIZE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 fn heartbeat_error(code: ErrorCode, message: &str) -> ShareGroupHeartbeatResponse {
     ShareGroupHeartbeatResponse {
         error_code: code.code(),
@@ -96,7 +100,17 @@ pub async fn heartbeat(
     // Share-partitions the group reads for the first time start now
     // (`share.auto.offset.reset` counts from here, as in Kafka, where the
     // group coordinator initializes them when it first assigns them).
-    crate::share::leader::initialize_all(shard, new_partitions).await;
+    // Bounded: a heartbeat is not held up past a fraction of the session
+    // (a share-partition not started here starts at its first fetch).
+    if monoio::time::timeout(
+        INITIALIZE_WAIT,
+        crate::share::leader::initialize_all(shard, new_partitions),
+    )
+    .await
+    .is_err()
+    {
+        tracing::debug!("share-partitions still starting; the heartbeat is answered");
+    }
     resp
 }
 

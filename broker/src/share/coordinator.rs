@@ -303,6 +303,54 @@ async fn delete_peer(shard: &Rc<Shard>, leader: i32, key: ShareKey) -> Result<()
     }
 }
 
+/// Where a share-partition's state lives on this broker: its state
+/// partition's id, index and owner shard, or NOT_COORDINATOR when this
+/// broker does not lead it. A peer's request is served only here, never
+/// passed on (two brokers whose views of the leader differ would
+/// otherwise send it back and forth).
+fn here(shard: &Rc<Shard>, key: &ShareKey) -> Result<(Uuid, i32, usize), ErrorCode> {
+    let t = shard
+        .metadata()
+        .topic(STATE_TOPIC)
+        .cloned()
+        .ok_or(ErrorCode::CoordinatorNotAvailable)?;
+    let p = records::partition_for(key, t.partitions);
+    if shard.is_cluster() && shard.leader_of(&(t.id, p)) != shard.ctx.config.node_id {
+        return Err(ErrorCode::NotCoordinator);
+    }
+    Ok((t.id, p, owner_shard(t.id, p, shard.shard_count())))
+}
+
+async fn read_local(shard: &Rc<Shard>, key: ShareKey) -> Result<Option<StoredState>, ErrorCode> {
+    let (topic_id, p, owner) = here(shard, &key)?;
+    shard
+        .submit_to(owner, move |s| async move {
+            read_here(&s, topic_id, p, &key).await
+        })
+        .await
+        .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
+}
+
+async fn write_local(shard: &Rc<Shard>, key: ShareKey, st: StoredState) -> Result<(), ErrorCode> {
+    let (topic_id, p, owner) = here(shard, &key)?;
+    shard
+        .submit_to(owner, move |s| async move {
+            write_here(&s, topic_id, p, key, st).await
+        })
+        .await
+        .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
+}
+
+async fn delete_local(shard: &Rc<Shard>, key: ShareKey) -> Result<(), ErrorCode> {
+    let (topic_id, p, owner) = here(shard, &key)?;
+    shard
+        .submit_to(owner, move |s| async move {
+            delete_here(&s, topic_id, p, key).await
+        })
+        .await
+        .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
+}
+
 /// The state partition on this shard, if this broker leads it.
 fn local_partition(shard: &Rc<Shard>, topic_id: Uuid, p: i32) -> Result<Rc<Partition>, ErrorCode> {
     shard
@@ -422,11 +470,17 @@ async fn ensure_loaded(shard: &Rc<Shard>, part: &Rc<Partition>) -> Result<(), Er
 async fn load(part: &Rc<Partition>) -> Result<HashMap<ShareKey, StoredState>, ErrorCode> {
     // A new leader's high watermark covers its whole log once an entry of
     // its term commits: wait (bounded) so the replay misses nothing.
+    // Loading less would answer "no state" for share-partitions whose
+    // state is in the uncommitted tail, and they would start over from
+    // `share.auto.offset.reset`: refuse instead (the caller retries).
     for _ in 0..1000 {
         if part.high_watermark() >= part.log.log_end_offset() {
             break;
         }
         monoio::time::sleep(Duration::from_millis(5)).await;
+    }
+    if part.high_watermark() < part.log.log_end_offset() {
+        return Err(ErrorCode::CoordinatorLoadInProgress);
     }
     let mut found: HashMap<ShareKey, StoredState> = HashMap::new();
     let mut offset = part.log.log_start_offset();
@@ -671,7 +725,7 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
                         partition: p.partition,
                         ..Default::default()
                     };
-                    match read(shard, key).await {
+                    match read_local(shard, key).await {
                         Ok(Some(st)) => {
                             pr.state_epoch = st.state_epoch;
                             pr.start_offset = st.start_offset;
@@ -727,7 +781,7 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
                             })
                             .collect(),
                     };
-                    let code = match write(shard, key, st).await {
+                    let code = match write_local(shard, key, st).await {
                         Ok(()) => 0,
                         Err(c) => c.code(),
                     };
@@ -764,7 +818,7 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
                         topic_id: t.topic_id,
                         partition: p.partition,
                     };
-                    let code = match delete(shard, key).await {
+                    let code = match delete_local(shard, key).await {
                         Ok(()) => 0,
                         Err(c) => c.code(),
                     };

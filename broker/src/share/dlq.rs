@@ -12,11 +12,13 @@
 //! idempotence).
 //!
 //! The record goes to the dead-letter partition with the source
-//! partition's number (modulo the partition count) when this broker
-//! leads it, else to one this broker leads: a dead-letter write never
-//! waits on another broker. A cluster where this broker leads no
-//! partition of the dead-letter topic answers the acknowledgement with
-//! an error and keeps the record in flight (it is tried again later).
+//! partition's number (modulo the partition count), keeping one source
+//! partition's dead letters in order; when a peer leads it, the batch is
+//! sent to that peer over the node-to-node transport
+//! ([`crate::cluster::SHARE_DLQ_GROUP`], a Produce request with acks=all)
+//! and appended there like any produce. A failed write answers the
+//! acknowledgement with an error and keeps the record in flight (it is
+//! tried again later).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -24,6 +26,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use kafka_protocol::ErrorCode;
+use kafka_protocol::Message;
+use kafka_protocol::generated::produce_request::{PartitionProduceData, TopicProduceData};
+use kafka_protocol::generated::produce_response::{PartitionProduceResponse, TopicProduceResponse};
+use kafka_protocol::generated::{ProduceRequest, ProduceResponse};
 use kafka_protocol::records::{Header, NewRecord, RecordBatch, RecordBatchBuilder};
 
 use super::inflight::Archived;
@@ -32,6 +38,8 @@ use crate::partition::{Partition, now_ms};
 use crate::shard::{Shard, owner_shard};
 
 const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
+/// The Produce version of dead-letter batches sent to a peer.
+const RPC_VERSION: i16 = 9;
 
 /// The group's dead-letter topic, if it has one.
 fn topic_name(shard: &Shard, group: &str) -> Option<String> {
@@ -158,16 +166,19 @@ pub async fn write(
         )
     })?;
     let me = shard.ctx.config.node_id;
-    let led_here = |p: i32| !shard.is_cluster() || shard.leader_of(&(topic.id, p)) == me;
-    let preferred = key.partition.rem_euclid(topic.partitions.max(1));
-    let p = if led_here(preferred) {
-        preferred
-    } else {
-        (0..topic.partitions).find(|&p| led_here(p)).ok_or((
-            ErrorCode::NotLeaderOrFollower,
-            format!("this broker leads no partition of the dead-letter topic {dlq}"),
-        ))?
-    };
+    let p = key.partition.rem_euclid(topic.partitions.max(1));
+    if shard.is_cluster() {
+        let leader = shard.leader_of(&(topic.id, p));
+        if leader < 0 {
+            return Err((
+                ErrorCode::NotLeaderOrFollower,
+                format!("partition {p} of the dead-letter topic {dlq} has no leader"),
+            ));
+        }
+        if leader != me {
+            return write_peer(shard, leader, &dlq, p, batch).await;
+        }
+    }
     let tp = (topic.id, p);
     let owner = owner_shard(topic.id, p, shard.shard_count());
     shard
@@ -185,6 +196,112 @@ pub async fn write(
         })
         .await
         .unwrap_or(Err((ErrorCode::NotLeaderOrFollower, "shard gone".into())))
+}
+
+/// Sends a dead-letter batch to the peer leading its partition.
+async fn write_peer(
+    shard: &Rc<Shard>,
+    leader: i32,
+    topic: &str,
+    partition: i32,
+    batch: Bytes,
+) -> Result<(), (ErrorCode, String)> {
+    let net = shard.net().ok_or((
+        ErrorCode::NotLeaderOrFollower,
+        "not in cluster mode".to_string(),
+    ))?;
+    let req = ProduceRequest {
+        acks: -1,
+        timeout_ms: APPEND_TIMEOUT.as_millis() as i32,
+        topic_data: vec![TopicProduceData {
+            name: topic.to_string(),
+            partition_data: vec![PartitionProduceData {
+                index: partition,
+                records: Some(batch),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let body = req
+        .encode_to_bytes(RPC_VERSION)
+        .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
+    let reply = crate::cluster::call_group(
+        &net,
+        leader,
+        crate::cluster::SHARE_DLQ_GROUP,
+        body,
+        APPEND_TIMEOUT + Duration::from_secs(1),
+    )
+    .await
+    .map_err(|e| {
+        (
+            ErrorCode::NotLeaderOrFollower,
+            format!("dead-letter write to broker {leader}: {e}"),
+        )
+    })?;
+    let resp = ProduceResponse::decode_exact(reply, RPC_VERSION)
+        .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
+    let code = resp
+        .responses
+        .iter()
+        .flat_map(|t| &t.partition_responses)
+        .map(|p| p.error_code)
+        .next()
+        .unwrap_or(ErrorCode::UnknownServerError.code());
+    match code {
+        0 => Ok(()),
+        c => {
+            let code = ErrorCode::from_code(c).unwrap_or(ErrorCode::UnknownServerError);
+            Err((
+                code,
+                format!("dead-letter write at broker {leader}: {}", code.message()),
+            ))
+        }
+    }
+}
+
+/// A peer's dead-letter batches, on shard 0 of the partitions' leader:
+/// each appended (acks=all) if this broker leads its partition.
+pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
+    let req = ProduceRequest::decode_exact(body, RPC_VERSION).map_err(|e| e.to_string())?;
+    let mut resp = ProduceResponse::default();
+    for t in req.topic_data {
+        let topic = shard.metadata().topic(&t.name).cloned();
+        let mut tr = TopicProduceResponse {
+            name: t.name.clone(),
+            ..Default::default()
+        };
+        for p in t.partition_data {
+            let code = match (&topic, p.records) {
+                (Some(topic), Some(batch)) if p.index >= 0 && p.index < topic.partitions => {
+                    let tp = (topic.id, p.index);
+                    let owner = owner_shard(topic.id, p.index, shard.shard_count());
+                    shard
+                        .submit_to(owner, move |s| async move {
+                            match s.led_partition(&tp) {
+                                None => ErrorCode::NotLeaderOrFollower,
+                                Some(dp) => match dp.append(batch, -1, APPEND_TIMEOUT).await {
+                                    Ok(_) => ErrorCode::None,
+                                    Err(e) => e.code,
+                                },
+                            }
+                        })
+                        .await
+                        .unwrap_or(ErrorCode::NotLeaderOrFollower)
+                }
+                _ => ErrorCode::UnknownTopicOrPartition,
+            };
+            tr.partition_responses.push(PartitionProduceResponse {
+                index: p.index,
+                error_code: code.code(),
+                ..Default::default()
+            });
+        }
+        resp.responses.push(tr);
+    }
+    resp.encode_to_bytes(RPC_VERSION).map_err(|e| e.to_string())
 }
 
 /// Creates the dead-letter topic when `errors.deadletterqueue.auto.create.topics.enable`.

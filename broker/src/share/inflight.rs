@@ -448,20 +448,20 @@ impl SharePartitionState {
         Ok(archived)
     }
 
-    /// Releases every record `member` holds (its session ended or it
-    /// left the group).
-    pub fn release_member(&mut self, member: &str, lim: &Limits) -> Vec<Archived> {
-        let mut archived = Vec::new();
-        for (o, r) in self.records.iter_mut() {
-            if r.state == RecordState::Acquired
-                && r.holder.as_deref() == Some(member)
-                && let Some(a) = r.release(*o, lim)
-            {
-                archived.push(a);
+    /// Releases every record `member` holds (its share session closed):
+    /// they were fetched but never handed to the application (a share
+    /// consumer acknowledges what it processed before it closes), so, as
+    /// in Kafka (`DeliveryCountOps.DECREASE`), that delivery is not
+    /// counted and nothing is archived for it.
+    pub fn release_member(&mut self, member: &str, _lim: &Limits) -> Vec<Archived> {
+        for r in self.records.values_mut() {
+            if r.state == RecordState::Acquired && r.holder.as_deref() == Some(member) {
+                r.delivery_count = r.delivery_count.saturating_sub(1);
+                r.set(RecordState::Available);
             }
         }
         self.advance();
-        archived
+        Vec::new()
     }
 
     /// Releases records whose acquisition lock expired.
@@ -741,6 +741,27 @@ mod tests {
         assert!(
             s.acknowledge("a", 0, 1, &[ack::ACCEPT], &lim(1001))
                 .is_err()
+        );
+        s.check();
+    }
+
+    #[test]
+    fn a_closed_session_returns_its_records_without_counting_the_delivery() {
+        let mut s = SharePartitionState::new(0);
+        let (a, b) = (m("a"), m("b"));
+        s.acquire(&a, &[batch(0, 1)], 500, true, &lim(0));
+        s.acquire(&b, &[batch(2, 2)], 500, true, &lim(0));
+        assert!(s.release_member("a", &lim(0)).is_empty());
+        assert_eq!(s.state_of(0), Some((RecordState::Available, 0)));
+        assert_eq!(s.state_of(2), Some((RecordState::Acquired, 1)));
+        let got = s.acquire(&b, &[batch(0, 1)], 500, true, &lim(0));
+        assert_eq!(
+            got,
+            vec![Acquired {
+                first_offset: 0,
+                last_offset: 1,
+                delivery_count: 1
+            }]
         );
         s.check();
     }

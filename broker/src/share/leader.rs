@@ -42,6 +42,13 @@ pub const DELIVER_AT_HEADER: &[u8] = b"tidemark.deliver.at.ms";
 
 /// How often lock expiries are looked for.
 const TICK: Duration = Duration::from_millis(100);
+/// The most log one share fetch reads from a partition. Records past what
+/// is acquired (at most MaxRecords, 500 by default) are read again by the
+/// next fetch, so reading a client's whole MaxBytes (librdkafka: 50 MiB)
+/// each time made a long backlog cost 40x more broker CPU per record
+/// (benches/RESULTS.md, share groups); 1 MiB holds 500 records of 2 KiB.
+/// At least one whole batch is always read.
+const MAX_READ_BYTES: usize = 1 << 20;
 
 pub struct SharePartition {
     pub state: SharePartitionState,
@@ -54,6 +61,9 @@ pub struct SharePartition {
     failed: (u64, ErrorCode),
     writing: bool,
     written: Rc<LocalNotify>,
+    /// A lock-expiry task is running (one at a time, so a slow
+    /// dead-letter write is not started twice for the same records).
+    expiring: bool,
 }
 
 #[derive(Default)]
@@ -168,6 +178,7 @@ async fn load(
         failed: (0, ErrorCode::None),
         writing: false,
         written: Rc::new(LocalNotify::default()),
+        expiring: false,
     }));
     // A new share-partition's start is written before anything is served,
     // so `latest` means the end of the log when the group first read it,
@@ -393,7 +404,10 @@ pub async fn fetch(
             ..Default::default()
         };
     }
-    let read = match part.read_until(from, max_bytes.max(1), upper).await {
+    let read = match part
+        .read_until(from, max_bytes.clamp(1, MAX_READ_BYTES), upper)
+        .await
+    {
         Ok(r) => r,
         Err(e) => {
             return Fetched {
@@ -409,12 +423,13 @@ pub async fn fetch(
         Vec::new()
     };
     let next_known = sp.borrow().state.next_offset();
+    let delay_ms = topic_delay_ms(shard, &key.topic_id);
     let mut log_batches = Vec::with_capacity(read.batches.len());
     for b in &read.batches {
         let Ok(batch) = RecordBatch::new(b.clone()) else {
             continue;
         };
-        log_batches.extend(describe_batch(&batch, &aborted, next_known));
+        log_batches.extend(describe_batch(&batch, &aborted, next_known, delay_ms));
     }
     lim.now_ms = now_ms();
     let acquired = sp.borrow_mut().state.acquire(
@@ -444,14 +459,28 @@ pub async fn fetch(
     }
 }
 
+/// The topic's `share.delivery.delay.ms`.
+fn topic_delay_ms(shard: &Shard, topic_id: &Uuid) -> i64 {
+    let meta = shard.metadata();
+    meta.topic_by_id(topic_id)
+        .and_then(|t| {
+            meta.settings
+                .topic_value("share.delivery.delay.ms", &t.configs)
+        })
+        .and_then(|(v, _)| v.parse::<i64>().ok())
+        .unwrap_or(0)
+        .max(0)
+}
+
 /// How the acquisition sees a batch: control batches and aborted
 /// transactional data are never delivered; records never fetched before
-/// that carry [`DELIVER_AT_HEADER`] become runs of their own, held back
-/// until their time.
+/// are held back until their [`DELIVER_AT_HEADER`] time, or their
+/// timestamp plus the topic's `delay_ms`, in runs of equal times.
 fn describe_batch(
     batch: &RecordBatch,
     aborted: &[tidemark_storage::AbortedTxn],
     next_known: i64,
+    delay_ms: i64,
 ) -> Vec<LogBatch> {
     let whole = LogBatch {
         base_offset: batch.base_offset(),
@@ -476,6 +505,7 @@ fn describe_batch(
     if batch.last_offset() < next_known {
         return vec![whole];
     }
+    let now = now_ms();
     let Ok(records) = batch.decompressed_records(64 << 20) else {
         return vec![whole];
     };
@@ -483,7 +513,7 @@ fn describe_batch(
     let mut any_delay = false;
     for r in records {
         let Ok(r) = r else { return vec![whole] };
-        let at = r
+        let header_at = r
             .headers()
             .get(DELIVER_AT_HEADER)
             .and_then(|h| h.value)
@@ -493,6 +523,14 @@ fn describe_batch(
                     .and_then(|s| s.trim().parse::<i64>().ok())
             })
             .unwrap_or(0);
+        let topic_at = if delay_ms > 0 {
+            r.timestamp().saturating_add(delay_ms)
+        } else {
+            0
+        };
+        // A time already past is no delay.
+        let at = header_at.max(topic_at);
+        let at = if at > now { at } else { 0 };
         any_delay |= at > 0;
         let o = r.offset();
         match runs.last_mut() {
@@ -659,7 +697,10 @@ pub async fn ticker(shard: Rc<Shard>) {
             l.borrow()
                 .parts
                 .iter()
-                .filter(|(_, sp)| sp.borrow().state.has_expired_locks(now))
+                .filter(|(_, sp)| {
+                    let p = sp.borrow();
+                    !p.expiring && p.state.has_expired_locks(now)
+                })
                 .map(|(k, sp)| (k.clone(), sp.clone()))
                 .collect()
         });
@@ -668,9 +709,11 @@ pub async fn ticker(shard: Rc<Shard>) {
                 continue;
             };
             let s = shard.clone();
+            sp.borrow_mut().expiring = true;
             monoio::spawn(async move {
                 let lim = limits(&s, &key.group_id);
                 change_and_settle(&s, &key, &sp, &part, |st| st.expire_locks(&lim)).await;
+                sp.borrow_mut().expiring = false;
             });
         }
     }
