@@ -446,25 +446,31 @@ async fn ensure_loaded(shard: &Rc<Shard>, part: &Rc<Partition>) -> Result<(), Er
         }
         monoio::time::sleep(Duration::from_millis(5)).await;
     }
-    let result = load(part).await;
-    let st = state();
-    let mut st = st.borrow_mut();
-    st.loading.remove(&part.index);
-    match result {
-        Ok(found) => {
-            let index = part.index;
-            let topic_partitions = shard
-                .metadata()
-                .topic(STATE_TOPIC)
-                .map_or(1, |t| t.partitions);
-            st.states
-                .retain(|k, _| records::partition_for(k, topic_partitions) != index);
-            st.states.extend(found);
-            st.loaded.insert(index, epoch);
-            Ok(())
+    // In a task of its own, so that a caller that goes away never leaves
+    // the partition marked as loading.
+    let (shard, part) = (shard.clone(), part.clone());
+    monoio::spawn(async move {
+        let result = load(&part).await;
+        let st = state();
+        let mut st = st.borrow_mut();
+        st.loading.remove(&part.index);
+        match result {
+            Ok(found) => {
+                let index = part.index;
+                let topic_partitions = shard
+                    .metadata()
+                    .topic(STATE_TOPIC)
+                    .map_or(1, |t| t.partitions);
+                st.states
+                    .retain(|k, _| records::partition_for(k, topic_partitions) != index);
+                st.states.extend(found);
+                st.loaded.insert(index, epoch);
+                Ok(())
+            }
+            Err(code) => Err(code),
         }
-        Err(code) => Err(code),
-    }
+    })
+    .await
 }
 
 async fn load(part: &Rc<Partition>) -> Result<HashMap<ShareKey, StoredState>, ErrorCode> {

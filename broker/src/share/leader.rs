@@ -127,15 +127,21 @@ pub async fn get_or_load(
             None => monoio::time::sleep(Duration::from_millis(5)).await,
         }
     }
-    let loaded = load(shard, key, part, epoch).await;
-    LEADERS.with(|l| {
-        let mut l = l.borrow_mut();
-        l.loading.remove(key);
-        if let Ok(sp) = &loaded {
-            l.parts.insert(key.clone(), sp.clone());
-        }
-    });
-    loaded
+    // In a task of its own, so that a caller that goes away (its client
+    // disconnected) never leaves the key marked as loading.
+    let (s, k, p) = (shard.clone(), key.clone(), part.clone());
+    monoio::spawn(async move {
+        let loaded = load(&s, &k, &p, epoch).await;
+        LEADERS.with(|l| {
+            let mut l = l.borrow_mut();
+            l.loading.remove(&k);
+            if let Ok(sp) = &loaded {
+                l.parts.insert(k.clone(), sp.clone());
+            }
+        });
+        loaded
+    })
+    .await
 }
 
 async fn load(
@@ -591,9 +597,16 @@ pub async fn acknowledge(
         super::dlq::write(shard, &key, &part, &preview).await?;
     }
     apply(&mut sp.borrow_mut().state)?;
-    persist(shard, &key, &sp)
-        .await
-        .map_err(|c| (c, "the share-partition's state could not be written".into()))?;
+    persist(shard, &key, &sp).await.map_err(|c| {
+        // Kafka's fetchPersisterError: a fenced state epoch is a leader
+        // change to the client.
+        let c = if c == ErrorCode::FencedStateEpoch {
+            ErrorCode::NotLeaderOrFollower
+        } else {
+            c
+        };
+        (c, "the share-partition's state could not be written".into())
+    })?;
     if batches
         .iter()
         .any(|b| b.types.contains(&super::inflight::ack::RELEASE))
