@@ -29,6 +29,9 @@ from confluent_kafka.admin import AdminClient, NewTopic
 import harness
 import rawkafka
 
+# Mostly waiting on acquisition locks and delays: run alongside the rest.
+pytestmark = pytest.mark.waits
+
 LOCK_MS = 2000
 BROKER_SETTINGS = {
     "num.partitions": 1,

@@ -136,6 +136,7 @@ async fn locate(shard: &Rc<Shard>, key: &ShareKey) -> Result<(Uuid, i32, i32), E
         shard.ctx.config.node_id
     };
     if leader < 0 {
+        tracing::debug!(partition = p, "{STATE_TOPIC} partition has no known leader");
         return Err(ErrorCode::CoordinatorNotAvailable);
     }
     Ok((t.id, p, leader))
@@ -609,7 +610,7 @@ async fn read_peer(
     )
     .await
     .map_err(|e| {
-        tracing::debug!(leader, error = %e, "share state read from a peer failed");
+        tracing::warn!(leader, error = %e, "share state read from a peer failed");
         ErrorCode::CoordinatorNotAvailable
     })?;
     let resp = ReadShareGroupStateResponse::decode_exact(reply, RPC_VERSION)

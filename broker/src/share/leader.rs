@@ -84,6 +84,20 @@ pub fn available() -> Rc<LocalNotify> {
     AVAILABLE.with(|n| n.clone())
 }
 
+/// What a client is told when the share coordinator failed, as Kafka's
+/// `SharePartition.fetchPersisterError` maps it: the coordinator's own
+/// errors are COORDINATOR_NOT_AVAILABLE, a fenced state epoch is a leader
+/// change.
+pub fn client_code(code: ErrorCode) -> ErrorCode {
+    match code {
+        ErrorCode::NotCoordinator | ErrorCode::CoordinatorLoadInProgress => {
+            ErrorCode::CoordinatorNotAvailable
+        }
+        ErrorCode::FencedStateEpoch => ErrorCode::NotLeaderOrFollower,
+        other => other,
+    }
+}
+
 /// The limits of a group's share-partitions, from its group configs.
 pub fn limits(shard: &Shard, group: &str) -> Limits {
     let meta = shard.metadata();
@@ -150,7 +164,9 @@ async fn load(
     part: &Rc<Partition>,
     epoch: i32,
 ) -> Result<Rc<RefCell<SharePartition>>, ErrorCode> {
-    let stored = coordinator::read(shard, key.clone()).await?;
+    let stored = coordinator::read(shard, key.clone()).await.inspect_err(|code| {
+        tracing::debug!(group = %key.group_id, partition = key.partition, ?code, "cannot read a share-partition's state");
+    })?;
     let (state, state_epoch, fresh) = match stored {
         Some(st) => {
             let batches: Vec<super::inflight::PersistedBatch> = st
@@ -378,7 +394,7 @@ pub async fn fetch(
         Ok(sp) => sp,
         Err(code) => {
             return Fetched {
-                error: Some(code),
+                error: Some(client_code(code)),
                 leader_epoch,
                 ..Default::default()
             };
@@ -585,9 +601,12 @@ pub async fn acknowledge(
             "not the partition's leader".into(),
         ));
     };
-    let sp = get_or_load(shard, &key, &part)
-        .await
-        .map_err(|c| (c, "the share-partition's state is not available".into()))?;
+    let sp = get_or_load(shard, &key, &part).await.map_err(|c| {
+        (
+            client_code(c),
+            "the share-partition's state is not available".into(),
+        )
+    })?;
     let lim = limits(shard, &key.group_id);
     let apply = |state: &mut SharePartitionState| apply_all(state, &member, &batches, &lim);
     // The dead-letter records are written before the archive, from a
@@ -598,14 +617,10 @@ pub async fn acknowledge(
     }
     apply(&mut sp.borrow_mut().state)?;
     persist(shard, &key, &sp).await.map_err(|c| {
-        // Kafka's fetchPersisterError: a fenced state epoch is a leader
-        // change to the client.
-        let c = if c == ErrorCode::FencedStateEpoch {
-            ErrorCode::NotLeaderOrFollower
-        } else {
-            c
-        };
-        (c, "the share-partition's state could not be written".into())
+        (
+            client_code(c),
+            "the share-partition's state could not be written".into(),
+        )
     })?;
     if batches
         .iter()
