@@ -76,6 +76,9 @@ def test_confluent(sasl_broker, pki, mechanism, tls):
     assert "principal=User:%s" % USER in sasl_broker.all_logs()
 
 
+# kafka-python idles ~18 s in its own timeouts here (1 s of CPU): run
+# alongside the rest (test.sh's "waits" lane).
+@pytest.mark.waits
 @pytest.mark.parametrize("mechanism,tls", [("SCRAM-SHA-512", True), ("SCRAM-SHA-256", False),
                                            ("PLAIN", True)])
 def test_kafka_python(sasl_broker, pki, mechanism, tls):

@@ -265,6 +265,9 @@ def test_error_codes_confluent(sb):
     assert e.value.args[0].code() == RESOURCE_NOT_FOUND, e.value
 
 
+# kafka-python idles ~18 s in its own timeouts here (1 s of CPU): run
+# alongside the rest (test.sh's "waits" lane).
+@pytest.mark.waits
 def test_kafka_python_admin(sb):
     from kafka import KafkaConsumer, KafkaProducer
     from kafka.admin import (KafkaAdminClient, ScramMechanism, UserScramCredentialDeletion,

@@ -215,6 +215,9 @@ def test_large_messages_over_ssl(tls_broker, pki):
     assert got == values
 
 
+# kafka-python idles ~18 s in its own timeouts here (1 s of CPU): run
+# alongside the rest (test.sh's "waits" lane).
+@pytest.mark.waits
 def test_kafka_python_over_ssl(tls_broker, pki):
     from kafka import KafkaConsumer, KafkaProducer
     topic = harness.unique_topic("kpssl")
