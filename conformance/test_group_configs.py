@@ -170,20 +170,15 @@ def test_alter_configs_replaces_the_set(broker):
 
 def test_confluent_admin_client(broker):
     """confluent-kafka's ResourceType.GROUP is the ACL code (3), but its
-    config requests send Kafka's config resource type 32 (2.16 does).
-    Skipped with a client that sends 3 instead."""
+    config requests send Kafka's config resource type 32 (2.16, the version
+    conformance/requirements.txt pins, does)."""
     from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry,
                                        ConfigResource, ResourceType)
     a = AdminClient({"bootstrap.servers": broker.bootstrap})
     res = ConfigResource(ResourceType.GROUP, "gc-confluent", incremental_configs=[
         ConfigEntry("share.isolation.level", "read_committed",
                     incremental_operation=AlterConfigOpType.SET)])
-    try:
-        a.incremental_alter_configs([res])[res].result(timeout=20)
-    except Exception as e:  # noqa: BLE001 - the client's own error types vary
-        if "unknown resource type" in str(e):
-            pytest.skip("this confluent-kafka sends GROUP configs as type 3: %s" % e)
-        raise
+    a.incremental_alter_configs([res])[res].result(timeout=20)
     got = a.describe_configs([ConfigResource(ResourceType.GROUP, "gc-confluent")])
     cfg = list(got.values())[0].result(timeout=20)
     assert cfg["share.isolation.level"].value == "read_committed"
