@@ -681,6 +681,50 @@ pub async fn reconfigure_topic(s0: &Rc<Shard>, t: &TopicMeta) {
     }
 }
 
+/// A coordinator's compacted internal topic (`__transaction_state`,
+/// `__share_group_state`), created on first use so that brokers that never
+/// see a transaction or a share group do not carry its partitions:
+/// `partitions` partitions, `replication_factor` replicas (at most the
+/// brokers there are), `min_isr` (at most the replication factor).
+/// COORDINATOR_NOT_AVAILABLE when it cannot be created.
+pub async fn internal_topic(
+    shard: &Rc<Shard>,
+    name: &str,
+    partitions: i32,
+    replication_factor: i32,
+    min_isr: i32,
+) -> Result<TopicMeta, ErrorCode> {
+    if let Some(t) = shard.metadata().topic(name) {
+        return Ok(t.clone());
+    }
+    let n = partitions.max(1);
+    let brokers = shard.metadata().brokers.len().max(1) as i32;
+    let rf = replication_factor.clamp(1, brokers) as i16;
+    let configs = BTreeMap::from([
+        ("cleanup.policy".to_string(), "compact".to_string()),
+        (
+            "min.insync.replicas".to_string(),
+            min_isr.clamp(1, i32::from(rf)).to_string(),
+        ),
+    ]);
+    let replicas = place_replicas(shard, 0, n, rf).map_err(|(code, m)| {
+        tracing::error!(?code, %m, "cannot place {name}");
+        ErrorCode::CoordinatorNotAvailable
+    })?;
+    match create_topic(shard, name.to_string(), n, configs, replicas).await {
+        Ok(t) => Ok(t),
+        Err((ErrorCode::TopicAlreadyExists, _)) => shard
+            .metadata()
+            .topic(name)
+            .cloned()
+            .ok_or(ErrorCode::CoordinatorNotAvailable),
+        Err((code, message)) => {
+            tracing::error!(?code, %message, "cannot create {name}");
+            Err(ErrorCode::CoordinatorNotAvailable)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,43 +86,15 @@ fn state() -> Rc<RefCell<CoordinatorState>> {
 /// `share.coordinator.state.topic.replication.factor` replicas, at most
 /// the brokers there are) on first use.
 pub async fn state_topic(shard: &Rc<Shard>) -> Result<TopicMeta, ErrorCode> {
-    if let Some(t) = shard.metadata().topic(STATE_TOPIC) {
-        return Ok(t.clone());
-    }
-    let settings = &shard.metadata().settings;
-    let n = settings
-        .i32("share.coordinator.state.topic.num.partitions")
-        .max(1);
-    let brokers = shard.metadata().brokers.len().max(1) as i32;
-    let rf = settings
-        .i32("share.coordinator.state.topic.replication.factor")
-        .clamp(1, brokers) as i16;
-    let configs = BTreeMap::from([
-        ("cleanup.policy".to_string(), "compact".to_string()),
-        (
-            "min.insync.replicas".to_string(),
-            settings
-                .i32("share.coordinator.state.topic.min.isr")
-                .clamp(1, i32::from(rf))
-                .to_string(),
-        ),
-    ]);
-    let replicas = crate::topics::place_replicas(shard, 0, n, rf).map_err(|(code, m)| {
-        tracing::error!(?code, %m, "cannot place {STATE_TOPIC}");
-        ErrorCode::CoordinatorNotAvailable
-    })?;
-    match crate::topics::create_topic(shard, STATE_TOPIC.to_string(), n, configs, replicas).await {
-        Ok(t) => Ok(t),
-        Err((ErrorCode::TopicAlreadyExists, _)) => shard
-            .metadata()
-            .topic(STATE_TOPIC)
-            .cloned()
-            .ok_or(ErrorCode::CoordinatorNotAvailable),
-        Err((code, message)) => {
-            tracing::error!(?code, %message, "cannot create {STATE_TOPIC}");
-            Err(ErrorCode::CoordinatorNotAvailable)
-        }
-    }
+    let settings = shard.metadata().settings.clone();
+    crate::topics::internal_topic(
+        shard,
+        STATE_TOPIC,
+        settings.i32("share.coordinator.state.topic.num.partitions"),
+        settings.i32("share.coordinator.state.topic.replication.factor"),
+        settings.i32("share.coordinator.state.topic.min.isr"),
+    )
+    .await
 }
 
 /// Where a share-partition's state is kept: the `__share_group_state`

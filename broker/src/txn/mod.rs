@@ -36,7 +36,7 @@ pub mod state;
 pub mod verify;
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -126,41 +126,15 @@ pub struct Route {
 /// `transaction.state.log.replication.factor` replicas, at most the
 /// brokers there are) on first use.
 pub async fn txn_topic(shard: &Rc<Shard>) -> Result<TopicMeta, ErrorCode> {
-    if let Some(t) = shard.metadata().topic(TXN_TOPIC) {
-        return Ok(t.clone());
-    }
-    let settings = &shard.metadata().settings;
-    let n = settings.i32("transaction.state.log.num.partitions").max(1);
-    let brokers = shard.metadata().brokers.len().max(1) as i32;
-    let rf = settings
-        .i32("transaction.state.log.replication.factor")
-        .clamp(1, brokers) as i16;
-    let configs = BTreeMap::from([
-        ("cleanup.policy".to_string(), "compact".to_string()),
-        (
-            "min.insync.replicas".to_string(),
-            settings
-                .i32("transaction.state.log.min.isr")
-                .clamp(1, i32::from(rf))
-                .to_string(),
-        ),
-    ]);
-    let replicas = crate::topics::place_replicas(shard, 0, n, rf).map_err(|(code, m)| {
-        tracing::error!(?code, %m, "cannot place {TXN_TOPIC}");
-        ErrorCode::CoordinatorNotAvailable
-    })?;
-    match crate::topics::create_topic(shard, TXN_TOPIC.to_string(), n, configs, replicas).await {
-        Ok(t) => Ok(t),
-        Err((ErrorCode::TopicAlreadyExists, _)) => shard
-            .metadata()
-            .topic(TXN_TOPIC)
-            .cloned()
-            .ok_or(ErrorCode::CoordinatorNotAvailable),
-        Err((code, message)) => {
-            tracing::error!(?code, %message, "cannot create {TXN_TOPIC}");
-            Err(ErrorCode::CoordinatorNotAvailable)
-        }
-    }
+    let settings = shard.metadata().settings.clone();
+    crate::topics::internal_topic(
+        shard,
+        TXN_TOPIC,
+        settings.i32("transaction.state.log.num.partitions"),
+        settings.i32("transaction.state.log.replication.factor"),
+        settings.i32("transaction.state.log.min.isr"),
+    )
+    .await
 }
 
 /// The `__transaction_state` partition of `id` (Kafka's mapping).
