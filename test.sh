@@ -11,8 +11,12 @@ if [ "${TIDEMARK_SKIP_INSTALL:-0}" != "1" ]; then
     bash conformance/install.sh
 fi
 
-echo "== release build"
-cargo build --workspace --release --locked
+# One build for the binaries and the test binaries: `cargo test` resolves
+# the dependencies' features with the dev-dependencies, so building the
+# binaries alone first compiled every crate whose features differ (the
+# broker among them) twice. `cargo test` then only runs what is built.
+echo "== release build (binaries and tests)"
+cargo build --workspace --release --locked --lib --bins --tests
 
 echo "== cargo test"
 cargo test --workspace --release --locked
@@ -27,7 +31,11 @@ waits_log="$(mktemp)"
 python3 -m pytest conformance/ -q -p no:cacheprovider --durations=15 -m waits >"$waits_log" 2>&1 &
 waits_pid=$!
 main_rc=0
-python3 -m pytest conformance/ -q -p no:cacheprovider --durations=25 -m "not waits" || main_rc=$?
+# The main lane runs in two pytest-xdist workers, a test file each at a
+# time (module fixtures stay in one process): most tests wait on clients
+# and brokers far more than they compute.
+python3 -m pytest conformance/ -q -p no:cacheprovider --durations=25 -m "not waits" \
+    -n 2 --dist loadfile || main_rc=$?
 waits_rc=0
 wait "$waits_pid" || waits_rc=$?
 echo "== conformance tests that wait (run alongside the above)"

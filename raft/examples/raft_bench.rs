@@ -1,7 +1,7 @@
 //! Measures the Raft path against appending to the storage log directly,
 //! in the same run, and the memory and idle CPU of many idle groups.
 //!
-//! `cargo run --release -p tidemark-raft --example raft_bench [DIR [append|groups|logs]]`
+//! `cargo run --release -p tidemark-raft --features bench --example raft_bench [DIR [append|groups|logs]]`
 //! (DIR defaults to a folder under the target directory: put it on the
 //! disk you want to measure; tmpfs would skip O_DIRECT and fdatasync).
 //!

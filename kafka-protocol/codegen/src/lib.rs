@@ -4,7 +4,7 @@
 //! schema plus `mod.rs`, which holds the API table ([`ApiKey`] with names,
 //! valid and flexible versions) and the request/response dispatch enums.
 //! The output is formatted with `rustfmt` so that it is stable and the
-//! freshness test (`kafka-protocol/tests/generated_is_fresh.rs`) can compare
+//! freshness test (`kafka-protocol/tests/integration/generated_is_fresh.rs`) can compare
 //! it byte for byte with what is committed.
 
 pub mod cond;

@@ -1,14 +1,12 @@
 //! A single-voter partition group: the broker's single-node write path.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
 
 async fn open(dir: &Path) -> std::rc::Rc<PartitionReplica> {
@@ -217,7 +215,12 @@ fn crash_child() {
 fn acknowledged_batches_survive_kill_9() {
     let dir = test_dir("crash");
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "single_voter::crash_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, &dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -1,13 +1,11 @@
 //! Three replicas of one partition in one thread over a [`LocalRouter`]:
 //! election, replication, failover to a higher term.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use tidemark_raft::{LocalRouter, PartitionReplica, ReplicaConfig};
 
 fn fast() -> ReplicaConfig {

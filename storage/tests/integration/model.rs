@@ -2,10 +2,8 @@
 //! appends, reads, truncation, retention, DeleteRecords, compaction and
 //! reopening. After every step both must show the same records.
 
-mod common;
-
+use crate::common::*;
 use bytes::{Bytes, BytesMut};
-use common::*;
 use kafka_protocol::records::Compression;
 use proptest::prelude::*;
 use tidemark_storage::{CleanupPolicy, Log, LogConfig};

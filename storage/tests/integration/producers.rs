@@ -3,10 +3,8 @@
 //! and reopening, and read again from the log only when a truncation cut
 //! what it knew.
 
-mod common;
-
+use crate::common::*;
 use bytes::{Bytes, BytesMut};
-use common::*;
 use kafka_protocol::records::{NewRecord, RecordBatchBuilder};
 use tidemark_storage::{Log, ProducerBatch};
 

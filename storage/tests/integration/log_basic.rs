@@ -1,9 +1,7 @@
-mod common;
-
 use std::rc::Rc;
 
+use crate::common::*;
 use bytes::BytesMut;
-use common::*;
 use kafka_protocol::records::Compression;
 use tidemark_storage::{CleanupPolicy, ConfigError, FlushPolicy, Log, LogConfig, StorageError};
 

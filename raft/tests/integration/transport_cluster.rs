@@ -4,8 +4,6 @@
 //! brought back; and (ignored by default) the idle heartbeat traffic of
 //! 1,000 groups with and without the heartbeat ticker.
 
-mod common;
-
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
@@ -19,8 +17,8 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::common::{batch_for, config, first_value, read_all, run, test_dir};
 use bytes::Bytes;
-use common::{batch_for, config, first_value, read_all, run, test_dir};
 use kafka_protocol::records::RecordBatch;
 use tidemark_raft::transport::{
     FailureCode, GroupId, Groups, HeartbeatTicker, Peers, RaftRequest, RaftResponse, RemoteFailure,

@@ -4,14 +4,12 @@
 //! SIGKILLs it at a random moment, reopens the log and checks that every
 //! acknowledged batch is there byte-identical and nothing torn is served.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::*;
 use bytes::BytesMut;
-use common::*;
 use rand::Rng;
 use tidemark_storage::{CleanupPolicy, Log, LogConfig};
 
@@ -73,11 +71,16 @@ fn child_writer() {
 
 fn spawn_child(dir: &std::path::Path, mode: &str, failpoint: Option<&str>) -> std::process::Child {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args(["child_writer", "--exact", "--nocapture", "--test-threads=1"])
-        .env(DIR_VAR, dir)
-        .env(MODE_VAR, mode)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+    cmd.args([
+        "crash::child_writer",
+        "--exact",
+        "--nocapture",
+        "--test-threads=1",
+    ])
+    .env(DIR_VAR, dir)
+    .env(MODE_VAR, mode)
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
     if let Some(f) = failpoint {
         cmd.env("TIDEMARK_STORAGE_FAILPOINT", f);
     }

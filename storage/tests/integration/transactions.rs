@@ -2,10 +2,8 @@
 //! `Log::aborted_transactions`, `Log::ongoing_transactions`): kept through
 //! appends, segment rolls, truncations, retention and reopening.
 
-mod common;
-
+use crate::common::*;
 use bytes::{Bytes, BytesMut};
-use common::*;
 use kafka_protocol::records::{EndTxnMarker, NewRecord, RecordBatchBuilder};
 use tidemark_storage::{AbortedTxn, Log, LogConfig};
 

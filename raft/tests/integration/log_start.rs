@@ -2,15 +2,13 @@
 //! and compaction act below the purge point only, and the replica reopens
 //! and goes on appending at the right offsets afterwards.
 
-mod common;
-
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use openraft::async_runtime::watch::WatchReceiver;
 use tidemark_raft::{Error, LocalRouter, LogSource, NoPeers, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{CleanupPolicy, Log, LogConfig, StorageError};

@@ -1,11 +1,9 @@
 //! Flipped bytes and truncated files, in the tail and in sealed segments.
 
-mod common;
-
 use std::path::Path;
 
+use crate::common::*;
 use bytes::BytesMut;
-use common::*;
 use tidemark_storage::{Log, StorageError};
 
 fn seg_files(dir: &Path, ext: &str) -> Vec<std::path::PathBuf> {

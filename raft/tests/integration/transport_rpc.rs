@@ -2,14 +2,12 @@
 //! one runtime: multiplexing, out-of-order answers, coalesced writes,
 //! timeouts, unreachable peers and backoff, bounded queues, frame limits.
 
-mod common;
-
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use crate::common::run;
 use bytes::Bytes;
-use common::run;
 use monoio::io::{AsyncReadRent, AsyncWriteRentExt};
 use monoio::net::{TcpListener, TcpStream};
 use openraft::raft::{AppendEntriesRequest, AppendEntriesResponse, VoteRequest, VoteResponse};

@@ -3,12 +3,10 @@
 //! the log holds, through appends across segment rolls, truncations (never
 //! below what was committed, as Raft guarantees), crashes and reopening.
 
-mod common;
-
 use std::collections::BTreeMap;
 
+use crate::common::*;
 use bytes::{Bytes, BytesMut};
-use common::*;
 use kafka_protocol::records::{EndTxnMarker, NewRecord, RecordBatchBuilder};
 use proptest::prelude::*;
 use tidemark_storage::{AbortedTxn, Log, LogConfig};
