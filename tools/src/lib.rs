@@ -10,3 +10,4 @@ pub mod errors;
 pub mod format;
 pub mod output;
 pub mod profile;
+pub mod spec;
