@@ -1,0 +1,30 @@
+//! `tidemark-client`: a blocking Kafka client (std::net + threads, no
+//! async runtime) on the `kafka-protocol` codec. It is the base of `tmk`,
+//! the operations CLI, and of the load generator, so it favours simple,
+//! predictable behaviour: every wait is bounded, every error is one line.
+//!
+//! - [`Client`]: bootstrap, metadata cache, routing by [`Route`], one
+//!   connection per broker (pipelined), retries.
+//! - [`admin`]: topic, config, group, ACL, SCRAM, cluster calls.
+//! - [`producer`]: batching, compression, idempotence, murmur2 partitioning.
+//! - [`consumer`]: [`consumer::Fetcher`] for assigned partitions and
+//!   [`consumer::GroupConsumer`] for classic consumer groups.
+
+pub mod admin;
+mod client;
+pub mod config;
+pub mod conn;
+pub mod consumer;
+mod error;
+pub mod partitioner;
+pub mod producer;
+mod retry;
+pub mod sasl;
+mod tls;
+
+pub use client::{BrokerInfo, Client, PartitionInfo, Route, TopicInfo};
+pub use config::{Config, SaslConfig, SaslMechanism, TlsConfig};
+pub use error::Error;
+pub use kafka_protocol;
+pub use kafka_protocol::ErrorCode;
+pub use kafka_protocol::records::Compression;
