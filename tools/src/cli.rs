@@ -518,13 +518,13 @@ pub struct OutputOnly {
 pub struct ClusterInfo {
     /// Print the brokers section.
     #[arg(short = 'b', long = "print-brokers")]
-    pub brokers: bool,
+    pub print_brokers: bool,
     /// Print the topics section.
     #[arg(short = 't', long = "print-topics")]
-    pub topics: bool,
+    pub print_topics: bool,
     /// Print the cluster section.
     #[arg(short = 'c', long = "print-cluster")]
-    pub cluster: bool,
+    pub print_cluster: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -981,6 +981,59 @@ mod tests {
         assert!(parse(&["topic", "list", "--format", "xml"]).is_err());
         assert!(parse(&["group", "seek", "g"]).is_err());
         assert!(parse(&["group", "seek", "g", "--to", "start", "--to-group", "h"]).is_err());
+    }
+
+    /// Every command once: clap checks argument ids only when a command
+    /// is parsed, so a clash with a global flag shows up here.
+    #[test]
+    fn every_command_parses() {
+        let lines = [
+            "topic create t",
+            "topic list",
+            "topic describe t -a",
+            "topic delete t",
+            "topic alter-config t --set a=b",
+            "topic add-partitions t -n 1",
+            "topic trim-prefix t -o 1",
+            "topic produce t",
+            "topic consume t",
+            "group list",
+            "group describe g",
+            "group seek g --to end",
+            "group delete g",
+            "group offset-delete g -t t",
+            "cluster info -b -t -c",
+            "cluster health",
+            "cluster config get k",
+            "cluster config set k v",
+            "cluster config export",
+            "cluster config import -f x",
+            "cluster logdirs describe",
+            "cluster partitions move t/0:1",
+            "cluster partitions move-status",
+            "cluster partitions move-cancel",
+            "security acl create --topic t",
+            "security acl list",
+            "security acl delete --topic t",
+            "security user create u -p p",
+            "security user update u --new-password p",
+            "security user delete u",
+            "security user list",
+            "profile create p",
+            "profile use p",
+            "profile list",
+            "profile edit p -s a=b",
+            "profile delete p",
+            "profile current",
+            "version",
+            "completion bash",
+            "bench produce",
+        ];
+        for l in lines {
+            let args: Vec<&str> = l.split(' ').collect();
+            let cli = parse(&args).unwrap_or_else(|e| panic!("{l}: {e}"));
+            let _ = format!("{cli:?}");
+        }
     }
 
     #[test]

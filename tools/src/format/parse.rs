@@ -577,6 +577,12 @@ impl<R: Read> Input<R> {
         Ok(n > 0)
     }
 
+    /// Whether input is already read and waiting (so parsing the next
+    /// record would not block).
+    pub fn has_buffered(&self) -> bool {
+        self.pos < self.buf.len()
+    }
+
     fn avail(&self) -> &[u8] {
         &self.buf[self.pos..]
     }
