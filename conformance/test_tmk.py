@@ -1,0 +1,227 @@
+"""`tmk`, the rpk-style CLI, run as a binary against the real broker.
+
+Each test runs the built `tmk` (env TMK_BIN, else <repo>/target/release/tmk)
+with -X brokers= pointing at the module's broker and a profile file of its
+own (TMK_CONFIG), and checks exit codes, stdout (text tables and JSON) and
+the one-line errors on stderr.
+"""
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import harness
+
+
+def tmk_binary():
+    path = os.environ.get("TMK_BIN") or str(harness.REPO_ROOT / "target" / "release" / "tmk")
+    p = Path(os.path.abspath(path))
+    if not p.is_file() or not os.access(p, os.X_OK):
+        raise harness.BrokerError(
+            "tmk binary not found at %s: build it with `cargo build --release -p tidemark-tools` "
+            "or set TMK_BIN" % p)
+    return p
+
+
+@pytest.fixture(scope="module")
+def profile_file(tmp_path_factory):
+    return tmp_path_factory.mktemp("tmk") / "tmk.yaml"
+
+
+def run_tmk(args, broker=None, input=None, timeout=60, config=None, env_extra=None):
+    env = dict(os.environ)
+    env.pop("TMK_BROKERS", None)
+    env.pop("TMK_PROFILE", None)
+    env["TMK_CONFIG"] = str(config) if config else "/nonexistent/tmk.yaml"
+    env["COLUMNS"] = "200"
+    env.update(env_extra or {})
+    argv = [str(tmk_binary())]
+    if broker is not None:
+        argv += ["-X", "brokers=" + broker.bootstrap]
+    argv += list(args)
+    if isinstance(input, str):
+        input = input.encode()
+    return subprocess.run(argv, input=input, capture_output=True, timeout=timeout, env=env)
+
+
+def ok(p):
+    assert p.returncode == 0, "rc=%s\nstdout=%s\nstderr=%s" % (
+        p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"))
+    return p.stdout.decode()
+
+
+def table(text):
+    """A text table as a list of dicts keyed by the UPPER CASE headers."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    header = lines[0].split()
+    return [dict(zip(header, line.split())) for line in lines[1:]]
+
+
+def one_line_error(p):
+    err = p.stderr.decode()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("tmk: "), err
+    assert "panicked" not in err and "backtrace" not in err, err
+    return lines[0]
+
+
+def test_topic_create_list_describe_delete(broker):
+    t = harness.unique_topic("tmk-topic")
+    out = ok(run_tmk(["topic", "create", t, "-p", "3", "-r", "1", "-c", "retention.ms=3600000"], broker))
+    assert table(out) == [{"TOPIC": t, "STATUS": "OK"}]
+
+    rows = table(ok(run_tmk(["topic", "list"], broker)))
+    assert {"NAME": t, "PARTITIONS": "3", "REPLICAS": "1"} in rows
+    listed = json.loads(ok(run_tmk(["topic", "list", "--format", "json"], broker)))
+    assert {"name": t, "partitions": 3, "replicas": 1} in listed
+
+    text = ok(run_tmk(["topic", "describe", t], broker))
+    assert "SUMMARY" in text and "CONFIGS" in text
+    assert any(line.split()[:2] == ["retention.ms", "3600000"] for line in text.splitlines()), text
+
+    parts = table(ok(run_tmk(["topic", "describe", t, "-p"], broker)))
+    assert [r["PARTITION"] for r in parts] == ["0", "1", "2"]
+    assert all(r["HIGH-WATERMARK"] == "0" and r["LOG-START-OFFSET"] == "0" for r in parts), parts
+
+    d = json.loads(ok(run_tmk(["topic", "describe", t, "--format", "json"], broker)))
+    assert d[0]["summary"]["name"] == t and d[0]["summary"]["partitions"] == 3
+    assert {"key": "retention.ms", "value": "3600000", "source": "DYNAMIC_TOPIC_CONFIG"} in d[0]["configs"]
+    assert len(d[0]["partitions"]) == 3
+
+    again = run_tmk(["topic", "create", t], broker)
+    assert again.returncode == 1
+    assert "TOPIC_ALREADY_EXISTS" in one_line_error(again)
+
+    out = ok(run_tmk(["topic", "delete", t], broker))
+    assert table(out) == [{"TOPIC": t, "STATUS": "OK"}]
+    harness.wait_until(
+        lambda: t not in ok(run_tmk(["topic", "list"], broker)), timeout=10, what="topic deleted")
+
+
+def test_produce_consume_json_round_trip(broker):
+    t = harness.unique_topic("tmk-json")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    out = ok(run_tmk(["topic", "produce", t, "-k", "key-1", "-H", "trace:abc", "-H", "n:1"], broker,
+                     input="first\nsecond\n"))
+    assert "Produced to partition 0 at offset 0" in out and "at offset 1" in out
+    p = ok(run_tmk(["topic", "consume", t, "-n", "2", "--pretty-print=false"], broker, timeout=30))
+    recs = [json.loads(line) for line in p.splitlines()]
+    assert [r["value"] for r in recs] == ["first", "second"]
+    assert [r["offset"] for r in recs] == [0, 1]
+    assert all(r["key"] == "key-1" and r["topic"] == t and r["partition"] == 0 for r in recs)
+    assert recs[0]["headers"] == [{"key": "trace", "value": "abc"}, {"key": "n", "value": "1"}]
+    assert list(recs[0]) == ["topic", "key", "value", "headers", "timestamp", "partition", "offset"]
+    now_ms = time.time() * 1000
+    assert abs(recs[0]["timestamp"] - now_ms) < 120_000
+
+    # Without a key and headers, rpk leaves those fields out.
+    ok(run_tmk(["topic", "produce", t], broker, input="bare\n"))
+    p = ok(run_tmk(["topic", "consume", t, "-o", "2", "-n", "1", "--pretty-print=false"], broker))
+    assert list(json.loads(p)) == ["topic", "value", "timestamp", "partition", "offset"]
+
+
+def test_produce_consume_formats(broker):
+    t = harness.unique_topic("tmk-fmt")
+    ok(run_tmk(["topic", "create", t, "-p", "2"], broker))
+    ok(run_tmk(["topic", "produce", t, "-f", "%k %v\\n", "-z", "gzip"], broker,
+               input="a 1\nb 2\nc 3\nd 4\n"))
+    out = ok(run_tmk(["topic", "consume", t, "-o", ":end", "-f", "%k=%v\\n"], broker))
+    assert sorted(out.splitlines()) == ["a=1", "b=2", "c=3", "d=4"]
+
+    # Partition, offset, headers and hex from the format; sizes in the input.
+    ok(run_tmk(["topic", "produce", t, "-p", "0", "-f", "%p %H{2}%h{%k=%v;}%K%k%v\\n"], broker,
+               input="1 x=1;y=2;3abcvalue\n"))
+    out = ok(run_tmk(["topic", "consume", t, "-p", "1", "-o", "-1", "-n", "1",
+                      "-f", "%p|%k|%v{hex}|%h{[%k:%v]}|%H|%V\\n"], broker))
+    assert out == "1|abc|%s|[x:1][y:2]|2|5\n" % b"value".hex()
+
+    # Offset ranges: the first two of partition 1 only.
+    out = ok(run_tmk(["topic", "consume", t, "-p", "1", "-o", "0:2", "-f", "%o\\n"], broker))
+    assert out.splitlines() == ["0", "1"]
+
+
+def test_group_describe_lag_and_seek(broker):
+    t = harness.unique_topic("tmk-grp")
+    g = harness.unique_topic("tmk-g")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    ok(run_tmk(["topic", "produce", t], broker, input="".join("v%d\n" % i for i in range(10))))
+    out = ok(run_tmk(["topic", "consume", t, "-g", g, "-n", "4", "-f", "%v\\n"], broker))
+    assert out.splitlines() == ["v0", "v1", "v2", "v3"]
+
+    d = json.loads(ok(run_tmk(["group", "describe", g, "--format", "json"], broker)))
+    assert d[0]["group"] == g and d[0]["total_lag"] == 6
+    part = d[0]["partitions"][0]
+    assert (part["topic"], part["current_offset"], part["log_end_offset"], part["lag"]) == (t, 4, 10, 6)
+
+    text = ok(run_tmk(["group", "describe", g], broker))
+    assert "TOTAL-LAG    6" in text
+    header = [line for line in text.splitlines() if line.startswith("TOPIC")][0].split()
+    assert header == ["TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "MEMBER-ID",
+                      "CLIENT-ID", "HOST"]
+
+    assert g in ok(run_tmk(["group", "list"], broker))
+    ok(run_tmk(["group", "seek", g, "--to", "start"], broker))
+    d = json.loads(ok(run_tmk(["group", "describe", g, "--format", "json"], broker)))
+    assert d[0]["total_lag"] == 10
+    # A group consumer resumes where the seek put it.
+    out = ok(run_tmk(["topic", "consume", t, "-g", g, "-n", "1", "-f", "%v\\n"], broker))
+    assert out == "v0\n"
+    ok(run_tmk(["group", "delete", g], broker))
+
+
+def test_unknown_topic_is_exit_1_with_the_error_name(broker):
+    for args in (["topic", "describe", "no-such-topic"], ["topic", "consume", "no-such-topic", "-n", "1"]):
+        p = run_tmk(args, broker, timeout=30)
+        assert p.returncode == 1, p
+        assert "UNKNOWN_TOPIC_OR_PARTITION" in one_line_error(p)
+
+
+def test_bad_usage_is_exit_2(broker):
+    p = run_tmk(["topic", "list", "--no-such-flag"], broker)
+    assert p.returncode == 2
+    p = run_tmk(["topic", "list", "--format", "xml"], broker)
+    assert p.returncode == 2
+    p = run_tmk(["topic", "consume", "t", "-f", "%q"], broker)
+    assert p.returncode == 1 and "invalid --format" in one_line_error(p)
+
+
+def test_broker_down_is_a_clear_error_in_bounded_time():
+    port = harness.free_port()  # nothing listens there
+    start = time.monotonic()
+    p = run_tmk(["-X", "brokers=127.0.0.1:%d" % port, "topic", "list"], timeout=60)
+    took = time.monotonic() - start
+    assert p.returncode == 1
+    line = one_line_error(p)
+    assert "127.0.0.1:%d" % port in line, line
+    assert took < 30, took
+
+
+def test_profiles_hold_the_connection_settings(broker, profile_file):
+    out = ok(run_tmk(["profile", "create", "local", "-s", "brokers=" + broker.bootstrap], config=profile_file))
+    assert "local" in out
+    assert ok(run_tmk(["profile", "current"], config=profile_file)) == "local\n"
+    # No -X: the current profile's broker is used.
+    ok(run_tmk(["topic", "list"], config=profile_file))
+    listed = json.loads(ok(run_tmk(["profile", "list", "--format", "json"], config=profile_file)))
+    assert listed == [{"name": "local", "current": True, "brokers": [broker.bootstrap], "description": ""}]
+    ok(run_tmk(["profile", "delete", "local"], config=profile_file))
+
+
+def test_cluster_info_and_health(broker):
+    info = json.loads(ok(run_tmk(["cluster", "info", "--format", "json"], broker)))
+    assert info["brokers"][0]["port"] == broker.port
+    assert info["controller"] == info["brokers"][0]["node_id"]
+    health = json.loads(ok(run_tmk(["cluster", "health", "--format", "json"], broker)))
+    assert health["is_healthy"] is True, health
+    assert "Healthy:" in ok(run_tmk(["cluster", "health"], broker))
+
+
+def test_completion_and_version():
+    assert "tmk" in ok(run_tmk(["version"]))
+    for sh in ("bash", "zsh", "fish"):
+        assert "topic" in ok(run_tmk(["completion", sh]))
