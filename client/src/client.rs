@@ -671,3 +671,10 @@ pub(crate) fn left_ms(deadline: Instant) -> u64 {
         .as_millis()
         .max(1) as u64
 }
+
+impl Client {
+    /// Forgets a group's coordinator (the next request looks it up).
+    pub(crate) fn forget_group_coordinator(&self, group: &str) {
+        self.forget_coordinator(GROUP_KEY, group);
+    }
+}

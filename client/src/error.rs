@@ -125,6 +125,37 @@ impl From<kafka_protocol::records::RecordError> for Error {
     }
 }
 
+impl Error {
+    /// A copy of this error (for every record of a failed batch): the
+    /// I/O source is rebuilt from its kind and message.
+    pub fn duplicate(&self) -> Error {
+        match self {
+            Error::Io { broker, source } => Error::Io {
+                broker: broker.clone(),
+                source: std::io::Error::new(source.kind(), source.to_string()),
+            },
+            Error::Tls(s) => Error::Tls(s.clone()),
+            Error::Sasl(s) => Error::Sasl(s.clone()),
+            Error::Kafka {
+                code,
+                message,
+                context,
+            } => Error::Kafka {
+                code: *code,
+                message: message.clone(),
+                context: context.clone(),
+            },
+            Error::Timeout { what, after_ms } => Error::Timeout {
+                what: what.clone(),
+                after_ms: *after_ms,
+            },
+            Error::UnsupportedVersion { api } => Error::UnsupportedVersion { api },
+            Error::Protocol(s) => Error::Protocol(s.clone()),
+            Error::Config(s) => Error::Config(s.clone()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

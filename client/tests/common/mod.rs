@@ -21,7 +21,11 @@ pub fn binary() -> Option<PathBuf> {
 }
 
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 pub struct Broker {
@@ -53,13 +57,18 @@ impl Default for Opts {
 /// Starts a broker, or `None` (after printing why) without a binary.
 pub fn start(opts: Opts) -> Option<Broker> {
     let Some(bin) = binary() else {
-        eprintln!("SKIPPED: no tidemark binary (set TIDEMARK_BIN or build target/release/tidemark)");
+        eprintln!(
+            "SKIPPED: no tidemark binary (set TIDEMARK_BIN or build target/release/tidemark)"
+        );
         return None;
     };
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let mut cmd = Command::new(bin);
-    cmd.arg("--data-dir").arg(dir.path()).arg("--cores").arg("1");
+    cmd.arg("--data-dir")
+        .arg(dir.path())
+        .arg("--cores")
+        .arg("1");
     let mut ports = Vec::new();
     match &opts.listeners {
         None => {
@@ -84,7 +93,12 @@ pub fn start(opts: Opts) -> Option<Broker> {
     cmd.env("TIDEMARK_LOG", "warn");
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let child = cmd.spawn().expect("starting tidemark");
-    let b = Broker { child, port, ports, dir };
+    let b = Broker {
+        child,
+        port,
+        ports,
+        dir,
+    };
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let mut cfg = Config::new([b.addr()]);
