@@ -169,3 +169,111 @@ fn connection_refused_is_an_io_error_naming_the_broker() {
         "{err}"
     );
 }
+
+#[test]
+fn acls_records_log_dirs_offsets() {
+    use tidemark_client::admin::{AclBinding, AclFilter, acl};
+    let mut opts = common::Opts::default();
+    opts.settings.push((
+        "authorizer.class.name".into(),
+        "org.apache.kafka.metadata.authorizer.StandardAuthorizer".into(),
+    ));
+    opts.settings
+        .push(("super.users".into(), "User:ANONYMOUS".into()));
+    let Some(b) = common::start(opts) else { return };
+    let c = b.client();
+    c.create_topics(&[NewTopic::new("r", 1, 1)], false).unwrap()[0]
+        .1
+        .as_ref()
+        .unwrap();
+
+    // ACLs: create, describe, delete.
+    let binding = AclBinding {
+        resource_type: acl::resource_type_code("topic").unwrap(),
+        resource_name: "r".into(),
+        pattern_type: acl::pattern_type_code("literal").unwrap(),
+        principal: "User:alice".into(),
+        host: "*".into(),
+        operation: acl::operation_code("read").unwrap(),
+        permission_type: acl::permission_code("allow").unwrap(),
+    };
+    let r = c.create_acls(std::slice::from_ref(&binding)).unwrap();
+    assert!(r[0].is_ok(), "{:?}", r[0]);
+    let all = c.describe_acls(&AclFilter::default()).unwrap();
+    assert_eq!(all, vec![binding.clone()]);
+    let deleted = c
+        .delete_acls(&[AclFilter {
+            principal: Some("User:alice".into()),
+            ..Default::default()
+        }])
+        .unwrap();
+    assert_eq!(deleted[0].as_ref().unwrap(), &vec![binding]);
+    assert!(c.describe_acls(&AclFilter::default()).unwrap().is_empty());
+
+    // DeleteRecords moves the low watermark; ListOffsets sees it.
+    let batch = tidemark_client::kafka_protocol::records::RecordBatchBuilder::new()
+        .records(
+            (0..10)
+                .map(|i| tidemark_client::kafka_protocol::records::NewRecord::new(format!("{i}"))),
+        )
+        .build()
+        .unwrap();
+    c.produce_batch("r", 0, batch, -1).unwrap();
+    let d = c.delete_records(&[("r".into(), 0, 4)]).unwrap();
+    assert_eq!(*d[0].1.as_ref().unwrap(), 4);
+    let lo = c
+        .list_offsets(&[("r".into(), 0)], OffsetSpec::Earliest, false)
+        .unwrap();
+    assert_eq!(lo[0].1.as_ref().unwrap().offset, 4);
+    let d = c.delete_records(&[("r".into(), 3, 4)]).unwrap();
+    assert_eq!(
+        d[0].1.as_ref().unwrap_err().kafka_code(),
+        Some(ErrorCode::UnknownTopicOrPartition)
+    );
+
+    // Simple offset commits (as a reset tool does), fetch, delete.
+    let r = c.offset_commit("g-admin", &[("r".into(), 0, 7)]).unwrap();
+    assert!(r[0].1.is_ok(), "{:?}", r[0].1);
+    let f = c
+        .offset_fetch("g-admin", Some(&[("r".into(), vec![0])]))
+        .unwrap();
+    assert_eq!(f[0].1.as_ref().unwrap().offset, 7);
+    let r = c.offset_delete("g-admin", &[("r".into(), 0)]).unwrap();
+    assert!(r[0].1.is_ok(), "{:?}", r[0].1);
+    let f = c
+        .offset_fetch("g-admin", Some(&[("r".into(), vec![0])]))
+        .unwrap();
+    assert_eq!(f[0].1.as_ref().unwrap().offset, -1);
+
+    // Log dirs list the partition.
+    let node = c.brokers()[0].node_id;
+    let dirs = c.describe_log_dirs(node, None).unwrap();
+    assert!(
+        dirs.results
+            .iter()
+            .flat_map(|d| d.topics.iter())
+            .any(|t| t.name == "r"),
+        "{dirs:?}"
+    );
+    assert!(c.list_partition_reassignments(None).unwrap().is_empty());
+}
+
+#[test]
+fn a_silent_broker_times_out() {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let t = std::thread::spawn(move || {
+        // Accept one connection and say nothing until the client gives up.
+        let s = l.accept().map(|(s, _)| s);
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        drop(s);
+    });
+    let mut cfg = tidemark_client::Config::new([addr.to_string()]);
+    cfg.retries = 0;
+    cfg.request_timeout_ms = 300;
+    let started = std::time::Instant::now();
+    let err = tidemark_client::Client::connect(cfg).unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_millis(1400));
+    t.join().unwrap();
+}

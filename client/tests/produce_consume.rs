@@ -285,3 +285,158 @@ fn group_consumer_resumes_from_commits() {
     let r = c.delete_groups(&["g1".into()]).unwrap();
     assert!(r[0].1.is_ok(), "{:?}", r[0].1);
 }
+
+/// A transaction aborted through the raw API (InitProducerId,
+/// AddPartitionsToTxn, a transactional Produce, EndTxn) is invisible under
+/// read_committed, visible under read_uncommitted; markers never show.
+#[test]
+fn read_committed_skips_aborted_transactions() {
+    use tidemark_client::Route;
+    use tidemark_client::consumer::IsolationLevel;
+    use tidemark_client::kafka_protocol::generated::add_partitions_to_txn_request::AddPartitionsToTxnTopic;
+    use tidemark_client::kafka_protocol::generated::produce_request::{
+        PartitionProduceData, TopicProduceData,
+    };
+    use tidemark_client::kafka_protocol::generated::{
+        AddPartitionsToTxnRequest, EndTxnRequest, InitProducerIdRequest, ProduceRequest,
+    };
+
+    let Some(b) = common::start(common::Opts::default()) else {
+        return;
+    };
+    let c = b.client();
+    create(&c, "txn", 1);
+    let txn = "tx-1".to_string();
+    let init = c
+        .send(
+            Route::TxnCoordinator(txn.clone()),
+            InitProducerIdRequest {
+                transactional_id: Some(txn.clone()),
+                transaction_timeout_ms: 60_000,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(init.error_code, 0);
+    let (pid, epoch) = (init.producer_id, init.producer_epoch);
+    let mut committed_batches = 0;
+    for (round, commit) in [(0, false), (1, true)] {
+        let add = c
+            .send_to_version(
+                Route::TxnCoordinator(txn.clone()),
+                AddPartitionsToTxnRequest {
+                    v3_and_below_transactional_id: txn.clone(),
+                    v3_and_below_producer_id: pid,
+                    v3_and_below_producer_epoch: epoch,
+                    v3_and_below_topics: vec![AddPartitionsToTxnTopic {
+                        name: "txn".into(),
+                        partitions: vec![0],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+                3,
+            )
+            .unwrap();
+        assert!(
+            add.results_by_topic_v3_and_below.iter().all(|t| t
+                .results_by_partition
+                .iter()
+                .all(|p| p.partition_error_code == 0)),
+            "{add:?}"
+        );
+        let batch = RecordBatchBuilder::new()
+            .producer(pid, epoch, round * 3)
+            .transactional(true)
+            .records((0..3).map(|i| NewRecord::new(format!("txn{round}-{i}"))))
+            .build()
+            .unwrap();
+        let resp = c
+            .send(
+                Route::Leader {
+                    topic: "txn".into(),
+                    partition: 0,
+                },
+                ProduceRequest {
+                    transactional_id: Some(txn.clone()),
+                    acks: -1,
+                    timeout_ms: 10_000,
+                    topic_data: vec![TopicProduceData {
+                        name: "txn".into(),
+                        partition_data: vec![PartitionProduceData {
+                            index: 0,
+                            records: Some(batch),
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(resp.responses[0].partition_responses[0].error_code, 0);
+        let end = c
+            .send(
+                Route::TxnCoordinator(txn.clone()),
+                EndTxnRequest {
+                    transactional_id: txn.clone(),
+                    producer_id: pid,
+                    producer_epoch: epoch,
+                    committed: commit,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(end.error_code, 0);
+        if commit {
+            committed_batches += 1;
+        }
+    }
+    assert_eq!(committed_batches, 1);
+    c.produce_batch(
+        "txn",
+        0,
+        RecordBatchBuilder::new()
+            .record(NewRecord::new("plain"))
+            .build()
+            .unwrap(),
+        -1,
+    )
+    .unwrap();
+
+    let read = |isolation| {
+        let mut f = Fetcher::new(
+            c.clone(),
+            FetcherConfig {
+                isolation,
+                ..Default::default()
+            },
+        );
+        f.assign(vec![("txn".into(), 0, StartOffset::Earliest)])
+            .unwrap();
+        let mut got: Vec<String> = Vec::new();
+        let deadline = std::time::Instant::now() + Duration::from_secs(15);
+        while std::time::Instant::now() < deadline {
+            got.extend(
+                f.poll(300)
+                    .unwrap()
+                    .into_iter()
+                    .map(|r| String::from_utf8(r.value.unwrap().to_vec()).unwrap()),
+            );
+            if got.last().map(String::as_str) == Some("plain") {
+                break;
+            }
+        }
+        got
+    };
+    assert_eq!(
+        read(IsolationLevel::ReadCommitted),
+        vec!["txn1-0", "txn1-1", "txn1-2", "plain"]
+    );
+    assert_eq!(
+        read(IsolationLevel::ReadUncommitted),
+        vec![
+            "txn0-0", "txn0-1", "txn0-2", "txn1-0", "txn1-1", "txn1-2", "plain"
+        ]
+    );
+}
