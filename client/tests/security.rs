@@ -264,9 +264,16 @@ fn tls_with_a_ca_insecure_and_wrong_ca() {
                 "ssl.keystore.location".into(),
                 keystore.display().to_string(),
             ),
+            ("sasl.enabled.mechanisms".into(), "SCRAM-SHA-512".into()),
         ],
-        env: Vec::new(),
-        listeners: Some(("PLAINTEXT://127.0.0.1:{0},SSL://127.0.0.1:{1}".into(), 2)),
+        env: vec![(
+            "TIDEMARK_BOOTSTRAP_USER".into(),
+            format!("{ADMIN}:{ADMIN_PW}"),
+        )],
+        listeners: Some((
+            "PLAINTEXT://127.0.0.1:{0},SSL://127.0.0.1:{1},SASL_SSL://127.0.0.1:{2}".into(),
+            3,
+        )),
     })
     .unwrap();
     let ssl_port = b.ports[0];
@@ -291,6 +298,18 @@ fn tls_with_a_ca_insecure_and_wrong_ca() {
     }))
     .unwrap();
     round_trip(&c, "tls-2");
+
+    // SASL over TLS.
+    let mut cfg = sasl_cfg(b.ports[1], SaslMechanism::ScramSha512, ADMIN, ADMIN_PW);
+    cfg.tls = Some(TlsConfig {
+        ca_file: Some(pki.path().join("ca.pem")),
+        ..Default::default()
+    });
+    let c = Client::connect(cfg.clone()).unwrap();
+    round_trip(&c, "tls-3");
+    cfg.sasl.as_mut().unwrap().pass = "wrong".into();
+    let err = Client::connect(cfg).unwrap_err();
+    assert!(matches!(err, Error::Sasl(_)), "{err}");
 
     let err = Client::connect(tls_cfg(TlsConfig {
         ca_file: Some(pki.path().join("other.pem")),
