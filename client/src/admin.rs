@@ -169,7 +169,7 @@ pub enum AlterConfigOp {
 }
 
 /// Which offset ListOffsets should find.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OffsetSpec {
     Earliest,
     Latest,

@@ -79,7 +79,8 @@ struct Meta {
     brokers: BTreeMap<i32, BrokerInfo>,
     controller_id: Option<i32>,
     cluster_id: Option<String>,
-    topics: HashMap<String, Arc<TopicInfo>>,
+    /// Topics with the time they were fetched.
+    topics: HashMap<String, (Arc<TopicInfo>, Instant)>,
 }
 
 struct Inner {
@@ -106,6 +107,10 @@ impl std::fmt::Debug for Client {
             .finish_non_exhaustive()
     }
 }
+
+/// How long a cached topic is trusted without an error (Kafka's
+/// `metadata.max.age.ms` default).
+const METADATA_MAX_AGE_MS: u64 = 300_000;
 
 const GROUP_KEY: i8 = 0;
 const TXN_KEY: i8 = 1;
@@ -509,12 +514,15 @@ impl Client {
             partitions.sort_by_key(|p| p.partition);
             m.topics.insert(
                 name.clone(),
-                Arc::new(TopicInfo {
-                    name: name.clone(),
-                    id: t.topic_id,
-                    internal: t.is_internal,
-                    partitions,
-                }),
+                (
+                    Arc::new(TopicInfo {
+                        name: name.clone(),
+                        id: t.topic_id,
+                        internal: t.is_internal,
+                        partitions,
+                    }),
+                    Instant::now(),
+                ),
             );
         }
     }
@@ -566,7 +574,11 @@ impl Client {
     }
 
     pub(crate) fn cached_topic(&self, name: &str) -> Option<Arc<TopicInfo>> {
-        self.inner.meta.read().ok()?.topics.get(name).cloned()
+        let m = self.inner.meta.read().ok()?;
+        let (t, at) = m.topics.get(name)?;
+        // Like Kafka's metadata.max.age.ms: partitions added elsewhere and
+        // leader moves nobody reported are picked up eventually.
+        (at.elapsed() < Duration::from_millis(METADATA_MAX_AGE_MS)).then(|| t.clone())
     }
 
     /// Forgets a topic so its next use fetches fresh metadata.
@@ -670,4 +682,11 @@ pub(crate) fn left_ms(deadline: Instant) -> u64 {
         .saturating_duration_since(Instant::now())
         .as_millis()
         .max(1) as u64
+}
+
+impl Client {
+    /// Forgets a group's coordinator (the next request looks it up).
+    pub(crate) fn forget_group_coordinator(&self, group: &str) {
+        self.forget_coordinator(GROUP_KEY, group);
+    }
 }

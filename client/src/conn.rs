@@ -174,6 +174,10 @@ impl Conn {
         sock.set_nodelay(true).map_err(|e| Error::io(addr, e))?;
         let (reader, writer): (Box<dyn Read + Send>, Writer) = match tls_config {
             None => {
+                // Bounded writes: a broker that stops reading must not
+                // hang a sender forever.
+                sock.set_write_timeout(Some(timeout))
+                    .map_err(|e| Error::io(addr, e))?;
                 let r = sock.try_clone().map_err(|e| Error::io(addr, e))?;
                 let w = sock.try_clone().map_err(|e| Error::io(addr, e))?;
                 (Box::new(r), Writer::Plain(w))

@@ -20,7 +20,7 @@ pub enum Error {
     #[error("SASL: {0}")]
     Sasl(String),
     /// A Kafka error code returned by a broker, with the item it was about.
-    #[error("{}: {}{}", code.name(), message.as_deref().filter(|m| !m.is_empty()).unwrap_or(code.message()), if context.is_empty() { String::new() } else { format!(" ({context})") })]
+    #[error("{}", kafka_line(*code, message.as_deref(), context))]
     Kafka {
         code: ErrorCode,
         message: Option<String>,
@@ -38,6 +38,21 @@ pub enum Error {
     /// Bad configuration given by the caller.
     #[error("config: {0}")]
     Config(String),
+}
+
+/// `NAME: message (context)`; Kafka's default message when the broker
+/// sent none, its final period dropped before the context.
+fn kafka_line(code: ErrorCode, message: Option<&str>, context: &str) -> String {
+    let message = message.filter(|m| !m.is_empty()).unwrap_or(code.message());
+    if context.is_empty() {
+        format!("{}: {message}", code.name())
+    } else {
+        format!(
+            "{}: {} ({context})",
+            code.name(),
+            message.trim_end_matches('.')
+        )
+    }
 }
 
 impl Error {
@@ -125,6 +140,37 @@ impl From<kafka_protocol::records::RecordError> for Error {
     }
 }
 
+impl Error {
+    /// A copy of this error (for every record of a failed batch): the
+    /// I/O source is rebuilt from its kind and message.
+    pub fn duplicate(&self) -> Error {
+        match self {
+            Error::Io { broker, source } => Error::Io {
+                broker: broker.clone(),
+                source: std::io::Error::new(source.kind(), source.to_string()),
+            },
+            Error::Tls(s) => Error::Tls(s.clone()),
+            Error::Sasl(s) => Error::Sasl(s.clone()),
+            Error::Kafka {
+                code,
+                message,
+                context,
+            } => Error::Kafka {
+                code: *code,
+                message: message.clone(),
+                context: context.clone(),
+            },
+            Error::Timeout { what, after_ms } => Error::Timeout {
+                what: what.clone(),
+                after_ms: *after_ms,
+            },
+            Error::UnsupportedVersion { api } => Error::UnsupportedVersion { api },
+            Error::Protocol(s) => Error::Protocol(s.clone()),
+            Error::Config(s) => Error::Config(s.clone()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,14 +180,14 @@ mod tests {
         let e = Error::from_code(3, None, "topic foo").unwrap();
         assert_eq!(
             e.to_string(),
-            "UNKNOWN_TOPIC_OR_PARTITION: This server does not host this topic-partition. (topic foo)"
+            "UNKNOWN_TOPIC_OR_PARTITION: This server does not host this topic-partition (topic foo)"
         );
         assert_eq!(e.kafka_code(), Some(ErrorCode::UnknownTopicOrPartition));
         assert!(Error::from_code(0, None, "").is_none());
         let e = Error::from_code(36, Some("Topic 'x' already exists.".into()), "topic x").unwrap();
         assert_eq!(
             e.to_string(),
-            "TOPIC_ALREADY_EXISTS: Topic 'x' already exists. (topic x)"
+            "TOPIC_ALREADY_EXISTS: Topic 'x' already exists (topic x)"
         );
     }
 }

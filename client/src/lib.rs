@@ -28,3 +28,19 @@ pub use error::Error;
 pub use kafka_protocol;
 pub use kafka_protocol::ErrorCode;
 pub use kafka_protocol::records::Compression;
+
+#[cfg(test)]
+mod tests {
+    /// The types shared between threads must stay shareable.
+    #[test]
+    fn handles_are_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<crate::Client>();
+        check::<crate::producer::Producer>();
+        check::<crate::producer::DeliveryHandle>();
+        check::<crate::Error>();
+        fn send<T: Send>() {}
+        send::<crate::consumer::Fetcher>();
+        send::<crate::consumer::GroupConsumer>();
+    }
+}

@@ -21,7 +21,11 @@ pub fn binary() -> Option<PathBuf> {
 }
 
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 pub struct Broker {
@@ -53,13 +57,18 @@ impl Default for Opts {
 /// Starts a broker, or `None` (after printing why) without a binary.
 pub fn start(opts: Opts) -> Option<Broker> {
     let Some(bin) = binary() else {
-        eprintln!("SKIPPED: no tidemark binary (set TIDEMARK_BIN or build target/release/tidemark)");
+        eprintln!(
+            "SKIPPED: no tidemark binary (set TIDEMARK_BIN or build target/release/tidemark)"
+        );
         return None;
     };
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let mut cmd = Command::new(bin);
-    cmd.arg("--data-dir").arg(dir.path()).arg("--cores").arg("1");
+    cmd.arg("--data-dir")
+        .arg(dir.path())
+        .arg("--cores")
+        .arg("1");
     let mut ports = Vec::new();
     match &opts.listeners {
         None => {
@@ -84,7 +93,12 @@ pub fn start(opts: Opts) -> Option<Broker> {
     cmd.env("TIDEMARK_LOG", "warn");
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     let child = cmd.spawn().expect("starting tidemark");
-    let b = Broker { child, port, ports, dir };
+    let b = Broker {
+        child,
+        port,
+        ports,
+        dir,
+    };
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let mut cfg = Config::new([b.addr()]);
@@ -132,5 +146,66 @@ pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Optio
             return None;
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Starts an `n`-broker cluster (node ids 1..=n, each its own controller
+/// voter), or `None` without a binary. Waits until a client sees every
+/// broker.
+pub fn start_cluster(n: usize, settings: &[(&str, &str)]) -> Option<Vec<Broker>> {
+    let bin = binary()?;
+    let rpc: Vec<u16> = (0..n).map(|_| free_port()).collect();
+    let seeds = rpc
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{}@127.0.0.1:{p}", i + 1))
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut brokers = Vec::new();
+    for (i, rpc_port) in rpc.iter().enumerate() {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let mut cmd = Command::new(&bin);
+        cmd.arg("--data-dir")
+            .arg(dir.path())
+            .arg("--cores")
+            .arg("1")
+            .arg("--node-id")
+            .arg((i + 1).to_string())
+            .arg("--kafka-addr")
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("--rpc-addr")
+            .arg(format!("127.0.0.1:{rpc_port}"))
+            .arg("--seeds")
+            .arg(&seeds);
+        for (k, v) in settings {
+            cmd.arg("--set").arg(format!("{k}={v}"));
+        }
+        cmd.env("TIDEMARK_LOG", "warn");
+        cmd.stdout(Stdio::null()).stderr(Stdio::null());
+        let child = cmd.spawn().expect("starting tidemark");
+        brokers.push(Broker {
+            child,
+            port,
+            ports: Vec::new(),
+            dir,
+        });
+    }
+    let ready = wait_for(Duration::from_secs(30), || {
+        let mut cfg = Config::new(brokers.iter().map(Broker::addr));
+        cfg.request_timeout_ms = 2000;
+        cfg.retries = 0;
+        let c = Client::connect(cfg).ok()?;
+        (c.brokers().len() == n && c.controller_id().is_some()).then_some(())
+    });
+    assert!(ready.is_some(), "cluster of {n} not ready within 30 s");
+    Some(brokers)
+}
+
+impl Broker {
+    /// Kills the broker (SIGKILL by PID) and waits for it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
