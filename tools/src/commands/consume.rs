@@ -3,16 +3,18 @@
 //! offsets come from rpk's `-o` grammar, resolved with ListOffsets before
 //! the first fetch, so `-o :end` stops at the end as it was at the start.
 //!
-//! With `-g GROUP`, the group's committed offsets are where consuming
-//! starts, and the next offsets are committed after each fetch round (as a
-//! standalone "simple" consumer: generation -1, no membership). This
-//! resumes and records progress like rpk's group consuming, but does not
-//! share partitions with other members of the group.
+//! With `-g GROUP`, tmk joins the group as a classic member (the client's
+//! `GroupConsumer`, range assignor), starts from the group's commits (else
+//! from `-o start|end`), and commits what it printed after each poll and
+//! before leaving, as rpk does.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tidemark_client::admin::OffsetSpec;
+use tidemark_client::consumer::{
+    FetcherConfig, GroupConfig, GroupConsumer, IsolationLevel, OffsetReset,
+};
 use tidemark_client::kafka_protocol::ApiKey;
 use tidemark_client::kafka_protocol::generated::FetchRequest;
 use tidemark_client::kafka_protocol::generated::fetch_request::{FetchPartition, FetchTopic};
@@ -85,6 +87,9 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
     }
     let (start, stop) = parse_offset(&c.offset, now_ms())?;
     let client = connect(conn)?;
+    if let Some(g) = c.group.clone() {
+        return group_consume(client, &c, &g, start, stop, out);
+    }
     let all = client
         .list_topics()
         .map_err(|e| kerr("listing topics", e))?;
@@ -200,12 +205,6 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
         .collect();
     let mut count = 0u64;
     let mut buf = Vec::new();
-    // Only partitions that move are committed: one never consumed keeps
-    // "no commit" rather than getting its start offset.
-    let mut last_committed: BTreeMap<(String, i32), i64> = parts
-        .iter()
-        .map(|p| ((p.topic.clone(), p.partition), p.next))
-        .collect();
     while !parts.is_empty() {
         let mut by_leader: BTreeMap<i32, Vec<usize>> = BTreeMap::new();
         for (i, p) in parts.iter().enumerate() {
@@ -383,9 +382,7 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
                                 part.next = r.offset() + 1;
                                 count += 1;
                                 if c.num > 0 && count >= c.num {
-                                    write_stdout(&buf)?;
-                                    commit(&client, &c, &parts, &mut last_committed)?;
-                                    return Ok(());
+                                    return write_stdout(&buf);
                                 }
                             }
                         }
@@ -402,7 +399,6 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
             write_stdout(&buf)?;
             buf.clear();
         }
-        commit(&client, &c, &parts, &mut last_committed)?;
         let mut i = 0;
         parts.retain(|_| {
             let keep = !finished.contains(&i);
@@ -411,6 +407,124 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// `-g`: a member of the group until `-n` records are printed (or Ctrl-C).
+fn group_consume(
+    client: Client,
+    c: &TopicConsume,
+    group: &str,
+    start: Start,
+    stop: Stop,
+    mut out: Out,
+) -> Result<()> {
+    if stop != Stop::Never {
+        return Err(TmkError::msg(
+            "invalid flags: group consuming is not supported with consume-until offsets",
+        )
+        .with_hint("use -o start or -o end with -g"));
+    }
+    let reset = match start {
+        Start::Beginning(0) => OffsetReset::Earliest,
+        Start::End(0) => OffsetReset::Latest,
+        _ => {
+            return Err(TmkError::msg(
+                "invalid flags: with -g, -o is start or end (where the group has no commits)",
+            )
+            .with_hint("use `tmk group seek` to move a group's offsets"));
+        }
+    };
+    let all = client
+        .list_topics()
+        .map_err(|e| kerr("listing topics", e))?;
+    let topics: Vec<String> = if c.regex {
+        let res = c
+            .topics
+            .iter()
+            .map(|t| {
+                regex::Regex::new(t).map_err(|e| TmkError::msg(format!("invalid regex {t:?}: {e}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        all.iter()
+            .filter(|t| !t.internal && res.iter().any(|r| r.is_match(&t.name)))
+            .map(|t| t.name.clone())
+            .collect()
+    } else {
+        for t in &c.topics {
+            if !all.iter().any(|x| &x.name == t) {
+                return Err(
+                    TmkError::kafka(format!("unable to consume topic {t:?}"), 3, None)
+                        .unwrap_or_else(|| TmkError::msg(format!("unknown topic {t}"))),
+                );
+            }
+        }
+        c.topics.clone()
+    };
+    let mut cfg = GroupConfig::new(group);
+    cfg.fetch = FetcherConfig {
+        isolation: if c.read_committed {
+            IsolationLevel::ReadCommitted
+        } else {
+            IsolationLevel::ReadUncommitted
+        },
+        max_bytes: c.fetch_max_bytes,
+        max_wait_ms: c.fetch_max_wait.min(1000) as i32,
+        auto_offset_reset: reset,
+        ..FetcherConfig::default()
+    };
+    let what = format!("consuming as group {group}");
+    let mut gc = GroupConsumer::new(client, cfg).map_err(|e| kerr(&what, e))?;
+    gc.subscribe(topics).map_err(|e| kerr(&what, e))?;
+    let mut count = 0u64;
+    let mut buf = Vec::new();
+    loop {
+        let recs = gc.poll(1000).map_err(|e| kerr(&what, e))?;
+        let mut next: BTreeMap<(String, i32), i64> = BTreeMap::new();
+        let mut done = false;
+        for r in &recs {
+            let headers: Vec<(String, Option<Vec<u8>>)> = r
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.to_vec())))
+                .collect();
+            let rec = Rec {
+                topic: &r.topic,
+                partition: r.partition,
+                offset: r.offset,
+                timestamp: r.timestamp,
+                timestamp_type: match r.timestamp_type {
+                    TimestampType::LogAppendTime => 1,
+                    _ => 0,
+                },
+                leader_epoch: r.leader_epoch,
+                key: r.key.as_deref(),
+                value: r.value.as_deref(),
+                headers: &headers,
+                ..Rec::default()
+            };
+            match &mut out {
+                Out::Json { pretty, meta_only } => append_json(&mut buf, &rec, *pretty, *meta_only),
+                Out::Fmt(f) => f.append(&mut buf, &rec, None),
+            }
+            next.insert((r.topic.clone(), r.partition), r.offset + 1);
+            count += 1;
+            if c.num > 0 && count >= c.num {
+                done = true;
+                break;
+            }
+        }
+        write_stdout(&buf)?;
+        buf.clear();
+        let offsets: Vec<(String, i32, i64)> =
+            next.into_iter().map(|((t, p), o)| (t, p, o)).collect();
+        gc.commit_offsets(&offsets)
+            .map_err(|e| kerr(&format!("committing offsets of group {group}"), e))?;
+        if done {
+            return gc
+                .close()
+                .map_err(|e| kerr(&format!("leaving group {group}"), e));
+        }
+    }
 }
 
 fn topics_of(parts: &[Part]) -> Vec<String> {
@@ -428,32 +542,4 @@ fn fetch_version(client: &Client, node: i32) -> Result<i16> {
         .map(|(_, _, hi)| *hi)
         .unwrap_or(FETCH_VERSION);
     Ok(max.min(FETCH_VERSION))
-}
-
-/// With -g, commits each partition's next offset when it moved.
-fn commit(
-    client: &Client,
-    c: &TopicConsume,
-    parts: &[Part],
-    last: &mut BTreeMap<(String, i32), i64>,
-) -> Result<()> {
-    let Some(g) = &c.group else { return Ok(()) };
-    let items: Vec<(String, i32, i64)> = parts
-        .iter()
-        .filter(|p| last.get(&(p.topic.clone(), p.partition)) != Some(&p.next))
-        .map(|p| (p.topic.clone(), p.partition, p.next))
-        .collect();
-    if items.is_empty() {
-        return Ok(());
-    }
-    let res = client
-        .offset_commit(g, &items)
-        .map_err(|e| kerr(&format!("committing offsets of group {g}"), e))?;
-    for (tp, r) in res {
-        r.map_err(|e| kerr(&format!("committing {}/{} for group {g}", tp.0, tp.1), e))?;
-    }
-    for (t, p, o) in items {
-        last.insert((t, p), o);
-    }
-    Ok(())
 }
