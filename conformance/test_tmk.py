@@ -225,3 +225,83 @@ def test_completion_and_version():
     assert "tmk" in ok(run_tmk(["version"]))
     for sh in ("bash", "zsh", "fish"):
         assert "topic" in ok(run_tmk(["completion", sh]))
+
+
+def test_alter_config_add_partitions_trim_prefix(broker):
+    t = harness.unique_topic("tmk-admin")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    ok(run_tmk(["topic", "alter-config", t, "--set", "retention.ms=120000"], broker))
+    d = json.loads(ok(run_tmk(["topic", "describe", t, "--format", "json"], broker)))
+    assert {"key": "retention.ms", "value": "120000", "source": "DYNAMIC_TOPIC_CONFIG"} in d[0]["configs"]
+    ok(run_tmk(["topic", "alter-config", t, "-d", "retention.ms"], broker))
+    d = json.loads(ok(run_tmk(["topic", "describe", t, "--format", "json"], broker)))
+    assert all(c["source"] != "DYNAMIC_TOPIC_CONFIG" for c in d[0]["configs"]), d[0]["configs"]
+
+    ok(run_tmk(["topic", "add-partitions", t, "-n", "2"], broker))
+    listed = json.loads(ok(run_tmk(["topic", "list", "--format", "json"], broker)))
+    assert {"name": t, "partitions": 3, "replicas": 1} in listed
+
+    ok(run_tmk(["topic", "produce", t, "-p", "0"], broker, input="".join("%d\n" % i for i in range(5))))
+    out = json.loads(ok(run_tmk(["topic", "trim-prefix", t, "-o", "3", "-p", "0", "--format", "json"], broker)))
+    assert out == [{"topic": t, "partition": 0, "new_start_offset": 3, "error": ""}]
+    parts = table(ok(run_tmk(["topic", "describe", t, "-p"], broker)))
+    assert (parts[0]["LOG-START-OFFSET"], parts[0]["HIGH-WATERMARK"]) == ("3", "5"), parts
+    out = ok(run_tmk(["topic", "consume", t, "-p", "0", "-o", ":end", "-f", "%v\\n"], broker))
+    assert out.splitlines() == ["3", "4"]
+
+
+def test_kcat_reads_what_tmk_produced(broker):
+    t = harness.unique_topic("tmk-kcat")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    ok(run_tmk(["topic", "produce", t, "-f", "%k %v\\n", "-H", "h:1", "-z", "none"], broker,
+               input="k1 v1\nk2 v2\n"))
+    p = harness.run([harness.kcat_binary(), "-C", "-b", broker.bootstrap, "-t", t, "-e", "-q",
+                     "-f", "%k|%s|%h|%o\\n"], timeout=60)
+    assert p.stdout.decode().splitlines() == ["k1|v1|h=1|0", "k2|v2|h=1|1"]
+
+
+def test_ctrl_c_stops_a_consume_with_130(broker):
+    import signal
+    t = harness.unique_topic("tmk-sigint")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    env = dict(os.environ, TMK_CONFIG="/nonexistent/tmk.yaml")
+    proc = subprocess.Popen([str(tmk_binary()), "-X", "brokers=" + broker.bootstrap, "topic", "consume", t],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        time.sleep(1.5)
+        assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        rc = proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert rc == 130, (rc, proc.stderr.read())
+
+
+AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+
+
+def test_security_acl_create_list_delete(broker_factory):
+    b = broker_factory({"authorizer.class.name": AUTHORIZER, "super.users": "User:ANONYMOUS"})
+    out = ok(run_tmk(["security", "acl", "create", "--allow-principal", "alice", "--operation", "read,describe",
+                      "--topic", "team-a.", "--resource-pattern-type", "prefixed"], b))
+    rows = table(out)
+    assert [(r["PRINCIPAL"], r["OPERATION"], r["RESOURCE-PATTERN-TYPE"]) for r in rows] == [
+        ("User:alice", "READ", "PREFIXED"), ("User:alice", "DESCRIBE", "PREFIXED")]
+    listed = json.loads(ok(run_tmk(["security", "acl", "list", "--format", "json"], b)))
+    assert sorted((x["principal"], x["resource_name"], x["operation"], x["permission"]) for x in listed) == [
+        ("User:alice", "team-a.", "DESCRIBE", "ALLOW"), ("User:alice", "team-a.", "READ", "ALLOW")]
+    ok(run_tmk(["security", "acl", "delete", "--allow-principal", "alice", "--topic", "team-a.",
+                "--operation", "read"], b))
+    listed = json.loads(ok(run_tmk(["security", "acl", "list", "--format", "json"], b)))
+    assert [x["operation"] for x in listed] == ["DESCRIBE"]
+
+
+def test_security_users(broker):
+    ok(run_tmk(["security", "user", "create", "carol", "-p", "pw-1", "--mechanism", "scram-sha-512"], broker))
+    users = json.loads(ok(run_tmk(["security", "user", "list", "--format", "json"], broker)))
+    assert {"username": "carol", "mechanisms": ["SCRAM-SHA-512"]} in users
+    ok(run_tmk(["security", "user", "delete", "carol"], broker))
+    users = json.loads(ok(run_tmk(["security", "user", "list", "--format", "json"], broker)))
+    assert all(u["username"] != "carol" for u in users)
