@@ -100,6 +100,11 @@ pub fn kerr(what: &str, e: Error) -> TmkError {
                 hint: Some(hint_for(code.name()).unwrap_or(code.message()).to_string()),
             }
         }
+        // The client's `broker` often says "connecting to ADDR" already.
+        Error::Io { broker, source } if what.starts_with("connecting to") && broker.starts_with("connecting to") => {
+            TmkError::msg(format!("{broker}: {source}"))
+                .with_hint("is the broker up? set the address with -X brokers=HOST:PORT, --brokers or TMK_BROKERS")
+        }
         Error::Io { broker, source } => TmkError::msg(format!("{what}: {broker}: {source}"))
             .with_hint("is the broker up? set the address with -X brokers=HOST:PORT, --brokers or TMK_BROKERS"),
         Error::Timeout { what: w, after_ms } => TmkError::msg(format!("{what}: timed out after {after_ms} ms ({w})"))
@@ -119,5 +124,69 @@ pub fn first_error(errors: Vec<TmkError>) -> Result<()> {
     match errors.into_iter().next() {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tidemark_client::ErrorCode;
+
+    #[test]
+    fn kafka_errors_name_the_code_and_a_next_step() {
+        let e = Error::Kafka {
+            code: ErrorCode::from_code(3).unwrap(),
+            message: None,
+            context: "foo/0".into(),
+        };
+        let line = kerr("producing to foo", e).to_string();
+        assert!(
+            line.starts_with("tmk: producing to foo (foo/0): UNKNOWN_TOPIC_OR_PARTITION: "),
+            "{line}"
+        );
+        assert!(line.contains("tmk topic list"), "{line}");
+    }
+
+    #[test]
+    fn connection_errors_say_where_and_what_to_do() {
+        let e = Error::Io {
+            broker: "connecting to 127.0.0.1:1".into(),
+            source: std::io::Error::from(std::io::ErrorKind::ConnectionRefused),
+        };
+        let line = kerr("connecting to 127.0.0.1:1", e).to_string();
+        assert_eq!(line.matches("127.0.0.1:1").count(), 1, "{line}");
+        assert!(line.contains("-X brokers="), "{line}");
+    }
+
+    #[test]
+    fn settings_become_a_client_config() {
+        let conn = ConnFlags {
+            x: vec![
+                "brokers=a:1,b:2".into(),
+                "tls.ca=/ca.pem".into(),
+                "user=u".into(),
+                "pass=p".into(),
+            ],
+            config: Some("/nonexistent/tmk.yaml".into()),
+            request_timeout_ms: 5000,
+            ..ConnFlags::default()
+        };
+        let cfg = client_config(&conn).unwrap();
+        assert_eq!(cfg.brokers, ["a:1", "b:2"]);
+        assert_eq!(
+            cfg.tls.unwrap().ca_file.as_deref(),
+            Some(std::path::Path::new("/ca.pem"))
+        );
+        let sasl = cfg.sasl.unwrap();
+        assert_eq!(
+            (sasl.user.as_str(), sasl.mechanism),
+            ("u", SaslMechanism::ScramSha256)
+        );
+        let bad = ConnFlags {
+            x: vec!["user=u".into(), "sasl.mechanism=GSSAPI".into()],
+            config: conn.config.clone(),
+            ..ConnFlags::default()
+        };
+        assert!(client_config(&bad).is_err());
     }
 }

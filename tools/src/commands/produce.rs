@@ -261,3 +261,16 @@ fn print_produced(
         f.append(out, &rec, None);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_and_compression_flags() {
+        assert_eq!(header("k:v:w").unwrap(), ("k".to_string(), b"v:w".to_vec()));
+        assert!(header("novalue").is_err());
+        assert_eq!(compression("ZSTD").unwrap(), Compression::Zstd);
+        assert!(compression("brotli").is_err());
+    }
+}
