@@ -305,3 +305,13 @@ def test_security_users(broker):
     ok(run_tmk(["security", "user", "delete", "carol"], broker))
     users = json.loads(ok(run_tmk(["security", "user", "list", "--format", "json"], broker)))
     assert all(u["username"] != "carol" for u in users)
+
+
+def test_bench_produce_then_consume(broker):
+    t = harness.unique_topic("tmk-bench")
+    ok(run_tmk(["topic", "create", t, "-p", "2"], broker))
+    s = json.loads(ok(run_tmk(["bench", "produce", t, "-n", "2000", "-s", "100", "--batch-records", "50",
+                               "--connections", "2", "--keys", "uniform:10", "--format", "json"], broker)))
+    assert s["records"] == 2000 and s["latency_ms"]["p50"] > 0, s
+    s = json.loads(ok(run_tmk(["bench", "consume", t, "--format", "json"], broker)))
+    assert s["records"] == 2000, s

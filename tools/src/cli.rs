@@ -107,7 +107,7 @@ pub enum Command {
     /// Saved connection settings.
     #[command(subcommand)]
     Profile(ProfileCmd),
-    /// Load generation (not built yet).
+    /// Load generation: produce or consume as fast as the broker allows.
     #[command(subcommand)]
     Bench(BenchCmd),
     /// Print tmk's version.
@@ -871,10 +871,65 @@ pub struct ProfileEdit {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCmd {
-    /// Produce load (not built yet).
-    Produce,
-    /// Consume load (not built yet).
-    Consume,
+    /// Produce pre-built batches over several connections; report rates and ack latency.
+    #[command(
+        after_help = "EXAMPLES:\n  tmk bench produce bench -n 1000000 -s 1024\n  tmk bench produce bench --duration 30 --connections 4 --rate 200000 --acks 1 -z lz4 --format json"
+    )]
+    Produce(BenchProduce),
+    /// Consume a topic from the start; report rates.
+    #[command(after_help = "EXAMPLES:\n  tmk bench consume bench -n 1000000")]
+    Consume(BenchConsume),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchProduce {
+    pub topic: String,
+    /// Records to send (0: until --duration).
+    #[arg(short = 'n', long, default_value_t = 100_000)]
+    pub records: u64,
+    /// Seconds to run when --records is 0 (or as a cap).
+    #[arg(long, default_value_t = 0)]
+    pub duration: u64,
+    /// Value size in bytes.
+    #[arg(short = 's', long = "record-size", default_value_t = 1024)]
+    pub record_size: usize,
+    /// Records per batch.
+    #[arg(long = "batch-records", default_value_t = 100)]
+    pub batch_records: usize,
+    /// Connections (one thread and one client each).
+    #[arg(long, default_value_t = 4)]
+    pub connections: usize,
+    /// Produce requests in flight per connection.
+    #[arg(long, default_value_t = 8)]
+    pub inflight: usize,
+    /// Target records per second over all connections (0: as fast as possible).
+    #[arg(long, default_value_t = 0)]
+    pub rate: u64,
+    /// -1 all, 0 none, 1 leader.
+    #[arg(long, default_value_t = -1, allow_negative_numbers = true)]
+    pub acks: i16,
+    /// none, gzip, snappy, lz4, zstd.
+    #[arg(short = 'z', long, default_value = "none")]
+    pub compression: String,
+    /// Keys: none, uniform:N (N distinct keys), or hot (one key).
+    #[arg(long, default_value = "none")]
+    pub keys: String,
+    /// Summary format: text or json.
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchConsume {
+    pub topic: String,
+    /// Records to read (0: until --duration or the end).
+    #[arg(short = 'n', long, default_value_t = 0)]
+    pub records: u64,
+    /// Seconds to run at most (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    pub duration: u64,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// Every `-X` value on the command line, in order. clap keeps only the

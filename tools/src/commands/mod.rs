@@ -2,6 +2,7 @@
 //! `connect` / `kerr` are the two bridges to the client library: settings
 //! to a `Config`, client errors to the one-line `TmkError`.
 
+pub mod bench;
 pub mod cluster;
 pub mod consume;
 pub mod group;
@@ -34,10 +35,8 @@ pub fn run(cli: Cli) -> Result<()> {
             clap_complete::generate(sh, &mut cmd, "tmk", &mut out);
             write_stdout(&out)
         }
-        Command::Bench(BenchCmd::Produce | BenchCmd::Consume) => {
-            Err(TmkError::msg("tmk bench is not built yet")
-                .with_hint("use benches/load/loadbench.py for now"))
-        }
+        Command::Bench(BenchCmd::Produce(b)) => bench::produce(&cli.conn, b),
+        Command::Bench(BenchCmd::Consume(b)) => bench::consume(&cli.conn, b),
         Command::Topic(cmd) => topic::run(&cli.conn, cmd),
         Command::Group(cmd) => group::run(&cli.conn, cmd),
         Command::Cluster(cmd) => cluster::run(&cli.conn, cmd),
