@@ -1082,7 +1082,8 @@ mod tests {
             "profile current",
             "version",
             "completion bash",
-            "bench produce",
+            "bench produce t",
+            "bench consume t",
         ];
         for l in lines {
             let args: Vec<&str> = l.split(' ').collect();
