@@ -117,9 +117,22 @@ impl Client {
     ) -> Result<i64, Error> {
         let mut attempt = 0;
         loop {
-            let r = self
-                .produce_batch_async(topic, partition, batch.clone(), acks)
-                .and_then(ProducePending::wait);
+            let r = match self.leader_conn(topic, partition) {
+                // Looked up twice already: the partition does not exist.
+                Err(e) if e.kafka_code() == Some(ErrorCode::UnknownTopicOrPartition) => {
+                    return Err(e);
+                }
+                Err(e) => Err(e),
+                Ok((_, conn)) => produce_on(
+                    &conn,
+                    topic,
+                    partition,
+                    batch.clone(),
+                    acks,
+                    self.config().request_timeout_ms,
+                )
+                .and_then(ProducePending::wait),
+            };
             match r {
                 Err(e) if e.is_retriable() && attempt < self.config().retries => {
                     attempt += 1;
