@@ -259,7 +259,15 @@ impl Client {
         let retries = self.inner.cfg.retries;
         let mut attempt = 0u32;
         loop {
-            let result = self.resolve(route).and_then(|conn| {
+            let conn = match self.resolve(route) {
+                // `topic()` already looked again: the topic or partition
+                // does not exist, and retrying would only delay saying so.
+                Err(e) if e.kafka_code() == Some(ErrorCode::UnknownTopicOrPartition) => {
+                    return Err(e);
+                }
+                r => r,
+            };
+            let result = conn.and_then(|conn| {
                 let v = match version {
                     Some(v) => v,
                     None => conn.version_for(R::API_KEY)?,
@@ -595,6 +603,12 @@ impl Client {
         loop {
             let t = self.topic(topic)?;
             let Some(p) = t.partitions.iter().find(|p| p.partition == partition) else {
+                if attempt == 0 {
+                    // Partitions may have been added since the cache was filled.
+                    attempt += 1;
+                    self.invalidate_topic(topic);
+                    continue;
+                }
                 return Err(Error::Kafka {
                     code: ErrorCode::UnknownTopicOrPartition,
                     message: None,

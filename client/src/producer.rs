@@ -117,9 +117,22 @@ impl Client {
     ) -> Result<i64, Error> {
         let mut attempt = 0;
         loop {
-            let r = self
-                .produce_batch_async(topic, partition, batch.clone(), acks)
-                .and_then(ProducePending::wait);
+            let r = match self.leader_conn(topic, partition) {
+                // Looked up twice already: the partition does not exist.
+                Err(e) if e.kafka_code() == Some(ErrorCode::UnknownTopicOrPartition) => {
+                    return Err(e);
+                }
+                Err(e) => Err(e),
+                Ok((_, conn)) => produce_on(
+                    &conn,
+                    topic,
+                    partition,
+                    batch.clone(),
+                    acks,
+                    self.config().request_timeout_ms,
+                )
+                .and_then(ProducePending::wait),
+            };
             match r {
                 Err(e) if e.is_retriable() && attempt < self.config().retries => {
                     attempt += 1;
@@ -191,6 +204,38 @@ pub struct ProducerConfig {
     pub delivery_timeout_ms: u64,
     /// `buffer.memory`: `send` blocks while this many bytes wait.
     pub buffer_max_bytes: usize,
+    /// Where records without an explicit partition go.
+    pub partitioner: Partitioner,
+}
+
+/// Partitioners (librdkafka's names). Keyed records always go to
+/// `toPositive(murmur2(key)) % partitions`, as Java's default does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Partitioner {
+    /// `murmur2_random` (Java's default): unkeyed records stick to one
+    /// partition per batch, then move on.
+    #[default]
+    Murmur2Random,
+    /// `murmur2`: unkeyed records hash like an empty key (all to one
+    /// partition).
+    Murmur2,
+    /// Unkeyed records round-robin record by record.
+    RoundRobin,
+}
+
+impl std::str::FromStr for Partitioner {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        match s.to_ascii_lowercase().as_str() {
+            "murmur2_random" | "default" | "sticky" => Ok(Partitioner::Murmur2Random),
+            "murmur2" => Ok(Partitioner::Murmur2),
+            "round_robin" | "roundrobin" => Ok(Partitioner::RoundRobin),
+            _ => Err(Error::Config(format!(
+                "unknown partitioner {s:?} (murmur2_random, murmur2, round_robin)"
+            ))),
+        }
+    }
 }
 
 impl Default for ProducerConfig {
@@ -203,6 +248,7 @@ impl Default for ProducerConfig {
             idempotent: true,
             delivery_timeout_ms: 120_000,
             buffer_max_bytes: 32 * 1024 * 1024,
+            partitioner: Partitioner::default(),
         }
     }
 }
@@ -506,6 +552,13 @@ impl Producer {
                 p
             }
             (None, Some(k)) => partitioner::partition_for_key(k, n),
+            (None, None) if cfg.partitioner == Partitioner::Murmur2 => {
+                partitioner::partition_for_key(&[], n)
+            }
+            (None, None) if cfg.partitioner == Partitioner::RoundRobin => {
+                st.next_sticky = st.next_sticky.wrapping_add(1);
+                (st.next_sticky % n as u32) as i32
+            }
             (None, None) => match st.sticky.get(&rec.topic) {
                 Some(p) if *p < n => *p,
                 _ => {

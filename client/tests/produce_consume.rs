@@ -440,3 +440,52 @@ fn read_committed_skips_aborted_transactions() {
         ]
     );
 }
+
+#[test]
+fn unkeyed_records_follow_the_partitioner() {
+    use std::collections::BTreeMap;
+    use tidemark_client::producer::Partitioner;
+    let Some(b) = common::start(common::Opts::default()) else {
+        return;
+    };
+    let c = b.client();
+    create(&c, "unkeyed", 3);
+    let spread = |partitioner, batch_max_bytes| {
+        let p = Producer::new(
+            c.clone(),
+            ProducerConfig {
+                partitioner,
+                batch_max_bytes,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let hs: Vec<_> = (0..90)
+            .map(|i| {
+                p.send(ProducerRecord::new("unkeyed", format!("v{i}")))
+                    .unwrap()
+            })
+            .collect();
+        p.flush().unwrap();
+        let mut counts = BTreeMap::new();
+        for h in hs {
+            *counts.entry(h.wait().unwrap().0).or_insert(0) += 1;
+        }
+        counts
+    };
+    let rr = spread(Partitioner::RoundRobin, 64 * 1024);
+    assert_eq!(
+        rr.values().copied().collect::<Vec<_>>(),
+        vec![30, 30, 30],
+        "{rr:?}"
+    );
+    let m = spread(Partitioner::Murmur2, 64 * 1024);
+    assert_eq!(
+        m.keys().copied().collect::<Vec<_>>(),
+        vec![partition_for_key(&[], 3)],
+        "{m:?}"
+    );
+    // Sticky: small batches move on from partition to partition.
+    let sticky = spread(Partitioner::Murmur2Random, 200);
+    assert!(sticky.len() >= 2, "{sticky:?}");
+}
