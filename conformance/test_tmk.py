@@ -315,3 +315,19 @@ def test_bench_produce_then_consume(broker):
     assert s["records"] == 2000 and s["latency_ms"]["p50"] > 0, s
     s = json.loads(ok(run_tmk(["bench", "consume", t, "--format", "json"], broker)))
     assert s["records"] == 2000, s
+
+
+def test_sasl_scram_connection_flags():
+    from test_scram_users import ADMIN, ADMIN_PW, ScramBroker
+    b = ScramBroker(name="tmk-scram")
+    b.start()
+    try:
+        base = ["-X", "brokers=127.0.0.1:%d" % b.sasl_port, "-X", "user=" + ADMIN, "-X", "sasl.mechanism=SCRAM-SHA-256"]
+        ok(run_tmk(base + ["-X", "pass=" + ADMIN_PW, "topic", "list"]))
+        ok(run_tmk(base + ["-X", "pass=" + ADMIN_PW, "-X", "sasl.mechanism=PLAIN", "cluster", "info"]))
+        p = run_tmk(base + ["-X", "pass=wrong", "topic", "list"], timeout=60)
+        assert p.returncode == 1
+        line = one_line_error(p)
+        assert "SASL" in line, line
+    finally:
+        b.close()
