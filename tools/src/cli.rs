@@ -641,6 +641,9 @@ pub struct PartitionsMove {
     /// TOPIC/PARTITION:NODE,NODE,... (repeatable).
     #[arg(short = 'p', long = "partition")]
     pub partition: Vec<String>,
+    /// Wait for the moves to finish, printing progress (at most this many seconds).
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "600")]
+    pub wait: Option<u64>,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -519,6 +519,42 @@ fn logdirs(client: &Client, d: crate::cli::LogdirsDescribe) -> Result<()> {
     })
 }
 
+/// Polls the ongoing moves of `moved` until none is left, a progress line
+/// on stderr each second, for at most `secs` seconds.
+fn wait_for_moves(client: &Client, moved: &[(String, i32)], secs: u64) -> Result<()> {
+    let start = std::time::Instant::now();
+    loop {
+        let ongoing = client
+            .list_partition_reassignments(None)
+            .map_err(|e| kerr("listing partition moves", e))?;
+        let left = ongoing
+            .iter()
+            .filter(|r| {
+                moved
+                    .iter()
+                    .any(|(t, p)| *t == r.topic && *p == r.partition)
+            })
+            .count();
+        eprintln!(
+            "[{:>4}s] {} of {} move(s) done",
+            start.elapsed().as_secs(),
+            moved.len() - left,
+            moved.len()
+        );
+        if left == 0 {
+            return Ok(());
+        }
+        if start.elapsed().as_secs() >= secs {
+            return Err(
+                TmkError::msg(format!("{left} move(s) still running after {secs} s")).with_hint(
+                    "`tmk cluster partitions move-status` follows them; move-cancel stops them",
+                ),
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+}
+
 fn partitions(client: &Client, p: PartitionsCmd) -> Result<()> {
     #[derive(Serialize)]
     struct Row {
@@ -578,7 +614,12 @@ fn partitions(client: &Client, p: PartitionsCmd) -> Result<()> {
                 let mv = parse_move(s)?;
                 items.push((mv.topic, mv.partition, Some(mv.replicas)));
             }
-            run(items, m.out.format, "moving")
+            let moved: Vec<(String, i32)> = items.iter().map(|(t, p, _)| (t.clone(), *p)).collect();
+            run(items, m.out.format, "moving")?;
+            match m.wait {
+                Some(secs) => wait_for_moves(client, &moved, secs),
+                None => Ok(()),
+            }
         }
         PartitionsCmd::MoveCancel(c) => {
             let items: Vec<(String, i32, Option<Vec<i32>>)> = if c.partition.is_empty() {
