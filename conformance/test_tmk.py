@@ -331,3 +331,32 @@ def test_sasl_scram_connection_flags():
         assert "SASL" in line, line
     finally:
         b.close()
+
+
+@pytest.mark.cluster
+def test_three_nodes_topics_health_and_round_trip():
+    import cluster
+    if not cluster.binary_has_cluster_mode():
+        pytest.skip("the broker binary has no cluster mode")
+    c = cluster.Cluster(3, name="tmk-three")
+    try:
+        c.start()
+        brokers = ["-X", "brokers=" + c.bootstrap]
+        info = json.loads(ok(run_tmk(brokers + ["cluster", "info", "--format", "json"])))
+        assert sorted(b["node_id"] for b in info["brokers"]) == [1, 2, 3]
+        t = harness.unique_topic("tmk-3n")
+        ok(run_tmk(brokers + ["topic", "create", t, "-p", "3", "-r", "3"]))
+
+        def full():
+            d = json.loads(ok(run_tmk(brokers + ["topic", "describe", t, "-p", "--format", "json"])))
+            return all(len(p["replicas"]) == 3 and len(p["isr"]) == 3 and p["leader"] > 0
+                       for p in d[0]["partitions"])
+        harness.wait_until(full, timeout=30, what="every partition with three in-sync replicas")
+        harness.wait_until(
+            lambda: json.loads(ok(run_tmk(brokers + ["cluster", "health", "--format", "json"])))["is_healthy"],
+            timeout=30, what="a healthy cluster")
+        ok(run_tmk(brokers + ["topic", "produce", t, "-f", "%k %v\\n"], input="a 1\nb 2\nc 3\nd 4\n"))
+        out = ok(run_tmk(brokers + ["topic", "consume", t, "-o", ":end", "-f", "%k=%v\\n"]))
+        assert sorted(out.splitlines()) == ["a=1", "b=2", "c=3", "d=4"]
+    finally:
+        c.close()
