@@ -360,3 +360,23 @@ def test_three_nodes_topics_health_and_round_trip():
         assert sorted(out.splitlines()) == ["a=1", "b=2", "c=3", "d=4"]
     finally:
         c.close()
+
+
+def test_read_committed_hides_aborted_transactions(broker):
+    from confluent_kafka import Producer
+    t = harness.unique_topic("tmk-txn")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    p = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": t + "-tx"})
+    p.init_transactions(30)
+    p.begin_transaction()
+    p.produce(t, b"aborted")
+    p.flush(30)
+    p.abort_transaction(30)
+    p.begin_transaction()
+    p.produce(t, b"committed")
+    p.flush(30)
+    p.commit_transaction(30)
+    committed = ok(run_tmk(["topic", "consume", t, "-o", ":end", "--read-committed", "-f", "%v\\n"], broker))
+    assert committed.splitlines() == ["committed"]
+    everything = ok(run_tmk(["topic", "consume", t, "-o", ":end", "-f", "%v %a{transactional-bit}\\n"], broker))
+    assert everything.splitlines() == ["aborted 1", "committed 1"]

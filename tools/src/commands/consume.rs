@@ -302,21 +302,29 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
                         last_stable_offset: pd.last_stable_offset,
                         high_watermark: pd.high_watermark,
                     };
-                    let aborted: Vec<(i64, i64)> = pd
+                    // Kafka's rule: an aborted transaction opens at its first
+                    // offset (each once, in offset order) and closes at its
+                    // producer's next control batch.
+                    let mut aborted: Vec<(i64, i64)> = pd
                         .aborted_transactions
                         .iter()
                         .flatten()
-                        .map(|a| (a.producer_id, a.first_offset))
+                        .map(|a| (a.first_offset, a.producer_id))
                         .collect();
+                    aborted.sort();
+                    let mut aborted = std::collections::VecDeque::from(aborted);
                     let Some(bytes) = pd.records else { continue };
                     let mut open_aborts: BTreeSet<i64> = BTreeSet::new();
                     for batch in RecordBatches::new(bytes) {
                         let Ok(batch) = batch else { break };
                         let next_after = batch.next_offset();
                         if c.read_committed {
-                            for (pid, first) in &aborted {
-                                if *first <= batch.last_offset() && batch.producer_id() == *pid {
-                                    open_aborts.insert(*pid);
+                            while aborted
+                                .front()
+                                .is_some_and(|(first, _)| *first <= batch.last_offset())
+                            {
+                                if let Some((_, pid)) = aborted.pop_front() {
+                                    open_aborts.insert(pid);
                                 }
                             }
                         }
