@@ -380,3 +380,39 @@ def test_read_committed_hides_aborted_transactions(broker):
     assert committed.splitlines() == ["committed"]
     everything = ok(run_tmk(["topic", "consume", t, "-o", ":end", "-f", "%v %a{transactional-bit}\\n"], broker))
     assert everything.splitlines() == ["aborted 1", "committed 1"]
+
+
+def test_tmk_reads_what_kcat_produced(broker):
+    t = harness.unique_topic("tmk-from-kcat")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    harness.run([harness.kcat_binary(), "-P", "-b", broker.bootstrap, "-t", t, "-K", ":", "-H", "src=kcat"],
+                input=b"k1:v1\nk2:v2\n", timeout=60)
+    out = ok(run_tmk(["topic", "consume", t, "-n", "2", "--pretty-print=false"], broker))
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert [(r["key"], r["value"], r["headers"]) for r in recs] == [
+        ("k1", "v1", [{"key": "src", "value": "kcat"}]), ("k2", "v2", [{"key": "src", "value": "kcat"}])]
+
+
+def test_group_seek_moves_where_a_confluent_consumer_resumes(broker):
+    from confluent_kafka import Consumer
+    t = harness.unique_topic("tmk-seek")
+    g = harness.unique_topic("tmk-seek-g")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], broker))
+    ok(run_tmk(["topic", "produce", t], broker, input="".join("r%d\n" % i for i in range(6))))
+    ok(run_tmk(["group", "seek", g, "--to", "end", "--topics", t], broker))
+    d = json.loads(ok(run_tmk(["group", "describe", g, "--format", "json"], broker)))
+    assert d[0]["partitions"][0]["current_offset"] == 6
+    ok(run_tmk(["topic", "produce", t], broker, input="after\n"))
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": g, "auto.offset.reset": "earliest",
+                  "enable.auto.commit": False})
+    try:
+        c.subscribe([t])
+        got = None
+        deadline = time.monotonic() + 30
+        while got is None and time.monotonic() < deadline:
+            m = c.poll(1.0)
+            if m is not None and m.error() is None:
+                got = m
+        assert got is not None and got.value() == b"after" and got.offset() == 6
+    finally:
+        c.close()
