@@ -416,3 +416,31 @@ def test_group_seek_moves_where_a_confluent_consumer_resumes(broker):
         assert got is not None and got.value() == b"after" and got.offset() == 6
     finally:
         c.close()
+
+
+def test_offset_delete_config_export_import_logdirs(broker, tmp_path):
+    t = harness.unique_topic("tmk-misc")
+    g = harness.unique_topic("tmk-misc-g")
+    ok(run_tmk(["topic", "create", t, "-p", "2"], broker))
+    ok(run_tmk(["topic", "produce", t, "-p", "0"], broker, input="a\nb\n"))
+    ok(run_tmk(["group", "seek", g, "--to", "end", "--topics", t], broker))
+    out = json.loads(ok(run_tmk(["group", "offset-delete", g, "-t", t + ":0", "--format", "json"], broker)))
+    assert out == [{"topic": t, "partition": 0, "status": "OK"}]
+    d = json.loads(ok(run_tmk(["group", "describe", g, "--format", "json"], broker)))
+    assert [p["partition"] for p in d[0]["partitions"]] == [1]
+
+    ok(run_tmk(["cluster", "config", "set", "log.retention.ms", "7200000"], broker))
+    assert ok(run_tmk(["cluster", "config", "get", "log.retention.ms"], broker)) == "7200000\n"
+    f = tmp_path / "cluster.yaml"
+    ok(run_tmk(["cluster", "config", "export", "-f", str(f)], broker))
+    assert "log.retention.ms: '7200000'" in f.read_text()
+    f.write_text("log.retention.ms: '3600000'\n")
+    ok(run_tmk(["cluster", "config", "import", "-f", str(f)], broker))
+    assert ok(run_tmk(["cluster", "config", "get", "log.retention.ms"], broker)) == "3600000\n"
+    f.write_text("{}\n")
+    ok(run_tmk(["cluster", "config", "import", "-f", str(f)], broker))
+    assert ok(run_tmk(["cluster", "config", "get", "log.retention.ms"], broker)) != "3600000\n"
+
+    dirs = json.loads(ok(run_tmk(["cluster", "logdirs", "describe", "--topics", t, "--format", "json"], broker)))
+    sizes = {d["partition"]: d["size"] for d in dirs}
+    assert set(sizes) == {0, 1} and sizes[0] > 0 and sizes[1] == 0, dirs
