@@ -671,6 +671,25 @@ impl Client {
         self.conn_to_node(id)
     }
 
+    /// A new connection to broker `id` that is not shared with anything
+    /// else: for requests a broker may hold (JoinGroup waits for the whole
+    /// group), which would delay every later request on a shared
+    /// connection, and for load generators wanting several connections.
+    pub fn connect_node(&self, id: i32) -> Result<Arc<Conn>, Error> {
+        let addr = match self.broker_addr(id) {
+            Some(a) => a,
+            None => {
+                self.metadata(Some(&[]))?;
+                self.broker_addr(id).ok_or_else(|| Error::Kafka {
+                    code: ErrorCode::BrokerNotAvailable,
+                    message: None,
+                    context: format!("broker {id} is not in the metadata"),
+                })?
+            }
+        };
+        Conn::connect(&addr, &self.inner.cfg, self.inner.tls.as_ref())
+    }
+
     /// Sleeps the backoff for a retry (attempt counts from 1).
     pub(crate) fn backoff(&self, attempt: u32) {
         std::thread::sleep(Duration::from_millis(retry::backoff_ms(

@@ -371,6 +371,19 @@ struct OpenBatch {
     slot: Arc<BatchSlot>,
 }
 
+impl OpenBatch {
+    fn seal(self) -> SealedBatch {
+        SealedBatch {
+            records: self.records,
+            bytes: self.bytes,
+            encoded: None,
+            slot: self.slot,
+            created: self.created,
+            attempts: 0,
+        }
+    }
+}
+
 /// A closed batch: encoded once (so a retry resends the same bytes and
 /// sequence), or not yet encoded.
 struct SealedBatch {
@@ -572,19 +585,12 @@ impl Producer {
         let key = (rec.topic, partition);
         let st_ref = &mut *st;
         let q = st_ref.queues.entry(key.clone()).or_default();
-        if let Some(open) = &q.open
-            && open.bytes + size > cfg.batch_max_bytes
-            && !open.records.is_empty()
-        {
-            let open = q.open.take().expect("checked above");
-            q.sealed.push_back(SealedBatch {
-                records: open.records,
-                bytes: open.bytes,
-                encoded: None,
-                slot: open.slot,
-                created: open.created,
-                attempts: 0,
-            });
+        let full = q
+            .open
+            .as_ref()
+            .is_some_and(|o| o.bytes + size > cfg.batch_max_bytes && !o.records.is_empty());
+        if full && let Some(open) = q.open.take() {
+            q.sealed.push_back(open.seal());
             // A full batch moves unkeyed records on (sticky partitioner).
             if st_ref.sticky.get(&key.0) == Some(&partition) {
                 st_ref.sticky.remove(&key.0);
@@ -732,15 +738,9 @@ fn sender_loop(shared: &Shared) {
                     {
                         let age = now.duration_since(open.created);
                         if force || age >= linger || open.bytes >= cfg.batch_max_bytes {
-                            let open = q.open.take().expect("checked above");
-                            q.sealed.push_back(SealedBatch {
-                                records: open.records,
-                                bytes: open.bytes,
-                                encoded: None,
-                                slot: open.slot,
-                                created: open.created,
-                                attempts: 0,
-                            });
+                            if let Some(open) = q.open.take() {
+                                q.sealed.push_back(open.seal());
+                            }
                             if st_ref.sticky.get(topic) == Some(partition) {
                                 st_ref.sticky.remove(topic);
                             }

@@ -489,3 +489,69 @@ fn unkeyed_records_follow_the_partitioner() {
     let sticky = spread(Partitioner::Murmur2Random, 200);
     assert!(sticky.len() >= 2, "{sticky:?}");
 }
+
+/// Two members of one group split four partitions two and two (range
+/// assignor), the first one rejoining when its heartbeat hears of the
+/// rebalance.
+#[test]
+fn two_members_split_the_partitions() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut opts = common::Opts::default();
+    opts.settings
+        .push(("group.initial.rebalance.delay.ms".into(), "0".into()));
+    let Some(b) = common::start(opts) else { return };
+    let c = b.client();
+    create(&c, "split", 4);
+    let done = Arc::new(AtomicBool::new(false));
+    let member = |c: Client, done: Arc<AtomicBool>| {
+        std::thread::spawn(move || {
+            let mut g = GroupConfig::new("g2");
+            g.session_timeout_ms = 10_000;
+            g.heartbeat_interval_ms = 100;
+            let mut g = GroupConsumer::new(c, g).unwrap();
+            g.subscribe(vec!["split".into()]).unwrap();
+            let deadline = std::time::Instant::now() + Duration::from_secs(25);
+            let mut last = Vec::new();
+            while !done.load(Ordering::SeqCst) && std::time::Instant::now() < deadline {
+                g.poll(100).unwrap();
+                last = g.assignment();
+            }
+            g.close().unwrap();
+            last
+        })
+    };
+    let a = member(c.clone(), done.clone());
+    // Let the first member own everything before the second one comes.
+    let described = common::wait_for(Duration::from_secs(10), || {
+        let d = c.describe_groups(&["g2".into()]).ok()?;
+        let g = d[0].1.as_ref().ok()?;
+        (g.state == "Stable" && g.members.len() == 1 && g.members[0].assignment.len() == 4)
+            .then_some(())
+    });
+    assert!(described.is_some(), "first member owns all four partitions");
+    let bm = member(c.clone(), done.clone());
+    let split = common::wait_for(Duration::from_secs(15), || {
+        let d = c.describe_groups(&["g2".into()]).ok()?;
+        let g = d[0].1.as_ref().ok()?;
+        (g.state == "Stable"
+            && g.members.len() == 2
+            && g.members.iter().all(|m| m.assignment.len() == 2))
+        .then_some(())
+    });
+    let snapshot = c.describe_groups(&["g2".into()]);
+    std::thread::sleep(Duration::from_millis(300));
+    done.store(true, Ordering::SeqCst);
+    let (mut pa, mut pb) = (a.join().unwrap(), bm.join().unwrap());
+    assert!(
+        split.is_some(),
+        "members split the partitions: {pa:?} {pb:?} {snapshot:?}"
+    );
+    assert_eq!((pa.len(), pb.len()), (2, 2));
+    pa.append(&mut pb);
+    pa.sort();
+    assert_eq!(
+        pa,
+        (0..4).map(|p| ("split".to_string(), p)).collect::<Vec<_>>()
+    );
+}

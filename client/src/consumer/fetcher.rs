@@ -5,6 +5,7 @@
 //! drops them (the aborted-transaction list against each batch's producer).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -17,6 +18,7 @@ use kafka_protocol::records::{ControlRecordType, RecordBatch, RecordBatches, Tim
 
 use crate::admin::OffsetSpec;
 use crate::client::Client;
+use crate::conn::Conn;
 use crate::error::Error;
 
 /// Where reading a partition starts.
@@ -106,6 +108,10 @@ pub struct Fetcher {
     client: Client,
     cfg: FetcherConfig,
     parts: BTreeMap<(String, i32), PartState>,
+    /// Connections of this fetcher's own, per leader: a long-polling Fetch
+    /// would otherwise hold back (brokers answer in order) whatever else
+    /// the shared client sends to that broker, a producer's Produce say.
+    conns: HashMap<i32, Arc<Conn>>,
 }
 
 impl Fetcher {
@@ -114,6 +120,7 @@ impl Fetcher {
             client,
             cfg,
             parts: BTreeMap::new(),
+            conns: HashMap::new(),
         }
     }
 
@@ -275,7 +282,13 @@ impl Fetcher {
         let timeout_ms = self.client.config().request_timeout_ms + max_wait_ms as u64;
         let mut pending = Vec::new();
         for (leader, parts) in by_leader {
-            let sent = self.client.node_conn(leader).and_then(|conn| {
+            let conn = match self.conns.get(&leader) {
+                Some(c) if !c.is_dead() => Ok(c.clone()),
+                _ => self.client.connect_node(leader).inspect(|c| {
+                    self.conns.insert(leader, c.clone());
+                }),
+            };
+            let sent = conn.and_then(|conn| {
                 let v = conn.version_for(ApiKey::Fetch)?;
                 let mut topics: BTreeMap<&str, Vec<FetchPartition>> = BTreeMap::new();
                 for (t, p, pos) in &parts {
@@ -315,6 +328,7 @@ impl Fetcher {
                 Ok(r) => r,
                 Err(e) if e.is_retriable() => {
                     tracing::debug!(leader, error = %e, "fetch failed; retrying");
+                    self.conns.remove(&leader);
                     continue;
                 }
                 Err(e) => return Err(e),

@@ -25,6 +25,7 @@ use kafka_protocol::{ApiKey, Encoder, ErrorCode, Message};
 use super::fetcher::{ConsumedRecord, Fetcher, FetcherConfig, OffsetReset, StartOffset};
 use crate::admin::{decode_assignment, decode_subscription};
 use crate::client::{Client, Route};
+use crate::conn::Conn;
 use crate::error::Error;
 
 /// Group membership settings (Kafka's consumer names in the docs).
@@ -82,6 +83,31 @@ pub struct GroupConsumer {
     stop: Arc<AtomicBool>,
     heartbeat: Option<JoinHandle<()>>,
     last_commit: Instant,
+    /// This member's own connection to the coordinator for JoinGroup and
+    /// SyncGroup, which the coordinator holds for up to the rebalance
+    /// timeout: brokers answer a connection's requests in order, so on a
+    /// shared connection a parked join would hold back every other
+    /// member's heartbeats (and with them the rebalance it waits for).
+    join_conn: Option<(i32, Arc<Conn>)>,
+}
+
+/// A connection of the caller's own to the group's coordinator (not the
+/// client's shared one), reused while the coordinator stays the same.
+fn private_coordinator_conn(
+    client: &Client,
+    group: &str,
+    slot: &mut Option<(i32, Arc<Conn>)>,
+) -> Result<Arc<Conn>, Error> {
+    let node = client.group_coordinator(group)?;
+    if let Some((n, c)) = slot
+        && *n == node
+        && !c.is_dead()
+    {
+        return Ok(c.clone());
+    }
+    let c = client.connect_node(node)?;
+    *slot = Some((node, c.clone()));
+    Ok(c)
 }
 
 const PROTOCOL_TYPE: &str = "consumer";
@@ -170,6 +196,7 @@ impl GroupConsumer {
             stop,
             heartbeat: Some(heartbeat),
             last_commit: Instant::now(),
+            join_conn: None,
         })
     }
 
@@ -272,7 +299,6 @@ impl GroupConsumer {
 
     fn join(&mut self) -> Result<(), Error> {
         let group = self.cfg.group_id.clone();
-        let route = Route::GroupCoordinator(group.clone());
         let subscription = encode_versioned(
             &ConsumerProtocolSubscription {
                 topics: self.topics.clone(),
@@ -297,7 +323,7 @@ impl GroupConsumer {
                 .lock()
                 .map(|m| m.member_id.clone())
                 .unwrap_or_default();
-            let conn = match self.client.resolve(&route) {
+            let conn = match private_coordinator_conn(&self.client, &group, &mut self.join_conn) {
                 Ok(c) => c,
                 Err(e) if e.is_retriable() => {
                     self.client.backoff(attempt);
@@ -349,6 +375,7 @@ impl GroupConsumer {
                     continue;
                 }
                 ErrorCode::NotCoordinator | ErrorCode::CoordinatorNotAvailable => {
+                    self.join_conn = None;
                     self.client.forget_group_coordinator(&group);
                     self.client.backoff(attempt);
                     continue;
@@ -407,6 +434,7 @@ impl GroupConsumer {
                     continue;
                 }
                 ErrorCode::NotCoordinator | ErrorCode::CoordinatorNotAvailable => {
+                    self.join_conn = None;
                     self.client.forget_group_coordinator(&group);
                     self.client.backoff(attempt);
                     continue;
@@ -608,6 +636,7 @@ fn heartbeat_loop(
 ) {
     let interval = Duration::from_millis(interval_ms.max(10));
     let mut next = Instant::now() + interval;
+    let mut conn: Option<(i32, Arc<Conn>)> = None;
     while !stop.load(Ordering::SeqCst) {
         if Instant::now() < next {
             std::thread::sleep(Duration::from_millis(20).min(interval));
@@ -621,16 +650,29 @@ fn heartbeat_loop(
         if !active {
             continue;
         }
-        let r = client.send(
-            Route::GroupCoordinator(group.to_string()),
-            HeartbeatRequest {
-                group_id: group.to_string(),
-                generation_id: generation,
-                member_id,
-                group_instance_id: instance.clone(),
-                ..Default::default()
-            },
-        );
+        let r = private_coordinator_conn(client, group, &mut conn).and_then(|c| {
+            let v = c.version_for(ApiKey::Heartbeat)?;
+            c.request(
+                &HeartbeatRequest {
+                    group_id: group.to_string(),
+                    generation_id: generation,
+                    member_id,
+                    group_instance_id: if v >= 3 { instance.clone() } else { None },
+                    ..Default::default()
+                },
+                v,
+                client.config().request_timeout_ms,
+            )
+        });
+        if let Ok(r) = &r
+            && matches!(
+                ErrorCode::from_code(r.error_code),
+                Some(ErrorCode::NotCoordinator | ErrorCode::CoordinatorNotAvailable)
+            )
+        {
+            client.forget_group_coordinator(group);
+            conn = None;
+        }
         let code = match r {
             Ok(r) => ErrorCode::from_code(r.error_code).unwrap_or(ErrorCode::UnknownServerError),
             Err(e) => {
@@ -638,19 +680,22 @@ fn heartbeat_loop(
                 continue;
             }
         };
+        let Ok(mut m) = member.lock() else { return };
+        // An answer about a generation the member has already left (it
+        // rejoined while this heartbeat was in flight) says nothing about
+        // the current one; acting on it would start a needless rebalance.
+        if m.generation != generation || m.rejoin {
+            continue;
+        }
         match code {
             ErrorCode::None => {}
             ErrorCode::RebalanceInProgress | ErrorCode::IllegalGeneration => {
-                if let Ok(mut m) = member.lock() {
-                    m.rejoin = true;
-                }
+                m.rejoin = true;
             }
             ErrorCode::UnknownMemberId | ErrorCode::FencedInstanceId => {
-                if let Ok(mut m) = member.lock() {
-                    m.rejoin = true;
-                    m.member_id.clear();
-                    m.generation = -1;
-                }
+                m.rejoin = true;
+                m.member_id.clear();
+                m.generation = -1;
             }
             c => tracing::debug!(group, error = c.name(), "heartbeat error"),
         }
