@@ -584,7 +584,14 @@ impl Producer {
         };
         let key = (rec.topic, partition);
         let st_ref = &mut *st;
-        let q = st_ref.queues.entry(key.clone()).or_default();
+        // Look up before inserting: `entry` would need the key (a String)
+        // cloned for every record.
+        if !st_ref.queues.contains_key(&key) {
+            st_ref.queues.insert(key.clone(), PartitionQueue::default());
+        }
+        let Some(q) = st_ref.queues.get_mut(&key) else {
+            return Err(Error::Protocol("producer queue vanished".into()));
+        };
         let full = q
             .open
             .as_ref()
@@ -596,7 +603,9 @@ impl Producer {
                 st_ref.sticky.remove(&key.0);
             }
         }
-        let q = st_ref.queues.entry(key).or_default();
+        let Some(q) = st_ref.queues.get_mut(&key) else {
+            return Err(Error::Protocol("producer queue vanished".into()));
+        };
         let open = q.open.get_or_insert_with(|| OpenBatch {
             records: Vec::new(),
             bytes: 0,
