@@ -718,8 +718,117 @@ pub(crate) fn left_ms(deadline: Instant) -> u64 {
 }
 
 impl Client {
+    /// Adds (or replaces) a broker learned outside Metadata (a response's
+    /// `node_endpoints`).
+    pub(crate) fn add_broker(&self, b: BrokerInfo) {
+        if let Ok(mut m) = self.inner.meta.write() {
+            m.brokers.insert(b.node_id, b);
+        }
+    }
+
+    /// Moves a cached partition to the leader a response named, if that
+    /// leader is known and its epoch not older than the cached one.
+    /// Answers whether the cache changed.
+    pub(crate) fn apply_leader_hint(
+        &self,
+        topic: &str,
+        partition: i32,
+        leader: i32,
+        epoch: i32,
+    ) -> bool {
+        let Ok(mut m) = self.inner.meta.write() else {
+            return false;
+        };
+        if !m.brokers.contains_key(&leader) {
+            return false;
+        }
+        let Some((info, at)) = m.topics.get(topic) else {
+            return false;
+        };
+        let Some(i) = info
+            .partitions
+            .iter()
+            .position(|p| p.partition == partition)
+        else {
+            return false;
+        };
+        if epoch < info.partitions[i].leader_epoch {
+            return false;
+        }
+        let mut updated = TopicInfo::clone(info);
+        updated.partitions[i].leader = leader;
+        updated.partitions[i].leader_epoch = epoch;
+        let at = *at;
+        m.topics.insert(topic.to_string(), (Arc::new(updated), at));
+        true
+    }
+
     /// Forgets a group's coordinator (the next request looks it up).
     pub(crate) fn forget_group_coordinator(&self, group: &str) {
         self.forget_coordinator(GROUP_KEY, group);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offline_client() -> Client {
+        let mut meta = Meta::default();
+        for id in [1, 2] {
+            meta.brokers.insert(
+                id,
+                BrokerInfo {
+                    node_id: id,
+                    host: "127.0.0.1".into(),
+                    port: 9000 + id,
+                    rack: None,
+                },
+            );
+        }
+        let t = TopicInfo {
+            name: "t".into(),
+            id: Uuid::nil(),
+            internal: false,
+            partitions: vec![PartitionInfo {
+                partition: 0,
+                leader: 1,
+                leader_epoch: 5,
+                replicas: vec![1, 2],
+                isr: vec![1, 2],
+            }],
+        };
+        meta.topics
+            .insert("t".into(), (Arc::new(t), Instant::now()));
+        Client {
+            inner: Arc::new(Inner {
+                cfg: Config::default(),
+                tls: None,
+                conns: Mutex::new(HashMap::new()),
+                meta: RwLock::new(meta),
+                coordinators: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    #[test]
+    fn leader_hints_move_the_cached_leader_forward_only() {
+        let c = offline_client();
+        assert!(!c.apply_leader_hint("t", 0, 2, 4), "older epoch");
+        assert!(!c.apply_leader_hint("t", 0, 3, 6), "unknown broker");
+        assert!(!c.apply_leader_hint("t", 1, 2, 6), "unknown partition");
+        assert!(!c.apply_leader_hint("u", 0, 2, 6), "unknown topic");
+        assert_eq!(c.leader_for("t", 0).unwrap(), 1);
+        assert!(c.apply_leader_hint("t", 0, 2, 6));
+        assert_eq!(c.leader_for("t", 0).unwrap(), 2);
+        c.add_broker(BrokerInfo {
+            node_id: 3,
+            host: "127.0.0.1".into(),
+            port: 9003,
+            rack: None,
+        });
+        assert!(c.apply_leader_hint("t", 0, 3, 7));
+        assert_eq!(c.leader_for("t", 0).unwrap(), 3);
+        assert_eq!(c.brokers().len(), 3);
     }
 }

@@ -9,6 +9,19 @@
 //! - [`producer`]: batching, compression, idempotence, murmur2 partitioning.
 //! - [`consumer`]: [`consumer::Fetcher`] for assigned partitions and
 //!   [`consumer::GroupConsumer`] for classic consumer groups.
+//!
+//! Connections: a [`Client`] keeps one connection per broker, shared by
+//! every thread using it; each has a reader thread, so requests pipeline
+//! (see [`conn::Conn::send`]). Brokers answer a connection's requests in
+//! order, so whatever may be held by the broker (a Fetch long poll, a
+//! JoinGroup waiting for the group) goes on connections of its own
+//! ([`Client::connect_node`]): a fetcher's and a group member's requests
+//! never queue behind another user's. A load generator wanting more
+//! connections opens them the same way, or uses several `Client`s.
+//!
+//! Errors: [`Error`] is one line naming the Kafka error and the item
+//! (`UNKNOWN_TOPIC_OR_PARTITION: ... (topic foo)`); admin calls answer a
+//! `Result` per item inside the call's own `Result`.
 
 pub mod admin;
 mod client;

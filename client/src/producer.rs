@@ -33,6 +33,38 @@ impl ProducePending {
     }
 }
 
+/// Takes the new leaders a Produce response names for partitions it
+/// refused (NOT_LEADER_OR_FOLLOWER with `current_leader`, and the leaders'
+/// addresses in `node_endpoints`), sparing a metadata round trip.
+/// Answers the partitions updated.
+fn apply_leader_hints(client: &Client, resp: &ProduceResponse) -> Vec<(String, i32)> {
+    for n in &resp.node_endpoints {
+        client.add_broker(crate::client::BrokerInfo {
+            node_id: n.node_id,
+            host: n.host.clone(),
+            port: n.port,
+            rack: n.rack.clone(),
+        });
+    }
+    let mut out = Vec::new();
+    for t in &resp.responses {
+        for p in &t.partition_responses {
+            if p.error_code == ErrorCode::NotLeaderOrFollower.code()
+                && p.current_leader.leader_id >= 0
+                && client.apply_leader_hint(
+                    &t.name,
+                    p.index,
+                    p.current_leader.leader_id,
+                    p.current_leader.leader_epoch,
+                )
+            {
+                out.push((t.name.clone(), p.index));
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn partition_result(
     resp: &ProduceResponse,
     topic: &str,
@@ -584,7 +616,14 @@ impl Producer {
         };
         let key = (rec.topic, partition);
         let st_ref = &mut *st;
-        let q = st_ref.queues.entry(key.clone()).or_default();
+        // Look up before inserting: `entry` would need the key (a String)
+        // cloned for every record.
+        if !st_ref.queues.contains_key(&key) {
+            st_ref.queues.insert(key.clone(), PartitionQueue::default());
+        }
+        let Some(q) = st_ref.queues.get_mut(&key) else {
+            return Err(Error::Protocol("producer queue vanished".into()));
+        };
         let full = q
             .open
             .as_ref()
@@ -596,7 +635,9 @@ impl Producer {
                 st_ref.sticky.remove(&key.0);
             }
         }
-        let q = st_ref.queues.entry(key).or_default();
+        let Some(q) = st_ref.queues.get_mut(&key) else {
+            return Err(Error::Protocol("producer queue vanished".into()));
+        };
         let open = q.open.get_or_insert_with(|| OpenBatch {
             records: Vec::new(),
             bytes: 0,
@@ -787,6 +828,8 @@ fn send_round(shared: &Shared, round: Vec<Outgoing>) {
     let cfg = &shared.cfg;
     let client = &shared.client;
     let round_len = round.len();
+    // Partitions whose new leader the broker named (KIP-951).
+    let mut hinted: Vec<(String, i32)> = Vec::new();
     let mut done: Vec<(Outgoing, Result<i64, Error>)> = Vec::new();
     let mut by_node: BTreeMap<i32, Vec<Outgoing>> = BTreeMap::new();
     for mut o in round {
@@ -849,6 +892,7 @@ fn send_round(shared: &Shared, round: Vec<Outgoing>) {
         }) {
             Ok(None) => done.extend(batch.into_iter().map(|o| (o, Ok(-1)))),
             Ok(Some(resp)) => {
+                hinted.extend(apply_leader_hints(client, &resp));
                 for o in batch {
                     let r = partition_result(&resp, &o.topic, o.partition);
                     done.push((o, r));
@@ -878,7 +922,9 @@ fn send_round(shared: &Shared, round: Vec<Outgoing>) {
             {
                 tracing::debug!(topic = o.topic, partition = o.partition, error = %e, "produce retry");
                 o.batch.attempts += 1;
-                client.invalidate_topic(&o.topic);
+                if !hinted.contains(&(o.topic.clone(), o.partition)) {
+                    client.invalidate_topic(&o.topic);
+                }
                 requeue.push(o);
             }
             Err(e) => {

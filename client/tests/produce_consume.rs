@@ -205,6 +205,15 @@ fn idempotent_and_acks_variants_and_prebuilt_batches() {
     f.seek("raw", 0, StartOffset::Latest).unwrap();
     assert_eq!(f.position("raw", 0), Some(90));
     assert!(f.poll(200).unwrap().is_empty());
+    // By timestamp: every raw record has timestamp 1.
+    f.seek("raw", 0, StartOffset::Timestamp(1)).unwrap();
+    assert_eq!(f.position("raw", 0), Some(0));
+    f.seek("raw", 0, StartOffset::Timestamp(2)).unwrap();
+    assert_eq!(
+        f.position("raw", 0),
+        Some(90),
+        "no record that late: the end"
+    );
     f.seek("raw", 0, StartOffset::Offset(1_000_000)).unwrap();
     let _ = f.poll(1000).unwrap();
     assert!(
