@@ -1,2 +1,13 @@
-//! `tmk`, the operations CLI and load generator, on the project's own
-//! async client. Empty until its issue lands (`tools` -> `kafka-protocol`).
+//! `tmk`, Tidemark's rpk-style operations CLI. The binary (`main.rs`) only
+//! parses and reports; the modules here are the command tree (`cli`), the
+//! rpk `-f` formats (`format`), table/JSON/YAML rendering (`output`),
+//! connection settings and profiles (`profile`), the one-line errors
+//! (`errors`) and the commands themselves (`commands`).
+
+pub mod cli;
+pub mod commands;
+pub mod errors;
+pub mod format;
+pub mod output;
+pub mod profile;
+pub mod spec;
