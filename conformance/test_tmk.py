@@ -307,14 +307,45 @@ def test_security_users(broker):
     assert all(u["username"] != "carol" for u in users)
 
 
+PERCENTILES = ("p50", "p90", "p99", "p999", "max")
+
+
+def assert_latency(summary, key, count):
+    lat = summary[key]
+    assert lat["count"] == count, summary
+    for p in PERCENTILES:
+        assert lat[p] > 0, (key, p, summary)
+
+
 def test_bench_produce_then_consume(broker):
     t = harness.unique_topic("tmk-bench")
     ok(run_tmk(["topic", "create", t, "-p", "2"], broker))
     s = json.loads(ok(run_tmk(["bench", "produce", t, "-n", "2000", "-s", "100", "--batch-records", "50",
                                "--connections", "2", "--keys", "uniform:10", "--format", "json"], broker)))
-    assert s["records"] == 2000 and s["latency_ms"]["p50"] > 0, s
-    s = json.loads(ok(run_tmk(["bench", "consume", t, "--format", "json"], broker)))
-    assert s["records"] == 2000, s
+    assert s["mode"] == "produce" and s["records"] == 2000 and s["records_per_sec"] > 0, s
+    assert_latency(s, "publish_ack_ms", 2000)
+    s = json.loads(ok(run_tmk(["bench", "consume", t, "-n", "2000", "--duration", "30", "--format", "json"],
+                              broker)))
+    assert s["records"] == 2000 and s["consumed"] == 2000, s
+
+
+def test_bench_idempotent_and_e2e(broker):
+    t = harness.unique_topic("tmk-bench-e2e")
+    ok(run_tmk(["topic", "create", t, "-p", "3"], broker))
+    # Idempotent, compressed, one hot key, a count that does not divide
+    # into whole batches: exactly -n records are sent and acknowledged.
+    s = json.loads(ok(run_tmk(["bench", "produce", t, "-n", "1234", "-s", "200", "--batch-records", "100",
+                               "--idempotent", "--acks", "-1", "-z", "lz4", "--keys", "hot",
+                               "--format", "json"], broker)))
+    assert s["records"] == 1234, s
+    assert_latency(s, "publish_ack_ms", 1234)
+    s = json.loads(ok(run_tmk(["bench", "e2e", t, "-n", "3000", "-s", "100", "--batch-records", "20",
+                               "--rate", "5000", "--duration", "30", "--format", "json"], broker, timeout=90)))
+    assert s["mode"] == "e2e" and s["records"] == 3000 and s["consumed"] == 3000, s
+    assert_latency(s, "publish_ack_ms", 3000)
+    assert_latency(s, "publish_to_consume_ms", 3000)
+    s = json.loads(ok(run_tmk(["bench", "consume", t, "--duration", "30", "--format", "json"], broker)))
+    assert s["records"] == 1234 + 3000, s
 
 
 def test_sasl_scram_connection_flags():

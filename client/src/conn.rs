@@ -134,6 +134,28 @@ impl<T: Message> PendingResponse<T> {
     }
 }
 
+impl<T: Message> PendingResponse<T> {
+    /// Waits up to `d` without giving up on the request: `Ok(None)` when
+    /// the answer has not come yet (the request stays pending, unlike
+    /// [`PendingResponse::wait`]'s timeout), so a caller can pace other
+    /// work, e.g. a rate-limited load generator taking answers as they
+    /// arrive between its sends.
+    pub fn wait_for(&mut self, d: Duration) -> Result<Option<T>, Error> {
+        match self.rx.recv_timeout(d) {
+            Ok(Ok(f)) => decode_body(self.api, self.version, f).map(Some),
+            Ok(Err(why)) => Err(Error::io(
+                &self.addr,
+                io::Error::new(io::ErrorKind::ConnectionAborted, why),
+            )),
+            Err(mpsc::RecvTimeoutError::Timeout) => Ok(None),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(Error::io(
+                &self.addr,
+                io::Error::new(io::ErrorKind::ConnectionAborted, "connection closed"),
+            )),
+        }
+    }
+}
+
 fn decode_body<T: Message>(api: ApiKey, version: i16, frame: Bytes) -> Result<T, Error> {
     let mut d = Decoder::new(frame);
     ResponseHeader::read(&mut d, api.response_header_version(version))?;
@@ -450,14 +472,44 @@ fn write_frame(w: &mut Writer, len: i32, chunks: &[Bytes]) -> io::Result<()> {
         parts.extend(chunks.iter().cloned());
     }
     match w {
-        Writer::Plain(s) => {
-            for p in &parts {
-                s.write_all(p)?;
-            }
-            Ok(())
-        }
+        Writer::Plain(s) => write_all_vectored(s, &parts),
         Writer::Tls(t) => t.write_frame(&parts),
     }
+}
+
+/// Writes every part with as few `writev` calls as the socket allows: a
+/// large Produce (size prefix, header, one chunk per batch) goes out in
+/// one system call instead of one per chunk, and the 4-byte size prefix
+/// never travels alone in a packet of its own.
+fn write_all_vectored(s: &mut TcpStream, parts: &[Bytes]) -> io::Result<()> {
+    let (mut i, mut off) = (0usize, 0usize);
+    while i < parts.len() {
+        let mut slices: Vec<io::IoSlice<'_>> = Vec::with_capacity(parts.len() - i);
+        slices.push(io::IoSlice::new(&parts[i][off..]));
+        slices.extend(parts[i + 1..].iter().map(|p| io::IoSlice::new(p)));
+        let mut n = match s.write_vectored(&slices) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        while i < parts.len() && n > 0 {
+            let left = parts[i].len() - off;
+            if n >= left {
+                n -= left;
+                i += 1;
+                off = 0;
+            } else {
+                off += n;
+                n = 0;
+            }
+        }
+        while i < parts.len() && parts[i].len() == off {
+            i += 1;
+            off = 0;
+        }
+    }
+    Ok(())
 }
 
 fn read_loop(mut r: Box<dyn Read + Send>, shared: &Shared, addr: &str) {

@@ -882,6 +882,13 @@ pub enum BenchCmd {
     /// Consume a topic from the start; report rates.
     #[command(after_help = "EXAMPLES:\n  tmk bench consume bench -n 1000000")]
     Consume(BenchConsume),
+    /// Produce as `produce` while a consumer fetches the topic; report
+    /// publish-ack and publish-to-consume latency (consume time minus the
+    /// record's timestamp, which has ms resolution).
+    #[command(
+        after_help = "EXAMPLES:\n  tmk bench e2e bench --duration 15 --rate 20000 --acks -1 --format json"
+    )]
+    E2e(BenchProduce),
 }
 
 #[derive(Args, Debug)]
@@ -896,9 +903,18 @@ pub struct BenchProduce {
     /// Value size in bytes.
     #[arg(short = 's', long = "record-size", default_value_t = 1024)]
     pub record_size: usize,
-    /// Records per batch.
-    #[arg(long = "batch-records", default_value_t = 100)]
+    /// Records per batch, one batch per partition per request (0: as many
+    /// as fit in about 1 MB, librdkafka's batch.size in benches/load/).
+    #[arg(long = "batch-records", default_value_t = 0)]
     pub batch_records: usize,
+    /// Partitions per Produce request (0: every partition of the
+    /// connection's share, as librdkafka fills a request).
+    #[arg(long = "partitions-per-request", default_value_t = 0)]
+    pub partitions_per_request: usize,
+    /// Idempotent batches (producer id, epoch and sequences); needs --acks -1
+    /// and caps --inflight at 5.
+    #[arg(long)]
+    pub idempotent: bool,
     /// Connections (one thread and one client each).
     #[arg(long, default_value_t = 4)]
     pub connections: usize,

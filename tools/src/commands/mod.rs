@@ -37,6 +37,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench(BenchCmd::Produce(b)) => bench::produce(&cli.conn, b),
         Command::Bench(BenchCmd::Consume(b)) => bench::consume(&cli.conn, b),
+        Command::Bench(BenchCmd::E2e(b)) => bench::e2e(&cli.conn, b),
         Command::Topic(cmd) => topic::run(&cli.conn, cmd),
         Command::Group(cmd) => group::run(&cli.conn, cmd),
         Command::Cluster(cmd) => cluster::run(&cli.conn, cmd),
