@@ -475,3 +475,74 @@ def test_offset_delete_config_export_import_logdirs(broker, tmp_path):
     dirs = json.loads(ok(run_tmk(["cluster", "logdirs", "describe", "--topics", t, "--format", "json"], broker)))
     sizes = {d["partition"]: d["size"] for d in dirs}
     assert set(sizes) == {0, 1} and sizes[0] > 0 and sizes[1] == 0, dirs
+
+
+def _tls_pki_or_skip(tmp_path_factory):
+    import shutil
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl CLI missing (conformance/install.sh installs it)")
+    from test_tls import CLIENT_DN, Pki
+    p = Pki(tmp_path_factory.mktemp("tmk-pki"))
+    p.server = p.issue("server", "/O=Tidemark/CN=localhost", server=True)
+    p.client = p.issue("client", CLIENT_DN, server=False)
+    p.other_ca = Pki(tmp_path_factory.mktemp("tmk-other-ca")).ca
+    return p
+
+
+@pytest.fixture(scope="module")
+def mtls_acl_broker(tmp_path_factory):
+    """A broker with a PLAINTEXT listener whose anonymous clients are super
+    users, and an SSL listener that requires a client certificate whose
+    subject becomes the principal (User:alice@payments), under Kafka's
+    StandardAuthorizer."""
+    from test_tls import start as start_tls
+    pki = _tls_pki_or_skip(tmp_path_factory)
+    b = start_tls({"ssl.keystore.location": str(pki.server[2]),
+                   "ssl.truststore.location": str(pki.ca),
+                   "ssl.client.auth": "required",
+                   "ssl.principal.mapping.rules": "RULE:^CN=(.*?),OU=(.*?),O=.*$/$1@$2/L,DEFAULT",
+                   "authorizer.class.name": AUTHORIZER,
+                   "super.users": "User:ANONYMOUS"}, "tmk-mtls")
+    b.pki = pki
+    yield b
+    b.close()
+
+
+def _tls_flags(b, ca=None, cert=True):
+    pki = b.pki
+    flags = ["-X", "brokers=" + b.ssl_bootstrap, "-X", "tls.enabled=true", "-X", "tls.ca=%s" % (ca or pki.ca)]
+    if cert:
+        flags += ["-X", "tls.cert=%s" % pki.client[1], "-X", "tls.key=%s" % pki.client[0]]
+    return flags
+
+
+def test_tls_round_trip_and_acl_denial(mtls_acl_broker):
+    b = mtls_acl_broker
+    t = harness.unique_topic("tmk-tls")
+    ok(run_tmk(["topic", "create", t, "-p", "1"], b))  # plaintext: a super user
+    # Over mutual TLS the principal is the certificate's mapped subject,
+    # which no ACL allows yet: the produce is refused with Kafka's error.
+    p = run_tmk(_tls_flags(b) + ["topic", "produce", t], input="denied\n")
+    assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
+    assert "TOPIC_AUTHORIZATION_FAILED" in one_line_error(p)
+    ok(run_tmk(["security", "acl", "create", "--allow-principal", "alice@payments",
+                "--operation", "write,read", "--topic", t], b))
+    ok(run_tmk(["security", "acl", "create", "--allow-principal", "alice@payments",
+                "--operation", "read", "--group", "tmk-tls-g"], b))
+    ok(run_tmk(_tls_flags(b) + ["topic", "produce", t, "-k", "k1"], input="over tls\n"))
+    out = ok(run_tmk(_tls_flags(b) + ["topic", "consume", t, "-n", "1", "-f", "%k=%v\\n"]))
+    assert out == "k1=over tls\n", out
+    # The record is also what a plaintext reader sees.
+    rec = json.loads(ok(run_tmk(["topic", "consume", t, "-n", "1"], b)))
+    assert (rec["key"], rec["value"]) == ("k1", "over tls"), rec
+
+
+def test_tls_wrong_ca_and_missing_certificate_fail_in_one_line(mtls_acl_broker):
+    b = mtls_acl_broker
+    p = run_tmk(_tls_flags(b, ca=b.pki.other_ca) + ["cluster", "info"], timeout=60)
+    assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
+    line = one_line_error(p)
+    assert "TLS" in line or "certificate" in line.lower(), line
+    p = run_tmk(_tls_flags(b, cert=False) + ["cluster", "info"], timeout=60)
+    assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
+    one_line_error(p)
