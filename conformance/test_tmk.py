@@ -389,6 +389,25 @@ def test_three_nodes_topics_health_and_round_trip():
         ok(run_tmk(brokers + ["topic", "produce", t, "-f", "%k %v\\n"], input="a 1\nb 2\nc 3\nd 4\n"))
         out = ok(run_tmk(brokers + ["topic", "consume", t, "-o", ":end", "-f", "%k=%v\\n"]))
         assert sorted(out.splitlines()) == ["a=1", "b=2", "c=3", "d=4"]
+
+        # Leadership moves to another in-sync replica, which becomes the
+        # preferred one; the partition keeps serving.
+        def part0():
+            d = json.loads(ok(run_tmk(brokers + ["topic", "describe", t, "-p", "--format", "json"])))
+            return next(p for p in d[0]["partitions"] if p["partition"] == 0)
+        before = part0()
+        target = next(n for n in before["replicas"] if n != before["leader"])
+        res = json.loads(ok(run_tmk(brokers + ["cluster", "partitions", "transfer-leadership",
+                                               "%s/0:%d" % (t, target), "--format", "json"], timeout=90)))
+        assert res == [{"topic": t, "partition": 0, "leader": target, "status": "OK"}], res
+        after = part0()
+        assert after["leader"] == target and after["replicas"][0] == target, after
+        assert sorted(after["replicas"]) == sorted(before["replicas"]), after
+        ok(run_tmk(brokers + ["topic", "produce", t, "-p", "0", "-k", "e"], input="5\n"))
+        out = ok(run_tmk(brokers + ["topic", "consume", t, "-p", "0", "-o", ":end", "-f", "%k=%v\\n"]))
+        assert "e=5" in out.splitlines(), out
+        p = run_tmk(brokers + ["cluster", "partitions", "transfer-leadership", "%s/0:9" % t])
+        assert p.returncode == 1 and "holds no replica" in one_line_error(p), p
     finally:
         c.close()
 

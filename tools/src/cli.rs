@@ -632,6 +632,25 @@ pub enum PartitionsCmd {
         after_help = "EXAMPLES:\n  tmk cluster partitions move-cancel\n  tmk cluster partitions move-cancel -p foo/0"
     )]
     MoveCancel(PartitionsMoveCancel),
+    /// Move a partition's leadership to another in-sync replica: TOPIC/PARTITION:NODE.
+    #[command(
+        after_help = "Kafka has no API for this (rpk calls Redpanda's admin API); tmk does what Kafka\noperators do by hand: it makes NODE the preferred replica (a move that only\nreorders the replicas) and runs a preferred leader election.\n\nEXAMPLES:\n  tmk cluster partitions transfer-leadership foo/0:2\n  tmk cluster partitions transfer-leadership -p foo/0:2 -p foo/1:3"
+    )]
+    TransferLeadership(PartitionsTransferLeadership),
+}
+
+#[derive(Args, Debug)]
+pub struct PartitionsTransferLeadership {
+    /// TOPIC/PARTITION:NODE transfers.
+    pub transfers: Vec<String>,
+    /// TOPIC/PARTITION:NODE (repeatable).
+    #[arg(short = 'p', long = "partition")]
+    pub partition: Vec<String>,
+    /// How long to wait for each new leader, in seconds.
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 30)]
+    pub timeout_secs: u64,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 #[derive(Args, Debug)]

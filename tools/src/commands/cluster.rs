@@ -6,10 +6,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use tidemark_client::Client;
-use tidemark_client::admin::{AlterConfigOp, ConfigResource};
+use tidemark_client::admin::{AlterConfigOp, ConfigResource, ElectionType};
 
 use super::{connect, first_error, kerr};
-use crate::cli::{ClusterCmd, ClusterConfigCmd, ConnFlags, LogdirsCmd, OutFormat, PartitionsCmd};
+use crate::cli::{
+    ClusterCmd, ClusterConfigCmd, ConnFlags, LogdirsCmd, OutFormat, PartitionsCmd,
+    PartitionsTransferLeadership,
+};
 use crate::errors::{Result, TmkError};
 use crate::output::{Table, emit, write_stdout};
 use crate::spec::{parse_move, parse_topic_partition};
@@ -640,6 +643,7 @@ fn partitions(client: &Client, p: PartitionsCmd) -> Result<()> {
             }
             run(items, c.out.format, "cancelling the move of")
         }
+        PartitionsCmd::TransferLeadership(t) => transfer_leadership(client, t),
         PartitionsCmd::MoveStatus(s) => {
             let filter: Vec<(String, i32)> = s
                 .partition
@@ -698,4 +702,156 @@ fn partitions(client: &Client, p: PartitionsCmd) -> Result<()> {
             })
         }
     }
+}
+
+/// `TOPIC/PARTITION:NODE`.
+fn parse_transfer(s: &str) -> Result<(String, i32, i32)> {
+    let bad = || {
+        TmkError::msg(format!("invalid leadership transfer {s:?}"))
+            .with_hint("write TOPIC/PARTITION:NODE, e.g. foo/0:2")
+    };
+    let mv = parse_move(s).map_err(|_| bad())?;
+    match mv.replicas.as_slice() {
+        [node] => Ok((mv.topic, mv.partition, *node)),
+        _ => Err(bad()),
+    }
+}
+
+/// The partition's leader, replicas and in-sync replicas, fresh from the
+/// cluster (not the client's cache).
+fn partition_state(
+    client: &Client,
+    topic: &str,
+    partition: i32,
+) -> Result<(i32, Vec<i32>, Vec<i32>)> {
+    client
+        .refresh_topics(&[topic.to_string()])
+        .map_err(|e| kerr(&format!("describing {topic}"), e))?;
+    let t = client
+        .topic(topic)
+        .map_err(|e| kerr(&format!("describing {topic}"), e))?;
+    let p = t
+        .partitions
+        .iter()
+        .find(|p| p.partition == partition)
+        .ok_or_else(|| {
+            TmkError::msg(format!("topic {topic} has no partition {partition}"))
+                .with_hint("`tmk topic describe -p` lists its partitions")
+        })?;
+    Ok((p.leader, p.replicas.clone(), p.isr.clone()))
+}
+
+/// Moves each partition's leadership to the named in-sync replica: the
+/// replicas are reordered so that it is the preferred one (a reassignment
+/// that moves no data, finished once the controller applied it), then a
+/// preferred election hands the leadership over; each step is waited for,
+/// bounded by `timeout_secs`.
+fn transfer_leadership(client: &Client, t: PartitionsTransferLeadership) -> Result<()> {
+    #[derive(Serialize)]
+    struct Row {
+        topic: String,
+        partition: i32,
+        leader: i32,
+        status: String,
+    }
+    let specs: Vec<&String> = t.transfers.iter().chain(t.partition.iter()).collect();
+    if specs.is_empty() {
+        return Err(TmkError::msg("no leadership transfer given")
+            .with_hint("write TOPIC/PARTITION:NODE, e.g. foo/0:2"));
+    }
+    let wait_ms = t.timeout_secs.saturating_mul(1000);
+    let mut rows = Vec::new();
+    for s in specs {
+        let (topic, partition, target) = parse_transfer(s)?;
+        let tp = format!("{topic}/{partition}");
+        let (leader, mut replicas, isr) = partition_state(client, &topic, partition)?;
+        if !replicas.contains(&target) {
+            return Err(TmkError::msg(format!(
+                "node {target} holds no replica of {tp} (replicas {replicas:?})"
+            ))
+            .with_hint("move a replica there first with `tmk cluster partitions move`"));
+        }
+        if !isr.contains(&target) {
+            return Err(TmkError::msg(format!(
+                "node {target} is not in sync for {tp} (in sync: {isr:?})"
+            ))
+            .with_hint("wait until it has caught up (`tmk topic describe -p`)"));
+        }
+        if leader == target {
+            rows.push(Row {
+                topic,
+                partition,
+                leader,
+                status: "already the leader".into(),
+            });
+            continue;
+        }
+        if replicas.first() != Some(&target) {
+            replicas.retain(|&n| n != target);
+            replicas.insert(0, target);
+            let res = client
+                .alter_partition_reassignments(&[(topic.clone(), partition, Some(replicas))])
+                .map_err(|e| kerr(&format!("reordering the replicas of {tp}"), e))?;
+            for (_, r) in res {
+                r.map_err(|e| kerr(&format!("reordering the replicas of {tp}"), e))?;
+            }
+            wait_for_moves(client, &[(topic.clone(), partition)], t.timeout_secs)?;
+        }
+        let started = std::time::Instant::now();
+        loop {
+            let res = client
+                .elect_leaders(
+                    ElectionType::Preferred,
+                    Some(&[(topic.clone(), vec![partition])]),
+                )
+                .map_err(|e| kerr(&format!("electing the leader of {tp}"), e))?;
+            for (_, r) in res {
+                match r {
+                    Ok(()) => {}
+                    // Already there, or the election raced a change: the
+                    // leader check below decides.
+                    Err(e)
+                        if e.kafka_code().is_some_and(|c| {
+                            matches!(
+                                c.name(),
+                                "ELECTION_NOT_NEEDED" | "PREFERRED_LEADER_NOT_AVAILABLE"
+                            )
+                        }) => {}
+                    Err(e) => return Err(kerr(&format!("electing the leader of {tp}"), e)),
+                }
+            }
+            let (now, _, _) = partition_state(client, &topic, partition)?;
+            if now == target {
+                rows.push(Row {
+                    topic,
+                    partition,
+                    leader: now,
+                    status: "OK".into(),
+                });
+                break;
+            }
+            if started.elapsed().as_millis() as u64 >= wait_ms {
+                return Err(TmkError::msg(format!(
+                    "{tp} is still led by node {now} after {} s",
+                    t.timeout_secs
+                ))
+                .with_hint(format!(
+                    "node {target} may be falling behind; try again, or raise --timeout"
+                )));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
+    }
+    emit(t.out.format, &rows, |w| {
+        let mut tb = Table::new(&["topic", "partition", "leader", "status"]);
+        for r in &rows {
+            tb.row([
+                r.topic.clone(),
+                r.partition.to_string(),
+                r.leader.to_string(),
+                r.status.clone(),
+            ]);
+        }
+        tb.render(w)
+    })
 }
