@@ -408,6 +408,28 @@ def test_three_nodes_topics_health_and_round_trip():
         assert "e=5" in out.splitlines(), out
         p = run_tmk(brokers + ["cluster", "partitions", "transfer-leadership", "%s/0:9" % t])
         assert p.returncode == 1 and "holds no replica" in one_line_error(p), p
+
+        # A replica moves to another broker (the data with it), waited for
+        # with --wait; move-status then shows nothing in progress.
+        m = harness.unique_topic("tmk-3n-move")
+        ok(run_tmk(brokers + ["topic", "create", m, "-p", "1", "-r", "1"]))
+        ok(run_tmk(brokers + ["topic", "produce", m, "-k", "x"], input="1\n2\n3\n"))
+        d = json.loads(ok(run_tmk(brokers + ["topic", "describe", m, "-p", "--format", "json"])))
+        (src,) = d[0]["partitions"][0]["replicas"]
+        dst = next(n for n in (1, 2, 3) if n != src)
+        res = json.loads(ok(run_tmk(brokers + ["cluster", "partitions", "move", "%s/0:%d" % (m, dst),
+                                               "--wait", "60", "--format", "json"], timeout=90)))
+        assert res == [{"topic": m, "partition": 0, "status": "OK"}], res
+        assert "no ongoing partition moves" in ok(run_tmk(brokers + ["cluster", "partitions", "move-status"]))
+
+        def moved():
+            p0 = json.loads(ok(run_tmk(brokers + ["topic", "describe", m, "-p", "--format", "json"])))[0]["partitions"][0]
+            return p0["replicas"] == [dst] and p0["leader"] == dst
+        harness.wait_until(moved, timeout=30, what="the partition led from its new broker")
+        out = ok(run_tmk(brokers + ["topic", "consume", m, "-o", ":end", "-f", "%v\\n"]))
+        assert out.splitlines() == ["1", "2", "3"], out
+        p = run_tmk(brokers + ["cluster", "partitions", "move", "%s/0:9" % m])
+        assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
     finally:
         c.close()
 

@@ -449,6 +449,11 @@ impl Partition {
     ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
         // Held until the batch is handed to the Raft group (or refused).
         let turn = self.admission.enter().await;
+        // Wake a sleeping group now, with the turn held, so that no later
+        // append overtakes this one while it would wake the group
+        // (`PartitionReplica::wake`); a failure to wake shows in the
+        // append itself. Before anything is recorded for the batch.
+        let _ = self.replica.wake().await;
         if self.net.is_some() {
             if !self
                 .wait_until_leading(timeout.min(LEADERSHIP_SETTLE))
@@ -1036,6 +1041,8 @@ impl Partition {
         lat: Option<i64>,
         timeout: std::time::Duration,
     ) -> Result<AppendInfo, ProduceError> {
+        // As in `append_with_verifier`: wake the group with the turn held.
+        let _ = self.replica.wake().await;
         let predicted = self.next_offset.get();
         self.next_offset.set(predicted + i64::from(count.max(1)));
         let (tx, rx) = futures_channel::oneshot::channel();

@@ -364,6 +364,16 @@ impl PartitionReplica {
     }
 
     /// The running openraft instance, started again if hibernating.
+    /// Starts a sleeping group's openraft instance now (nothing if it is
+    /// running). A writer calls it while it holds its admission turn: an
+    /// append that had to wake the group itself waited on the wake while
+    /// appends spawned after it found the group awake and reached openraft
+    /// first, so pipelined batches of one connection were written out of
+    /// order (found by the client library's pipelining test).
+    pub async fn wake(&self) -> Result<(), Error> {
+        self.running().await.map(|_| ())
+    }
+
     async fn running(&self) -> Result<RaftHandle, Error> {
         if let Some(r) = self.raft.borrow().as_ref() {
             return Ok(r.clone());

@@ -1,8 +1,7 @@
 //! Producing with every codec and reading back, the idempotent producer,
 //! pre-built batches, and a consumer group resuming from its commits.
 
-mod common;
-
+use crate::common;
 use std::time::Duration;
 
 use bytes::Bytes;

@@ -1,8 +1,7 @@
 //! SASL (PLAIN, SCRAM-SHA-256/512, SCRAM users made through the admin
 //! API) and TLS (a CA made with the openssl CLI) against a real broker.
 
-mod common;
-
+use crate::common;
 use std::path::Path;
 use std::process::Command;
 

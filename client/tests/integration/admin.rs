@@ -1,7 +1,6 @@
 //! Connect, metadata and topic administration against a real broker.
 
-mod common;
-
+use crate::common;
 use tidemark_client::admin::{AlterConfigOp, ConfigResource, NewTopic, OffsetSpec};
 use tidemark_client::{Error, ErrorCode, Route};
 

@@ -2,8 +2,7 @@
 //! produce and fetch go to each partition's leader, and a killed leader's
 //! partitions are found again at their new leader.
 
-mod common;
-
+use crate::common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
