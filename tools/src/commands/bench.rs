@@ -176,6 +176,8 @@ struct Plan {
     topic: String,
     /// Per partition, its batch variants (empty when no key maps there).
     templates: Vec<Vec<Template>>,
+    /// Per partition, the keys of the run's last, short batch.
+    tail_keys: TailKeys,
     value: Bytes,
     codec: Compression,
     acks: i16,
@@ -193,13 +195,23 @@ struct Plan {
     producer: (i64, i16),
 }
 
-/// Pre-built batches: per partition, up to [`BATCH_VARIANTS`].
-fn build_templates(b: &BenchProduce, partitions: i32, keys: Keys) -> Result<Vec<Vec<Template>>> {
+/// Per partition, the keys of its first batch variant: the run's last,
+/// short batch takes its keys from there, so it follows `--keys` too.
+type TailKeys = Vec<Vec<Option<Bytes>>>;
+
+/// Pre-built batches: per partition, up to [`BATCH_VARIANTS`]; and the
+/// keys the tail batch uses.
+fn build_templates(
+    b: &BenchProduce,
+    partitions: i32,
+    keys: Keys,
+) -> Result<(Vec<Vec<Template>>, TailKeys)> {
     let codec = compression(&b.compression)?;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let value = bench_value(b.record_size);
     let now = now_ms();
     let mut out: Vec<Vec<Template>> = (0..partitions).map(|_| Vec::new()).collect();
+    let mut tail_keys: TailKeys = (0..partitions).map(|_| Vec::new()).collect();
     for variant in 0..BATCH_VARIANTS {
         let mut per_part: Vec<RecordBatchBuilder> = (0..partitions)
             .map(|_| RecordBatchBuilder::new().compression(codec))
@@ -225,6 +237,9 @@ fn build_templates(b: &BenchProduce, partitions: i32, keys: Keys) -> Result<Vec<
                 continue;
             }
             counts[p] += 1;
+            if variant == 0 {
+                tail_keys[p].push(key.clone());
+            }
             per_part[p].push(NewRecord {
                 key,
                 value: Some(value.clone()),
@@ -242,7 +257,7 @@ fn build_templates(b: &BenchProduce, partitions: i32, keys: Keys) -> Result<Vec<
             out[p].push(Template::new(batch)?);
         }
     }
-    Ok(out)
+    Ok((out, tail_keys))
 }
 
 fn bench_value(size: usize) -> Bytes {
@@ -388,9 +403,10 @@ fn drive(plan: &Plan, mut lanes: Vec<Lane>) -> std::result::Result<Histogram<u64
                     // The run's last, short batch: built once, here.
                     let n = left as usize;
                     let mut bld = RecordBatchBuilder::new().compression(plan.codec);
-                    for _ in 0..n {
+                    let keys = &plan.tail_keys[pi];
+                    for i in 0..n {
                         bld.push(NewRecord {
-                            key: None,
+                            key: keys.get(i % keys.len().max(1)).cloned().flatten(),
                             value: Some(plan.value.clone()),
                             headers: Vec::new(),
                             timestamp: ts,
@@ -681,7 +697,7 @@ fn run(conn: &ConnFlags, b: BenchProduce, e2e: bool) -> Result<()> {
             b.topic
         )));
     }
-    let templates = build_templates(&b, partitions, keys)?;
+    let (templates, tail_keys) = build_templates(&b, partitions, keys)?;
     // Partitions with batches, by leader; each goes to exactly one
     // connection, so an idempotent partition's sequence has one writer.
     let mut by_leader: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
@@ -750,6 +766,7 @@ fn run(conn: &ConnFlags, b: BenchProduce, e2e: bool) -> Result<()> {
     let plan = Arc::new(Plan {
         topic: b.topic.clone(),
         templates,
+        tail_keys,
         value: bench_value(b.record_size),
         codec: compression(&b.compression)?,
         acks: b.acks,
