@@ -74,21 +74,34 @@ def test_a_new_leader_asks_an_unknown_producer_to_resend_from_its_first_sequence
         with c._conn(leader) as conn:
             r = conn.request(22, 1, {"TransactionalId": None, "TransactionTimeoutMs": 60000})
             assert r["ErrorCode"] == 0, r
-            pid, epoch = r["ProducerId"], r["ProducerEpoch"]
-            recs = [(b"k", b"v%d" % i) for i in range(5)]
+        pid, epoch = r["ProducerId"], r["ProducerEpoch"]
+        recs = [(b"k", b"v%d" % i) for i in range(5)]
 
-            def send(seq):
-                blob = rawkafka.build_batch(recs, producer_id=pid, producer_epoch=epoch,
-                                            base_sequence=seq)
+        def send(seq):
+            blob = rawkafka.build_batch(recs, producer_id=pid, producer_epoch=epoch,
+                                        base_sequence=seq)
+            with c._conn(c.leader_of(topic, 0)) as conn:
                 part, _ = conn.produce(topic, 0, blob, acks=-1)
-                return part
+            return part
 
-            part = send(5)
-            assert part["ErrorCode"] == rawkafka.NOT_LEADER_OR_FOLLOWER, part
-            # In order, both are taken.
-            part = send(0)
-            assert (part["ErrorCode"], part["BaseOffset"]) == (0, 0), part
-            part = send(5)
-            assert (part["ErrorCode"], part["BaseOffset"]) == (0, 5), part
+        def send_until_taken(seq):
+            # A loaded machine may still move the new partition's
+            # leadership (its first leader hands over to the preferred
+            # replica) or settle it: NOT_LEADER_OR_FOLLOWER is retriable,
+            # and a client retries at the leader it finds next.
+            deadline = time.monotonic() + 20
+            part = send(seq)
+            while part["ErrorCode"] == rawkafka.NOT_LEADER_OR_FOLLOWER and time.monotonic() < deadline:
+                time.sleep(0.2)
+                part = send(seq)
+            return part
+
+        part = send(5)
+        assert part["ErrorCode"] == rawkafka.NOT_LEADER_OR_FOLLOWER, part
+        # In order, both are taken.
+        part = send_until_taken(0)
+        assert (part["ErrorCode"], part["BaseOffset"]) == (0, 0), part
+        part = send_until_taken(5)
+        assert (part["ErrorCode"], part["BaseOffset"]) == (0, 5), part
     finally:
         c.close()
