@@ -372,8 +372,8 @@ def test_sasl_scram_connection_flags():
 @pytest.mark.cluster
 def test_three_nodes_topics_health_and_round_trip():
     import cluster
-    if not cluster.binary_has_cluster_mode():
-        pytest.skip("the broker binary has no cluster mode")
+    # The broker always has cluster mode: a binary without it is a failure.
+    assert cluster.binary_has_cluster_mode(), "the broker binary has no cluster mode"
     c = cluster.Cluster(3, name="tmk-three")
     try:
         c.start()
@@ -523,10 +523,10 @@ def test_offset_delete_config_export_import_logdirs(broker, tmp_path):
     assert set(sizes) == {0, 1} and sizes[0] > 0 and sizes[1] == 0, dirs
 
 
-def _tls_pki_or_skip(tmp_path_factory):
+def _tls_pki(tmp_path_factory):
     import shutil
     if shutil.which("openssl") is None:
-        pytest.skip("openssl CLI missing (conformance/install.sh installs it)")
+        raise AssertionError("openssl CLI missing: conformance/install.sh installs it")
     from test_tls import CLIENT_DN, Pki
     p = Pki(tmp_path_factory.mktemp("tmk-pki"))
     p.server = p.issue("server", "/O=Tidemark/CN=localhost", server=True)
@@ -542,7 +542,7 @@ def mtls_acl_broker(tmp_path_factory):
     subject becomes the principal (User:alice@payments), under Kafka's
     StandardAuthorizer."""
     from test_tls import start as start_tls
-    pki = _tls_pki_or_skip(tmp_path_factory)
+    pki = _tls_pki(tmp_path_factory)
     b = start_tls({"ssl.keystore.location": str(pki.server[2]),
                    "ssl.truststore.location": str(pki.ca),
                    "ssl.client.auth": "required",
