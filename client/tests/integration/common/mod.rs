@@ -54,13 +54,11 @@ impl Default for Opts {
     }
 }
 
-/// Starts a broker, or `None` (after printing why) without a binary.
+/// Starts a broker. A missing binary fails the test (`./test.sh` builds
+/// it first), rather than letting it pass without checking anything.
 pub fn start(opts: Opts) -> Option<Broker> {
     let Some(bin) = binary() else {
-        eprintln!(
-            "SKIPPED: no tidemark binary (set TIDEMARK_BIN or build target/release/tidemark)"
-        );
-        return None;
+        panic!("no tidemark binary: set TIDEMARK_BIN or build target/release/tidemark");
     };
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
