@@ -148,10 +148,12 @@ pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Optio
 }
 
 /// Starts an `n`-broker cluster (node ids 1..=n, each its own controller
-/// voter), or `None` without a binary. Waits until a client sees every
-/// broker.
+/// voter); a missing binary fails the test. Waits until a client sees
+/// every broker.
 pub fn start_cluster(n: usize, settings: &[(&str, &str)]) -> Option<Vec<Broker>> {
-    let bin = binary()?;
+    let Some(bin) = binary() else {
+        panic!("no tidemark binary: set TIDEMARK_BIN or build target/release/tidemark");
+    };
     let rpc: Vec<u16> = (0..n).map(|_| free_port()).collect();
     let seeds = rpc
         .iter()
