@@ -16,6 +16,7 @@
 //! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
 //! | [`metadata`] | topics, ids, dynamic settings, SCRAM credentials (single node: a file) |
 //! | [`partition`] | a partition replica: log, high watermark, waiting readers |
+//! | [`record_validation`] | Kafka's per-record produce checks (KIP-467): keys on compacted topics, timestamp bounds |
 //! | [`apis`] | which API versions this broker implements |
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
@@ -36,6 +37,7 @@ pub mod metadata;
 pub mod notify;
 pub mod partition;
 pub mod producer_state;
+pub mod record_validation;
 pub mod sasl;
 pub mod server;
 pub mod settings;

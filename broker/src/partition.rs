@@ -24,6 +24,7 @@ use uuid::Uuid;
 use crate::cluster::{ShardNet, partition_group};
 use crate::notify::LocalNotify;
 use crate::producer_state::{Check, ProducerState};
+use crate::record_validation::{RecordError, RecordRules, validate_records};
 use crate::turnstile::Turnstile;
 
 /// For this long after a new leadership, a sequence gap is answered as
@@ -53,6 +54,9 @@ pub struct Partition {
     /// producers' sequences are recorded with it before the first await.
     next_offset: Cell<i64>,
     log_append_time: Cell<bool>,
+    /// `message.timestamp.before.max.ms` and `message.timestamp.after.max.ms`
+    /// in force (set by `topics::open_partition_with`; unbounded until then).
+    timestamp_bounds: Cell<(i64, i64)>,
     /// Woken when the high watermark moves.
     pub new_data: LocalNotify,
     /// Idempotent producers' sequence state.
@@ -111,12 +115,16 @@ pub type TxnVerifier = Box<
 pub struct ProduceError {
     pub code: ErrorCode,
     pub message: String,
+    /// KIP-467: the records that made the batch fail, by index in the
+    /// batch (empty when the batch failed as a whole).
+    pub record_errors: Vec<RecordError>,
 }
 
 fn produce_err(code: ErrorCode, message: impl Into<String>) -> ProduceError {
     ProduceError {
         code,
         message: message.into(),
+        record_errors: Vec::new(),
     }
 }
 
@@ -230,6 +238,7 @@ impl Partition {
             log,
             replica,
             log_append_time: Cell::new(log_append_time),
+            timestamp_bounds: Cell::new((i64::MAX, i64::MAX)),
             new_data: LocalNotify::default(),
             producers,
             in_sync: Cell::new(replicas.len().max(1)),
@@ -415,6 +424,23 @@ impl Partition {
         self.log_append_time.get()
     }
 
+    /// Sets the topic's `message.timestamp.before.max.ms` and
+    /// `message.timestamp.after.max.ms` (checked on client produce).
+    pub fn set_timestamp_bounds(&self, before_max_ms: i64, after_max_ms: i64) {
+        self.timestamp_bounds.set((before_max_ms, after_max_ms));
+    }
+
+    /// What a client's records must satisfy here (Kafka's LogValidator).
+    pub fn record_rules(&self) -> RecordRules {
+        let (before, after) = self.timestamp_bounds.get();
+        RecordRules {
+            compacted: self.log.config().cleanup_policy.compacts(),
+            log_append_time: self.log_append_time.get(),
+            timestamp_before_max_ms: before,
+            timestamp_after_max_ms: after,
+        }
+    }
+
     /// Validates and appends the records of one Produce partition entry.
     /// Returns once the batch is durable (sync-before-ack) and the high
     /// watermark has moved past it. Returns the offsets and, for
@@ -425,7 +451,7 @@ impl Partition {
         acks: i16,
         timeout: std::time::Duration,
     ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
-        self.append_with_verifier(records, acks, timeout, None)
+        self.append_checked(records, acks, timeout, None, false)
             .await
     }
 
@@ -440,12 +466,32 @@ impl Partition {
     /// stable offset would never move again. The check runs with the
     /// admission turn held, so the verified batch reaches the log before
     /// any marker that could end its transaction.
+    ///
+    /// A client's batch is also checked record by record
+    /// ([`Partition::record_rules`], `record_validation`): keys on a
+    /// compacted topic, timestamps within the topic's bounds; one failing
+    /// record refuses the batch with the failing records listed.
     pub async fn append_with_verifier(
         self: &Rc<Self>,
         records: Bytes,
         acks: i16,
         timeout: std::time::Duration,
         verify: Option<TxnVerifier>,
+    ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
+        self.append_checked(records, acks, timeout, verify, true)
+            .await
+    }
+
+    /// [`Partition::append_with_verifier`], with the per-record checks
+    /// only when `check_records` (the broker's own appends, which build
+    /// their records, skip them).
+    async fn append_checked(
+        self: &Rc<Self>,
+        records: Bytes,
+        acks: i16,
+        timeout: std::time::Duration,
+        verify: Option<TxnVerifier>,
+        check_records: bool,
     ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
         // Held until the batch is handed to the Raft group (or refused).
         let turn = self.admission.enter().await;
@@ -511,15 +557,32 @@ impl Partition {
         validate_batch(&batch)?;
         let max = self.log.config().max_batch_bytes;
         if records.len() > max {
+            // Kafka's words (UnifiedLog.analyzeAndValidateRecords).
             return Err(produce_err(
                 ErrorCode::MessageTooLarge,
                 format!(
-                    "record batch of {} bytes exceeds the limit of {max} bytes",
+                    "The record batch size in the append to {}-{} is {} bytes which exceeds the maximum configured value of {max}.",
+                    self.topic,
+                    self.index,
                     records.len()
                 ),
             ));
         }
         let now = now_ms();
+        if check_records {
+            validate_records(
+                &batch,
+                &self.record_rules(),
+                &format_args!("{}-{}", self.topic, self.index),
+                now,
+                self.log.config().max_decompressed_bytes,
+            )
+            .map_err(|r| ProduceError {
+                code: r.code,
+                message: r.message,
+                record_errors: r.record_errors,
+            })?;
+        }
         let lat = self.log_append_time.get().then_some(now);
         // Idempotence: check and record the sequence before the append's
         // first await, so pipelined batches of one producer are checked

@@ -164,6 +164,20 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Default message.timestamp.type."
     ),
     b!(
+        "log.message.timestamp.before.max.ms",
+        Long,
+        "9223372036854775807",
+        true,
+        "Default message.timestamp.before.max.ms: how far before the broker's clock a CreateTime record's timestamp may be (Kafka's default, Long.MAX_VALUE: any past time)."
+    ),
+    b!(
+        "log.message.timestamp.after.max.ms",
+        Long,
+        "3600000",
+        true,
+        "Default message.timestamp.after.max.ms: how far after the broker's clock a CreateTime record's timestamp may be (Kafka 4's default: one hour)."
+    ),
+    b!(
         "message.max.bytes",
         Int,
         "1048588",
@@ -619,6 +633,18 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
         "CreateTime or LogAppendTime."
     ),
     t!(
+        "message.timestamp.before.max.ms",
+        Long,
+        "log.message.timestamp.before.max.ms",
+        "CreateTime topics: a batch with a record whose timestamp is more than this many ms before the broker's clock is refused (INVALID_TIMESTAMP, the records listed). Ignored with LogAppendTime."
+    ),
+    t!(
+        "message.timestamp.after.max.ms",
+        Long,
+        "log.message.timestamp.after.max.ms",
+        "CreateTime topics: a batch with a record whose timestamp is more than this many ms after the broker's clock is refused (INVALID_TIMESTAMP, the records listed). Ignored with LogAppendTime."
+    ),
+    t!(
         "min.insync.replicas",
         Int,
         "min.insync.replicas",
@@ -1024,6 +1050,33 @@ mod tests {
         assert!(validate_topic_config("cleanup.policy", "sometimes").is_err());
         assert!(validate_topic_config("retention.ms", "-2").is_err());
         assert!(validate_topic_config("retention.ms", "-1").is_ok());
+        // KIP-937's bounds: longs >= 0, defaults from the log.* settings.
+        for name in [
+            "message.timestamp.before.max.ms",
+            "message.timestamp.after.max.ms",
+        ] {
+            assert!(validate_topic_config(name, "0").is_ok());
+            assert!(validate_topic_config(name, "9223372036854775807").is_ok());
+            assert!(validate_topic_config(name, "-1").is_err());
+            assert!(validate_topic_config(name, "1.5").is_err());
+            assert!(validate_topic_config(name, "9223372036854775808").is_err());
+        }
+        assert_eq!(
+            Settings::default().topic_value("message.timestamp.after.max.ms", &BTreeMap::new()),
+            Some(("3600000".into(), false))
+        );
+        assert_eq!(
+            Settings::default().topic_value("message.timestamp.before.max.ms", &BTreeMap::new()),
+            Some((i64::MAX.to_string(), false))
+        );
+        assert!(
+            s.check_dynamic("log.message.timestamp.after.max.ms", Some("60000"))
+                .is_ok()
+        );
+        assert!(
+            s.check_dynamic("log.message.timestamp.before.max.ms", Some("-5"))
+                .is_err()
+        );
         let mut o = BTreeMap::new();
         o.insert("retention.ms".to_string(), "1000".to_string());
         assert_eq!(

@@ -106,6 +106,21 @@ fn uses_log_append_time(settings: &Settings, overrides: &BTreeMap<String, String
         .is_some_and(|(v, _)| v == "LogAppendTime")
 }
 
+/// `message.timestamp.before.max.ms` and `message.timestamp.after.max.ms`
+/// in force for a topic (validated as longs >= 0 when set).
+fn timestamp_bounds(settings: &Settings, overrides: &BTreeMap<String, String>) -> (i64, i64) {
+    let get = |name: &str| {
+        settings
+            .topic_value(name, overrides)
+            .and_then(|(v, _)| v.trim().parse::<i64>().ok())
+            .unwrap_or(i64::MAX)
+    };
+    (
+        get("message.timestamp.before.max.ms"),
+        get("message.timestamp.after.max.ms"),
+    )
+}
+
 /// Opens partition `p` of `t` on this shard (its owner).
 pub async fn open_partition(shard: &Rc<Shard>, t: &TopicMeta, p: i32) -> Result<(), StorageError> {
     open_partition_with(shard, t, p, OpenOptions::default()).await
@@ -150,6 +165,8 @@ pub async fn open_partition_with(
         opts,
     )
     .await?;
+    let (before, after) = timestamp_bounds(&meta.settings, &t.configs);
+    part.set_timestamp_bounds(before, after);
     let epoch = part.leader_epoch();
     let leader = part.leader_id();
     shard

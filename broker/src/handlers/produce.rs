@@ -177,6 +177,7 @@ pub async fn handle(
                     None => Err(ProduceError {
                         code: ErrorCode::NotLeaderOrFollower,
                         message: "this broker does not host the partition (yet)".into(),
+                        record_errors: Vec::new(),
                     }),
                 }
             });
@@ -211,7 +212,19 @@ pub async fn handle(
             }
             Ok(Err(e)) => {
                 r.error_code = e.code.code();
-                if matches!(e.code, ErrorCode::InvalidRecord | ErrorCode::CorruptMessage) {
+                // KIP-467: the failing records by index (v8+ carry them;
+                // older versions encode only the error code).
+                if !e.record_errors.is_empty() {
+                    r.record_errors = e
+                        .record_errors
+                        .into_iter()
+                        .map(|re| BatchIndexAndErrorMessage {
+                            batch_index: re.batch_index,
+                            batch_index_error_message: Some(re.message),
+                            ..Default::default()
+                        })
+                        .collect();
+                } else if matches!(e.code, ErrorCode::InvalidRecord | ErrorCode::CorruptMessage) {
                     r.record_errors = vec![BatchIndexAndErrorMessage {
                         batch_index: 0,
                         batch_index_error_message: Some(e.message.clone()),
