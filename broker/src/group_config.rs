@@ -425,7 +425,7 @@ pub fn validate_value(
             }
             None
         }
-        ValueType::Double | ValueType::String => None,
+        ValueType::Double | ValueType::String | ValueType::List => None,
     };
     // Kafka's ConfigDef floors (atLeast), checked before the broker bounds.
     let floor = match name {

@@ -14,7 +14,9 @@ use std::rc::Rc;
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::ErrorCode;
-use kafka_protocol::records::{EndTxnMarker, RecordBatch, RecordBatches, legacy};
+use kafka_protocol::records::{
+    Compression, EndTxnMarker, RecordBatch, RecordBatches, legacy, recompress,
+};
 use tidemark_raft::{NoPeers, OpenOptions, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{
     AbortedTxn, AppendInfo, Log, LogConfig, ProducerTxnState, ReadResult, StorageError,
@@ -57,6 +59,9 @@ pub struct Partition {
     /// `message.timestamp.before.max.ms` and `message.timestamp.after.max.ms`
     /// in force (set by `topics::open_partition_with`; unbounded until then).
     timestamp_bounds: Cell<(i64, i64)>,
+    /// `compression.type` and its level: `Some` when client batches in
+    /// another codec are recompressed (set with the timestamp bounds).
+    recompress_to: Cell<Option<(Compression, Option<i32>)>>,
     /// Woken when the high watermark moves.
     pub new_data: LocalNotify,
     /// Idempotent producers' sequence state.
@@ -239,6 +244,7 @@ impl Partition {
             replica,
             log_append_time: Cell::new(log_append_time),
             timestamp_bounds: Cell::new((i64::MAX, i64::MAX)),
+            recompress_to: Cell::new(None),
             new_data: LocalNotify::default(),
             producers,
             in_sync: Cell::new(replicas.len().max(1)),
@@ -430,6 +436,12 @@ impl Partition {
         self.timestamp_bounds.set((before_max_ms, after_max_ms));
     }
 
+    /// Sets the topic's `compression.type` target (`None`: `producer`, keep
+    /// what clients send) and the level for it.
+    pub fn set_compression(&self, target: Option<(Compression, Option<i32>)>) {
+        self.recompress_to.set(target);
+    }
+
     /// What a client's records must satisfy here (Kafka's LogValidator).
     pub fn record_rules(&self) -> RecordRules {
         let (before, after) = self.timestamp_bounds.get();
@@ -583,6 +595,37 @@ impl Partition {
                 record_errors: r.record_errors,
             })?;
         }
+        // `compression.type`: a client's batch in another codec is
+        // stored recompressed (header fields, offsets and sequences keep
+        // their values), and must still fit `max.message.bytes`.
+        let records = match self.recompress_to.get() {
+            Some((codec, level)) if check_records && batch.compression() != codec => {
+                let out = recompress(
+                    &batch,
+                    codec,
+                    level,
+                    self.log.config().max_decompressed_bytes,
+                )
+                .map_err(|e| {
+                    let code = ErrorCode::from_code(e.kafka_error_code())
+                        .unwrap_or(ErrorCode::CorruptMessage);
+                    produce_err(code, format!("recompressing to {codec}: {e}"))
+                })?;
+                if out.len() > max {
+                    return Err(produce_err(
+                        ErrorCode::MessageTooLarge,
+                        format!(
+                            "Message batch size is {} bytes in append to partition {}-{} which exceeds the maximum configured size of {max}.",
+                            out.len(),
+                            self.topic,
+                            self.index
+                        ),
+                    ));
+                }
+                out
+            }
+            _ => records,
+        };
         let lat = self.log_append_time.get().then_some(now);
         // Idempotence: check and record the sequence before the append's
         // first await, so pipelined batches of one producer are checked

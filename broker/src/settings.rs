@@ -15,6 +15,9 @@ pub enum ValueType {
     Long,
     Double,
     String,
+    /// A comma-separated list (Kafka's LIST type: APPEND and SUBTRACT
+    /// apply).
+    List,
 }
 
 impl ValueType {
@@ -26,6 +29,7 @@ impl ValueType {
             ValueType::Int => 3,
             ValueType::Long => 5,
             ValueType::Double => 6,
+            ValueType::List => 7,
         }
     }
 }
@@ -41,14 +45,26 @@ pub struct BrokerSetting {
     pub doc: &'static str,
 }
 
-/// A topic config the broker honours, with the broker setting that
-/// supplies its default.
+/// A topic config, with the broker setting that supplies its default
+/// (Kafka's `ServerTopicConfigSynonyms`), or its own default for the few
+/// that have no broker synonym.
 #[derive(Debug)]
 pub struct TopicConfigDef {
     pub name: &'static str,
     pub ty: ValueType,
+    /// The broker setting whose value is the default; empty when there is
+    /// none (then `default` is).
     pub broker_default: &'static str,
+    /// The default when `broker_default` is empty.
+    pub default: &'static str,
     pub doc: &'static str,
+}
+
+impl TopicConfigDef {
+    /// The broker setting that supplies the default, if any.
+    pub fn synonym(&self) -> Option<&'static str> {
+        (!self.broker_default.is_empty()).then_some(self.broker_default)
+    }
 }
 
 macro_rules! b {
@@ -137,7 +153,7 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
     ),
     b!(
         "log.cleanup.policy",
-        String,
+        List,
         "delete",
         true,
         "Default cleanup.policy."
@@ -228,7 +244,7 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
     ),
     b!(
         "sasl.enabled.mechanisms",
-        String,
+        List,
         "SCRAM-SHA-256,SCRAM-SHA-512",
         false,
         "SASL mechanisms the SASL_* listeners offer: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (Kafka's default, GSSAPI, is not supported)."
@@ -305,7 +321,7 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
     ),
     b!(
         "ssl.enabled.protocols",
-        String,
+        List,
         "TLSv1.2,TLSv1.3",
         false,
         "TLS versions the SSL listeners accept: TLSv1.2, TLSv1.3."
@@ -563,6 +579,118 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "KIP-1191: create a group's dead-letter topic on its first dead letter when it does not exist."
     ),
     b!(
+        "compression.type",
+        String,
+        "producer",
+        true,
+        "Default compression.type."
+    ),
+    b!(
+        "compression.gzip.level",
+        Int,
+        "-1",
+        true,
+        "Default compression.gzip.level."
+    ),
+    b!(
+        "compression.lz4.level",
+        Int,
+        "9",
+        true,
+        "Default compression.lz4.level."
+    ),
+    b!(
+        "compression.zstd.level",
+        Int,
+        "3",
+        true,
+        "Default compression.zstd.level."
+    ),
+    b!(
+        "log.roll.jitter.ms",
+        Long,
+        "0",
+        true,
+        "Default segment.jitter.ms."
+    ),
+    b!(
+        "log.index.size.max.bytes",
+        Int,
+        "10485760",
+        true,
+        "Default segment.index.bytes."
+    ),
+    b!(
+        "log.index.interval.bytes",
+        Int,
+        "4096",
+        true,
+        "Default index.interval.bytes."
+    ),
+    b!(
+        "log.flush.interval.messages",
+        Long,
+        "9223372036854775807",
+        true,
+        "Default flush.messages (Tidemark syncs every batch before acknowledging it)."
+    ),
+    b!(
+        "log.flush.interval.ms",
+        Long,
+        "9223372036854775807",
+        true,
+        "Default flush.ms (Tidemark syncs every batch before acknowledging it)."
+    ),
+    b!(
+        "log.segment.delete.delay.ms",
+        Long,
+        "60000",
+        true,
+        "Default file.delete.delay.ms."
+    ),
+    b!(
+        "log.cleaner.min.compaction.lag.ms",
+        Long,
+        "0",
+        true,
+        "Default min.compaction.lag.ms."
+    ),
+    b!(
+        "log.cleaner.max.compaction.lag.ms",
+        Long,
+        "9223372036854775807",
+        true,
+        "Default max.compaction.lag.ms."
+    ),
+    b!(
+        "unclean.leader.election.enable",
+        Boolean,
+        "false",
+        true,
+        "Default unclean.leader.election.enable (Raft never elects an unclean leader)."
+    ),
+    b!(
+        "log.preallocate",
+        Boolean,
+        "true",
+        true,
+        "Default preallocate. Kafka's default is false; Tidemark's is true because O_DIRECT appends into reserved space measured ~40 us faster each on this project's disk (storage/src/file.rs), and space is reserved only past a segment's first MiB."
+    ),
+    b!(
+        "log.local.retention.ms",
+        Long,
+        "-2",
+        true,
+        "Default local.retention.ms."
+    ),
+    b!(
+        "log.local.retention.bytes",
+        Long,
+        "-2",
+        true,
+        "Default local.retention.bytes."
+    ),
+    b!(
         "log.retention.check.interval.ms",
         Long,
         "300000",
@@ -577,6 +705,20 @@ macro_rules! t {
             name: $name,
             ty: ValueType::$ty,
             broker_default: $broker,
+            default: "",
+            doc: $doc,
+        }
+    };
+}
+
+/// A topic config without a broker synonym.
+macro_rules! tn {
+    ($name:expr, $ty:ident, $default:expr, $doc:expr) => {
+        TopicConfigDef {
+            name: $name,
+            ty: ValueType::$ty,
+            broker_default: "",
+            default: $default,
             doc: $doc,
         }
     };
@@ -592,7 +734,7 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
     ),
     t!(
         "cleanup.policy",
-        String,
+        List,
         "log.cleanup.policy",
         "delete, compact, or compact,delete."
     ),
@@ -662,6 +804,132 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
         "log.cleaner.min.cleanable.ratio",
         "Dirty ratio that triggers compaction."
     ),
+    t!(
+        "compression.type",
+        String,
+        "compression.type",
+        "The codec batches are stored with: producer (keep the producer's), uncompressed, gzip, snappy, lz4 or zstd. A batch in another codec is recompressed on produce, as Kafka does; one already in it is stored as sent."
+    ),
+    t!(
+        "compression.gzip.level",
+        Int,
+        "compression.gzip.level",
+        "gzip level (1-9, or -1 for the default, 6) used when the broker recompresses to gzip."
+    ),
+    t!(
+        "compression.lz4.level",
+        Int,
+        "compression.lz4.level",
+        "Accepted and validated (1-17) as Kafka does; Tidemark's LZ4 encoder has a single speed, so the level does not change what is stored."
+    ),
+    t!(
+        "compression.zstd.level",
+        Int,
+        "compression.zstd.level",
+        "zstd level (-131072 to 22) used when the broker recompresses to zstd."
+    ),
+    t!(
+        "segment.jitter.ms",
+        Long,
+        "log.roll.jitter.ms",
+        "Each segment rolls up to this much earlier than segment.ms (a random amount per segment), so partitions created together do not roll together."
+    ),
+    t!(
+        "segment.index.bytes",
+        Int,
+        "log.index.size.max.bytes",
+        "Accepted and validated as Kafka does. Tidemark's offset index is sparse and sized by the segment, never preallocated, so it never fills and never forces a roll."
+    ),
+    t!(
+        "index.interval.bytes",
+        Int,
+        "log.index.interval.bytes",
+        "Bytes of batches between offset index entries (0: an entry for every batch)."
+    ),
+    t!(
+        "flush.messages",
+        Long,
+        "log.flush.interval.messages",
+        "Kafka: fsync after this many messages. Tidemark syncs every batch to disk on a majority of replicas before acknowledging it (Raft), which is at least as often as any value asks."
+    ),
+    t!(
+        "flush.ms",
+        Long,
+        "log.flush.interval.ms",
+        "Kafka: fsync at least this often. Tidemark syncs every batch before acknowledging it, which is at least as often as any value asks."
+    ),
+    t!(
+        "file.delete.delay.ms",
+        Long,
+        "log.segment.delete.delay.ms",
+        "Accepted and validated as Kafka does. Kafka delays deleting a segment file so readers can finish; Tidemark's readers hold the open file, which stays readable after it is removed, so files are removed at once."
+    ),
+    t!(
+        "min.compaction.lag.ms",
+        Long,
+        "log.cleaner.min.compaction.lag.ms",
+        "Compaction leaves segments holding records newer than this alone."
+    ),
+    t!(
+        "max.compaction.lag.ms",
+        Long,
+        "log.cleaner.max.compaction.lag.ms",
+        "A compacted topic's segment rolls and is compacted, whatever the dirty ratio, once its records are older than this (checked every log.retention.check.interval.ms)."
+    ),
+    t!(
+        "unclean.leader.election.enable",
+        Boolean,
+        "unclean.leader.election.enable",
+        "Accepted as Kafka does. Tidemark's partitions are Raft groups: a leader is always elected from replicas holding every committed record, so an unclean election never happens whatever the value."
+    ),
+    t!(
+        "preallocate",
+        Boolean,
+        "log.preallocate",
+        "Reserve disk space ahead of a segment's writes once it holds 1 MiB (never for idle partitions)."
+    ),
+    t!(
+        "local.retention.ms",
+        Long,
+        "log.local.retention.ms",
+        "Tiered storage: local retention (-2: retention.ms). Accepted and validated; tiered storage is not available, so retention.ms applies."
+    ),
+    t!(
+        "local.retention.bytes",
+        Long,
+        "log.local.retention.bytes",
+        "Tiered storage: local retention (-2: retention.bytes). Accepted and validated; tiered storage is not available, so retention.bytes applies."
+    ),
+    tn!(
+        "remote.storage.enable",
+        Boolean,
+        "false",
+        "Tiered storage: not available in Tidemark, so only false is accepted (as Kafka refuses it when the broker's remote storage is off)."
+    ),
+    tn!(
+        "remote.log.copy.disable",
+        Boolean,
+        "false",
+        "Tiered storage: accepted and validated; has no effect without remote storage."
+    ),
+    tn!(
+        "remote.log.delete.on.disable",
+        Boolean,
+        "false",
+        "Tiered storage: accepted and validated; has no effect without remote storage."
+    ),
+    tn!(
+        "leader.replication.throttled.replicas",
+        List,
+        "",
+        "Replicas whose replication the leader throttles: '*' or partition:broker,... Accepted and validated; Tidemark does not throttle replication yet (issue 20), so it has no effect."
+    ),
+    tn!(
+        "follower.replication.throttled.replicas",
+        List,
+        "",
+        "Replicas whose replication the follower throttles: '*' or partition:broker,... Accepted and validated; Tidemark does not throttle replication yet (issue 20), so it has no effect."
+    ),
 ];
 
 /// A setting or config that is unknown or has a bad value.
@@ -695,6 +963,14 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
             if !v.eq_ignore_ascii_case("true") && !v.eq_ignore_ascii_case("false") {
                 return Err(invalid(name, value, "expected true or false"));
             }
+            // Kafka's words when the broker's remote log storage is off.
+            if name == "remote.storage.enable" && v.eq_ignore_ascii_case("true") {
+                return Err(invalid(
+                    name,
+                    value,
+                    "Tiered Storage functionality is disabled in the broker. Topic cannot be configured with remote log storage.",
+                ));
+            }
         }
         ValueType::Int => {
             let n: i32 = v
@@ -716,7 +992,28 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
                 return Err(invalid(name, value, "must be between 0 and 1"));
             }
         }
-        ValueType::String => match name {
+        ValueType::String | ValueType::List => match name {
+            "compression.type"
+                if !matches!(
+                    v,
+                    "uncompressed" | "zstd" | "lz4" | "snappy" | "gzip" | "producer"
+                ) =>
+            {
+                return Err(invalid(
+                    name,
+                    value,
+                    "String must be one of: uncompressed, zstd, lz4, snappy, gzip, producer",
+                ));
+            }
+            "leader.replication.throttled.replicas" | "follower.replication.throttled.replicas"
+                if !throttled_replicas_ok(v) =>
+            {
+                return Err(invalid(
+                    name,
+                    value,
+                    "must be the literal '*' or a list of replicas in the following format: [partitionId]:[brokerId],[partitionId]:[brokerId],...",
+                ));
+            }
             "cleanup.policy" | "log.cleanup.policy" => {
                 tidemark_storage::CleanupPolicy::parse(v)
                     .map_err(|e| invalid(name, value, e.to_string()))?;
@@ -776,9 +1073,41 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
     Ok(())
 }
 
+/// Kafka's `ThrottledReplicaListValidator`: `*`, or `partition:broker`
+/// pairs separated by commas (empty: none).
+fn throttled_replicas_ok(v: &str) -> bool {
+    let v = v.trim();
+    if v == "*" || v.is_empty() {
+        return true;
+    }
+    v.split(',').all(|pair| {
+        pair.trim().split_once(':').is_some_and(|(p, b)| {
+            p.trim().parse::<u32>().is_ok() && b.trim().parse::<u32>().is_ok()
+        })
+    })
+}
+
 fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
+    // gzip: 1-9, or -1 for java.util.zip's default (Kafka's GzipCompression).
+    if matches!(name, "compression.gzip.level") && n != -1 && !(1..=9).contains(&n) {
+        return Err(invalid(name, value, "must be -1 or between 1 and 9"));
+    }
     let min = match name {
-        "retention.ms" | "retention.bytes" | "log.retention.ms" | "log.retention.bytes" => -1,
+        // Kafka puts no bound on retention.bytes: any negative is unlimited.
+        "retention.bytes" | "log.retention.bytes" => i64::MIN,
+        "compression.gzip.level" => -1,
+        "compression.zstd.level" => -131_072,
+        "local.retention.ms"
+        | "local.retention.bytes"
+        | "log.local.retention.ms"
+        | "log.local.retention.bytes" => -2,
+        "segment.index.bytes" | "log.index.size.max.bytes" => 4,
+        "flush.messages"
+        | "log.flush.interval.messages"
+        | "max.compaction.lag.ms"
+        | "log.cleaner.max.compaction.lag.ms"
+        | "compression.lz4.level" => 1,
+        "retention.ms" | "log.retention.ms" => -1,
         "segment.bytes" | "log.segment.bytes" => 14,
         "num.partitions"
         | "default.replication.factor"
@@ -823,6 +1152,9 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
     // Kafka's upper bounds (ShareGroupConfig, GroupCoordinatorConfig,
     // ShareCoordinatorConfig): a value past them fails at start-up there.
     let max = match name {
+        "compression.gzip.level" => 9,
+        "compression.lz4.level" => 17,
+        "compression.zstd.level" => 22,
         "group.share.record.lock.duration.ms" | "group.share.max.record.lock.duration.ms" => {
             3_600_000
         }
@@ -990,7 +1322,10 @@ impl Settings {
         if let Some(v) = overrides.get(name) {
             return Some((v.clone(), true));
         }
-        topic_config(name).map(|d| (self.get(d.broker_default), false))
+        topic_config(name).map(|d| match d.synonym() {
+            Some(b) => (self.get(b), false),
+            None => (d.default.to_string(), false),
+        })
     }
 
     /// Every topic config in force for a topic, as `(name, value)` pairs
@@ -1013,6 +1348,31 @@ impl Settings {
 pub fn validate_topic_config(name: &str, value: &str) -> Result<(), SettingError> {
     let def = topic_config(name).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
     validate(name, def.ty, value)
+}
+
+/// Checks that hold between a topic's configs in force (Kafka's
+/// `LogConfig.validateValues`), once each is valid on its own.
+pub fn validate_topic_combination(
+    settings: &Settings,
+    overrides: &BTreeMap<String, String>,
+) -> Result<(), SettingError> {
+    let long = |name: &str| {
+        settings
+            .topic_value(name, overrides)
+            .and_then(|(v, _)| v.trim().parse::<i64>().ok())
+    };
+    if let (Some(min), Some(max)) = (long("min.compaction.lag.ms"), long("max.compaction.lag.ms"))
+        && min > max
+    {
+        return Err(invalid(
+            "min.compaction.lag.ms",
+            &min.to_string(),
+            format!(
+                "conflict topic config setting min.compaction.lag.ms ({min}) > max.compaction.lag.ms ({max})"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ use crate::metadata::TopicMeta;
 use crate::partition::{Partition, log_dir};
 use crate::settings::{Settings, validate_topic_config};
 use crate::shard::{Shard, owner_shard};
+use kafka_protocol::records::Compression;
 
 /// A Kafka error with a message for the client.
 pub type ApiError = (ErrorCode, String);
@@ -83,7 +84,24 @@ const STORAGE_CONFIGS: &[&str] = &[
     "max.message.bytes",
     "delete.retention.ms",
     "min.cleanable.dirty.ratio",
+    "min.compaction.lag.ms",
+    "max.compaction.lag.ms",
+    "segment.jitter.ms",
+    "index.interval.bytes",
+    "preallocate",
 ];
+
+/// A topic config's value as the storage layer takes it: Kafka's values
+/// that mean the same as one the storage layer names otherwise.
+fn storage_value<'a>(name: &str, value: &'a str) -> &'a str {
+    match name {
+        // Any negative retention.bytes is unlimited (Kafka bounds it not).
+        "retention.bytes" if value.trim().starts_with('-') => "-1",
+        // 0: an index entry for every batch.
+        "index.interval.bytes" if value.trim() == "0" => "1",
+        _ => value,
+    }
+}
 
 /// The storage configuration of a topic's logs.
 pub fn log_config(
@@ -94,7 +112,7 @@ pub fn log_config(
     let props = effective
         .iter()
         .filter(|(k, _)| STORAGE_CONFIGS.contains(&k.as_str()))
-        .map(|(k, v)| (k.as_str(), v.as_str()));
+        .map(|(k, v)| (k.as_str(), storage_value(k, v)));
     LogConfig::default()
         .with_props(props)
         .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))
@@ -119,6 +137,34 @@ fn timestamp_bounds(settings: &Settings, overrides: &BTreeMap<String, String>) -
         get("message.timestamp.before.max.ms"),
         get("message.timestamp.after.max.ms"),
     )
+}
+
+/// The codec `compression.type` asks client batches to be stored in, with
+/// its level (`None`: `producer`, batches are kept as sent).
+fn compression_target(
+    settings: &Settings,
+    overrides: &BTreeMap<String, String>,
+) -> Option<(Compression, Option<i32>)> {
+    let value = |name: &str| settings.topic_value(name, overrides).map(|(v, _)| v);
+    let level = |name: &str| value(name).and_then(|v| v.trim().parse::<i32>().ok());
+    let codec = match value("compression.type")?
+        .trim()
+        .to_ascii_lowercase()
+        .as_str()
+    {
+        "uncompressed" => Compression::None,
+        "gzip" => Compression::Gzip,
+        "snappy" => Compression::Snappy,
+        "lz4" => Compression::Lz4,
+        "zstd" => Compression::Zstd,
+        _ => return None,
+    };
+    let level = match codec {
+        Compression::Gzip => level("compression.gzip.level").filter(|&l| l != -1),
+        Compression::Zstd => level("compression.zstd.level"),
+        _ => None,
+    };
+    Some((codec, level))
 }
 
 /// Opens partition `p` of `t` on this shard (its owner).
@@ -167,6 +213,7 @@ pub async fn open_partition_with(
     .await?;
     let (before, after) = timestamp_bounds(&meta.settings, &t.configs);
     part.set_timestamp_bounds(before, after);
+    part.set_compression(compression_target(&meta.settings, &t.configs));
     let epoch = part.leader_epoch();
     let leader = part.leader_id();
     shard
@@ -222,6 +269,8 @@ pub fn validate_configs(
     for (k, v) in configs {
         validate_topic_config(k, v).map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
     }
+    crate::settings::validate_topic_combination(settings, configs)
+        .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
     log_config(settings, configs).map(|_| ())
 }
 

@@ -20,6 +20,19 @@ use crate::file::{self, ScanEnd};
 use crate::index::{self, SegIndex};
 use crate::log::{CLEANER, Log, seg_path};
 
+/// The max timestamp of a segment's first batch (Kafka's
+/// `getFirstBatchTimestamp`), read with a plain 61-byte read: `None` when
+/// the file cannot be read or holds no batch.
+fn first_batch_timestamp(path: &std::path::Path) -> Option<i64> {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; kafka_protocol::records::RECORD_BATCH_OVERHEAD];
+    f.read_exact_at(&mut head, 0).ok()?;
+    // maxTimestamp: bytes 35..43 of a magic 2 header.
+    let ts = i64::from_be_bytes(head[35..43].try_into().ok()?);
+    (head[16] == 2).then_some(ts)
+}
+
 /// What one compaction pass did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompactionStats {
@@ -65,9 +78,16 @@ impl Log {
                 .max_collectible
                 .get()
                 .min(st.txns.first_open().unwrap_or(i64::MAX));
+            // `min.compaction.lag.ms`: stop at the first segment holding
+            // a record newer than the lag (Kafka's first uncleanable
+            // offset), so a prefix of the log is cleaned.
+            let newest_cleanable = now_ms.saturating_sub(self.config.min_compaction_lag_ms);
             st.segments
                 .values()
                 .filter(|s| s.base < active && s.next <= limit)
+                .take_while(|s| {
+                    self.config.min_compaction_lag_ms == 0 || s.max_ts <= newest_cleanable
+                })
                 .map(|s| (s.base, s.disk_size, s.generation))
                 .collect()
         };
@@ -77,9 +97,18 @@ impl Log {
             .filter(|s| s.0 >= clean_offset)
             .map(|s| s.1)
             .sum();
+        // `max.compaction.lag.ms`: a dirty segment whose first batch is
+        // older than the lag is cleaned whatever the dirty ratio.
+        let overdue = dirty > 0
+            && self.config.max_compaction_lag_ms < i64::MAX
+            && sealed.iter().filter(|s| s.0 >= clean_offset).any(|s| {
+                first_batch_timestamp(&seg_path(&self.dir, s.0, "log")).is_some_and(|ts| {
+                    ts >= 0 && now_ms.saturating_sub(ts) > self.config.max_compaction_lag_ms
+                })
+            });
         if total == 0
-            || (dirty as f64) < self.config.min_cleanable_dirty_ratio * total as f64
             || dirty == 0
+            || (!overdue && (dirty as f64) < self.config.min_cleanable_dirty_ratio * total as f64)
         {
             return Ok(CompactionStats::default());
         }

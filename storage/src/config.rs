@@ -89,6 +89,17 @@ pub struct LogConfig {
     pub delete_retention_ms: i64,
     /// `min.cleanable.dirty.ratio`.
     pub min_cleanable_dirty_ratio: f64,
+    /// `min.compaction.lag.ms`: compaction stops at the first segment
+    /// holding a record newer than this.
+    pub min_compaction_lag_ms: i64,
+    /// `max.compaction.lag.ms`: a compacted log rolls its active segment
+    /// this long after its first append at the latest, and a dirty
+    /// segment whose first batch is older than this is compacted whatever
+    /// the dirty ratio.
+    pub max_compaction_lag_ms: i64,
+    /// `segment.jitter.ms`: each segment rolls up to this much before
+    /// `segment.ms` (an amount fixed per segment).
+    pub segment_jitter_ms: i64,
     /// When to fdatasync.
     pub flush: FlushPolicy,
     /// O_DIRECT or buffered.
@@ -116,6 +127,9 @@ impl Default for LogConfig {
             cleanup_policy: CleanupPolicy::Delete,
             delete_retention_ms: 24 * 3600 * 1000,
             min_cleanable_dirty_ratio: 0.5,
+            min_compaction_lag_ms: 0,
+            max_compaction_lag_ms: i64::MAX,
+            segment_jitter_ms: 0,
             flush: FlushPolicy::SyncBeforeAck,
             io_mode: IoMode::Auto,
             tail_cache_bytes: 8 << 20,
@@ -178,6 +192,27 @@ impl LogConfig {
                 "must be between 0 and 1",
             ));
         }
+        if self.min_compaction_lag_ms < 0 {
+            return Err(invalid(
+                "min.compaction.lag.ms",
+                self.min_compaction_lag_ms,
+                "must be non-negative",
+            ));
+        }
+        if self.max_compaction_lag_ms < 1 {
+            return Err(invalid(
+                "max.compaction.lag.ms",
+                self.max_compaction_lag_ms,
+                "must be positive",
+            ));
+        }
+        if self.segment_jitter_ms < 0 {
+            return Err(invalid(
+                "segment.jitter.ms",
+                self.segment_jitter_ms,
+                "must be non-negative",
+            ));
+        }
         if let FlushPolicy::Interval { interval, bytes } = self.flush {
             if interval.is_zero() {
                 return Err(invalid("flush.ms", 0, "must be positive"));
@@ -231,6 +266,21 @@ impl LogConfig {
                 "delete.retention.ms" => self.delete_retention_ms = num(k, v)?,
                 "min.cleanable.dirty.ratio" => self.min_cleanable_dirty_ratio = num(k, v)?,
                 "max.message.bytes" => self.max_batch_bytes = num(k, v)?,
+                "min.compaction.lag.ms" => self.min_compaction_lag_ms = num(k, v)?,
+                "max.compaction.lag.ms" => self.max_compaction_lag_ms = num(k, v)?,
+                "segment.jitter.ms" => self.segment_jitter_ms = num(k, v)?,
+                "preallocate" => {
+                    self.preallocate = match v.trim().to_ascii_lowercase().as_str() {
+                        "true" => true,
+                        "false" => false,
+                        _ => {
+                            return Err(ConfigError::NotANumber {
+                                key: k.to_string(),
+                                value: v.to_string(),
+                            });
+                        }
+                    }
+                }
                 "flush.ms" => {
                     let ms: i64 = num(k, v)?;
                     if ms <= 0 {

@@ -945,11 +945,12 @@ impl Log {
         let size = b.size() as u64;
         let roll = {
             let active = st.segments.values().next_back().expect("one segment");
+            let roll_after_ms = self.roll_after_ms(active.base);
             active.size > 0
                 && (active.size + size > self.config.segment_bytes
                     || active
                         .first_append
-                        .is_some_and(|t| t.elapsed().as_millis() as i64 >= self.config.segment_ms))
+                        .is_some_and(|t| t.elapsed().as_millis() as i64 >= roll_after_ms))
         };
         if roll {
             self.roll(st);
@@ -986,6 +987,30 @@ impl Log {
             last_offset: next - 1,
             log_start_offset: st.log_start,
         })
+    }
+
+    /// How long after its first append the segment at `base` rolls:
+    /// `segment.ms`, less this segment's share of `segment.jitter.ms`
+    /// (Kafka draws it at random per segment; here it is a hash of the
+    /// base offset, as spread out and stable across restarts), and for a
+    /// compacted log at most `max.compaction.lag.ms`, so that its records
+    /// become cleanable in time (Kafka's `maxSegmentMs`).
+    fn roll_after_ms(&self, base: i64) -> i64 {
+        let c = &self.config;
+        let mut ms = c.segment_ms;
+        if c.segment_jitter_ms > 0 {
+            let span = c.segment_jitter_ms.min(c.segment_ms).max(1) as u64;
+            // splitmix64's finaliser: neighbouring offsets spread apart.
+            let mut z = (base as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            ms -= (z % span) as i64;
+        }
+        if c.cleanup_policy.compacts() {
+            ms = ms.min(c.max_compaction_lag_ms);
+        }
+        ms
     }
 
     fn roll(&self, st: &mut State) {

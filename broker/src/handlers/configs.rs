@@ -118,13 +118,15 @@ pub fn describe(
                         let Some((value, set)) = settings.topic_value(d.name, &t.configs) else {
                             continue;
                         };
-                        let (bval, bsrc) = settings
-                            .get_with_source(d.broker_default)
-                            .unwrap_or_default_pair();
-                        let source = if set {
-                            1
-                        } else {
-                            broker_source_for_topic(bsrc)
+                        // A config without a broker synonym falls back
+                        // to its own default (DEFAULT_CONFIG).
+                        let broker = d
+                            .synonym()
+                            .map(|b| (b, settings.get_with_source(b).unwrap_or_default_pair()));
+                        let source = match (&broker, set) {
+                            (_, true) => 1,
+                            (Some((_, (_, bsrc))), false) => broker_source_for_topic(*bsrc),
+                            (None, false) => DEFAULT_CONFIG,
                         };
                         let mut synonyms = Vec::new();
                         if req.include_synonyms {
@@ -136,12 +138,23 @@ pub fn describe(
                                     ..Default::default()
                                 });
                             }
-                            synonyms.push(DescribeConfigsSynonym {
-                                name: d.broker_default.to_string(),
-                                value: Some(bval),
-                                source: broker_source_for_topic(bsrc),
-                                ..Default::default()
-                            });
+                            match broker {
+                                Some((b, (bval, bsrc))) => {
+                                    synonyms.push(DescribeConfigsSynonym {
+                                        name: b.to_string(),
+                                        value: Some(bval),
+                                        source: broker_source_for_topic(bsrc),
+                                        ..Default::default()
+                                    });
+                                }
+                                None if !set => synonyms.push(DescribeConfigsSynonym {
+                                    name: d.name.to_string(),
+                                    value: Some(value.clone()),
+                                    source: DEFAULT_CONFIG,
+                                    ..Default::default()
+                                }),
+                                None => {}
+                            }
                         }
                         out.configs.push(DescribeConfigsResourceResult {
                             name: d.name.to_string(),
@@ -498,10 +511,13 @@ pub async fn alter(
     }
 }
 
-/// Configs whose values are comma-separated lists (APPEND and SUBTRACT
-/// apply only to these).
+/// Configs whose values are comma-separated lists (Kafka's LIST type):
+/// APPEND and SUBTRACT apply only to these.
 fn is_list(name: &str) -> bool {
-    matches!(name, "cleanup.policy" | "log.cleanup.policy")
+    crate::settings::topic_config(name)
+        .map(|d| d.ty)
+        .or_else(|| broker_setting(name).map(|d| d.ty))
+        == Some(crate::settings::ValueType::List)
 }
 
 pub async fn incremental_alter(

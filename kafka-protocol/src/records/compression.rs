@@ -3,9 +3,10 @@
 //! Decompression is always bounded: the caller names the most bytes it is
 //! willing to hold, and a payload that would inflate past that (a zip bomb,
 //! or just a batch too big for the purpose) is an error, found before the
-//! memory is spent. The broker never decompresses on the produce or fetch
-//! path (record batches travel as bytes); only compaction, dead-lettering
-//! and tools look inside.
+//! memory is spent. The broker decompresses on the produce path only when
+//! a record must be checked or the topic's `compression.type` names
+//! another codec ([`super::recompress`]); otherwise batches travel as
+//! bytes, and compaction, dead-lettering and tools look inside.
 //!
 //! Integrity is the batch CRC-32C's job (it covers the compressed bytes), so
 //! the codecs' own optional checksums are not verified here.
@@ -70,12 +71,26 @@ impl fmt::Display for Compression {
 }
 
 /// zstd level Kafka uses by default (`compression.zstd.level`).
-const ZSTD_LEVEL: i32 = 3;
+pub const ZSTD_DEFAULT_LEVEL: i32 = 3;
+/// gzip level Kafka uses when `compression.gzip.level` is -1: level 6,
+/// java.util.zip's default.
+pub const GZIP_DEFAULT_LEVEL: i32 = 6;
 
-/// Compresses `input` the way the Java client would for this codec.
-///
-/// Only the builder and tools compress: the broker never re-encodes.
+/// Compresses `input` the way the Java client would for this codec, at
+/// its default level.
 pub fn compress(codec: Compression, input: &[u8]) -> Result<Vec<u8>, RecordError> {
+    compress_at(codec, input, None)
+}
+
+/// Compresses `input` at `level` (Kafka's `compression.<codec>.level`;
+/// `None` or gzip's -1: the codec's default). Levels apply to gzip (1-9)
+/// and zstd (-131072..=22); snappy has none, and the LZ4 encoder here
+/// (lz4_flex) has one speed, so an LZ4 level is not applied.
+pub fn compress_at(
+    codec: Compression,
+    input: &[u8],
+    level: Option<i32>,
+) -> Result<Vec<u8>, RecordError> {
     let failed = |e: io::Error| RecordError::CompressionFailed {
         codec,
         reason: e.to_string(),
@@ -83,15 +98,20 @@ pub fn compress(codec: Compression, input: &[u8]) -> Result<Vec<u8>, RecordError
     match codec {
         Compression::None => Ok(input.to_vec()),
         Compression::Gzip => {
-            // Level 6 is java.util.zip's default, which Kafka uses unless
-            // `compression.gzip.level` says otherwise.
-            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+            let level = match level {
+                Some(l @ 1..=9) => l as u32,
+                _ => GZIP_DEFAULT_LEVEL as u32,
+            };
+            let mut enc =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
             enc.write_all(input).map_err(failed)?;
             enc.finish().map_err(failed)
         }
         Compression::Snappy => snappy::compress_xerial(input).map_err(failed),
         Compression::Lz4 => lz4::compress_frame(input).map_err(failed),
-        Compression::Zstd => zstd::stream::encode_all(input, ZSTD_LEVEL).map_err(failed),
+        Compression::Zstd => {
+            zstd::stream::encode_all(input, level.unwrap_or(ZSTD_DEFAULT_LEVEL)).map_err(failed)
+        }
     }
 }
 

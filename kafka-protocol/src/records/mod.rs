@@ -26,6 +26,7 @@ mod fuzz;
 mod header;
 pub mod legacy;
 mod lz4;
+mod recompress;
 mod record;
 mod snappy;
 mod stamp;
@@ -37,7 +38,7 @@ mod tests;
 pub use batch::RecordBatch;
 pub use batches::RecordBatches;
 pub use builder::{NewRecord, RecordBatchBuilder};
-pub use compression::{Compression, compress, decompress};
+pub use compression::{Compression, compress, compress_at, decompress};
 pub use control::{ControlRecordType, EndTxnMarker};
 pub use error::RecordError;
 #[doc(hidden)]
@@ -46,5 +47,6 @@ pub use header::{
     Attributes, LOG_OVERHEAD, MAGIC_V2, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH,
     NO_PRODUCER_ID, NO_SEQUENCE, NO_TIMESTAMP, RECORD_BATCH_OVERHEAD, TimestampType,
 };
+pub use recompress::recompress;
 pub use record::{Header, HeaderIter, Headers, Record, RecordIter};
 pub use stamp::{RecordBatchMut, Stamp, stamp_batch};

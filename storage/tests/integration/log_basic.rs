@@ -730,3 +730,110 @@ fn a_parked_log_reads_appends_and_reopens() {
         assert_eq!(info.base_offset, 400);
     });
 }
+
+/// `min.compaction.lag.ms` leaves the segments holding recent records
+/// alone (a prefix of the log is cleaned); `max.compaction.lag.ms` cleans
+/// overdue dirty segments whatever the dirty ratio.
+#[test]
+fn compaction_lags() {
+    let dir = test_dir("compaction-lags");
+    run(async {
+        let cfg = LogConfig {
+            cleanup_policy: CleanupPolicy::Compact,
+            min_cleanable_dirty_ratio: 0.0,
+            segment_bytes: 2048,
+            max_batch_bytes: 2048,
+            min_compaction_lag_ms: 20_000,
+            ..small_config()
+        };
+        let log = Log::open(&dir, cfg.clone()).await.unwrap();
+        let append = |ts: i64| {
+            let log = &log;
+            async move {
+                for key in ["a", "b", "a", "b"] {
+                    let b = keyed_batch(&[(Some(key), Some("v"))], ts, Compression::None);
+                    log.append(BytesMut::from(&b[..]), 0, None).await.unwrap();
+                }
+            }
+        };
+        for _ in 0..20 {
+            append(10_000).await; // old
+        }
+        let old_end = log.log_end_offset();
+        for _ in 0..20 {
+            append(90_000).await; // newer than now - 20 s at now = 100 s
+        }
+        let active = log.active_segment_base();
+        assert!(
+            active > old_end + 20,
+            "recent records reach sealed segments"
+        );
+        let before = records(&log).await;
+        let stats = log.compact(100_000).await.unwrap();
+        assert!(stats.ran && stats.records_removed > 0, "{stats:?}");
+        let after = records(&log).await;
+        // Every record at or past the first segment holding a recent one is
+        // kept; before it, at most one record per key and segment pair
+        // remains.
+        let first_recent = before.iter().find(|r| r.0 >= old_end).unwrap().0;
+        let kept_recent: Vec<_> = after.iter().filter(|r| r.0 >= first_recent).collect();
+        let had_recent: Vec<_> = before.iter().filter(|r| r.0 >= first_recent).collect();
+        let recent_segment_base = {
+            // The segment holding `old_end` may hold old records too: it
+            // is not cleanable, so everything from its base is kept.
+            let mut base = 0;
+            for r in &before {
+                if r.0 <= old_end {
+                    base = r.0;
+                }
+            }
+            base
+        };
+        assert_eq!(kept_recent, had_recent);
+        assert!(
+            after.iter().filter(|r| r.0 < recent_segment_base).count()
+                < before.iter().filter(|r| r.0 < recent_segment_base).count()
+        );
+        drop(log);
+
+        // max.compaction.lag.ms: at ratio 1 a pass runs only when every
+        // sealed byte is dirty; overdue dirty segments run it anyway.
+        let dir2 = test_dir("compaction-max-lag");
+        let cfg = LogConfig {
+            min_cleanable_dirty_ratio: 1.0,
+            min_compaction_lag_ms: 0,
+            ..cfg
+        };
+        let log = Log::open(&dir2, cfg.clone()).await.unwrap();
+        for _ in 0..20 {
+            for key in ["a", "b"] {
+                let b = keyed_batch(&[(Some(key), Some("v"))], 10_000, Compression::None);
+                log.append(BytesMut::from(&b[..]), 0, None).await.unwrap();
+            }
+        }
+        assert!(log.compact(100_000).await.unwrap().ran, "all dirty: runs");
+        for _ in 0..20 {
+            for key in ["a", "b"] {
+                let b = keyed_batch(&[(Some(key), Some("w"))], 10_000, Compression::None);
+                log.append(BytesMut::from(&b[..]), 0, None).await.unwrap();
+            }
+        }
+        assert!(
+            !log.compact(100_000).await.unwrap().ran,
+            "ratio not reached"
+        );
+        drop(log);
+        let log = Log::open(
+            &dir2,
+            LogConfig {
+                max_compaction_lag_ms: 50_000,
+                ..cfg
+            },
+        )
+        .await
+        .unwrap();
+        let stats = log.compact(100_000).await.unwrap();
+        assert!(stats.ran && stats.records_removed > 0, "overdue: {stats:?}");
+        let _ = std::fs::remove_dir_all(&dir2);
+    });
+}
