@@ -219,7 +219,6 @@ def _quorum_from(node):
 def _check_view(p, voters, when_ms):
     assert p["LeaderId"] in voters, p
     assert sorted(v["ReplicaId"] for v in p["CurrentVoters"]) == sorted(voters), p
-    assert p["Observers"] == [], p
     hw = p["HighWatermark"]
     assert hw > 0, p
     for v in p["CurrentVoters"]:
@@ -233,8 +232,16 @@ def _check_view(p, voters, when_ms):
 @pytest.mark.cluster
 def test_describe_quorum_three_nodes():
     c = cluster.Cluster(3, name="quorum")
+    joiner = None
     try:
         c.start()
+        # A fourth broker outside the seeds: a learner of the controller
+        # group, i.e. an observer of the quorum.
+        seeds = c.seeds
+        joiner = cluster.Node(c, 4, "zone-a", cores=1, tmp_root=str(c.root))
+        joiner.argv_seeds = seeds
+        joiner.start()
+        c.nodes[4] = joiner
         views = {}
 
         def all_agree():
@@ -243,14 +250,18 @@ def test_describe_quorum_three_nodes():
             leaders = {v["LeaderId"] for v in views.values() if v}
             return all(views.values()) and len(leaders) == 1 and \
                 all(len(v["CurrentVoters"]) == 3 and
-                    all(r["LastFetchTimestamp"] > 0 for r in v["CurrentVoters"])
+                    all(r["LastFetchTimestamp"] > 0 for r in v["CurrentVoters"]) and
+                    [r["ReplicaId"] for r in v["Observers"]] == [4] and
+                    v["Observers"][0]["LogEndOffset"] >= v["HighWatermark"]
                     for v in views.values())
 
-        harness.wait_until(all_agree, timeout=20, interval=0.2,
-                           what="every broker reports one controller leader")
+        harness.wait_until(all_agree, timeout=30, interval=0.2,
+                           what="every broker (the observer too) reports one controller "
+                                "leader, three voters and observer 4 caught up")
         now_ms = time.time() * 1000
         for v in views.values():
             _check_view(v, [1, 2, 3], now_ms)
+            assert v["Observers"][0]["LastFetchTimestamp"] > now_ms - 15000, v
         first = views[1]
         leader, epoch = first["LeaderId"], first["LeaderEpoch"]
         # The leader's own entry is caught up now.
@@ -272,14 +283,20 @@ def test_describe_quorum_three_nodes():
                            what="a new controller leader after killing %d" % leader)
         for v in after.values():
             assert v["LeaderEpoch"] > epoch, (epoch, v)
-            assert v["LeaderId"] in [n.node_id for n in survivors]
+            assert v["LeaderId"] in {1, 2, 3} - {leader}, v
             # The dead voter is still a voter, falling behind: no fetch
             # from it since the kill.
             [dead] = [r for r in v["CurrentVoters"] if r["ReplicaId"] == leader]
             assert dead["LastFetchTimestamp"] < time.time() * 1000, dead
             assert len(v["CurrentVoters"]) == 3, v
+            assert [r["ReplicaId"] for r in v["Observers"]] == [4], v
     finally:
-        c.close()
+        try:
+            if joiner is not None and joiner.running():
+                joiner.close()
+        finally:
+            c.nodes.pop(4, None)
+            c.close()
 
 
 def test_cluster_authorization(broker_factory):
