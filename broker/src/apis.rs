@@ -50,13 +50,19 @@ const LIST: &[(ApiKey, i16, i16)] = &[
     (ApiKey::DescribeTopicPartitions, 0, 0),
     (ApiKey::ConsumerGroupHeartbeat, 0, 1),
     (ApiKey::ConsumerGroupDescribe, 0, 1),
+    // Feature flags are fixed (handlers/features.rs): UpdateFeatures
+    // confirms the finalized levels and refuses any change.
+    (ApiKey::UpdateFeatures, 0, 2),
+    // The controller group as Kafka's metadata quorum (v2: KIP-853's
+    // nodes; every broker answers, asking the controller leader).
+    (ApiKey::DescribeQuorum, 0, 2),
     // v0 (before pattern types) is gone from Kafka 4 too.
     (ApiKey::DescribeAcls, 1, 3),
     (ApiKey::CreateAcls, 1, 3),
     (ApiKey::DeleteAcls, 1, 3),
     // Transactions v1 (KIP-98). AddPartitionsToTxn v4+ and EndTxn /
     // TxnOffsetCommit v5 belong to transactions v2 (KIP-890), not built:
-    // the `transaction.version` feature is not advertised either.
+    // the `transaction.version` feature stays at 0 (handlers/features.rs).
     (ApiKey::AddPartitionsToTxn, 0, 3),
     (ApiKey::AddOffsetsToTxn, 0, 4),
     (ApiKey::EndTxn, 0, 4),

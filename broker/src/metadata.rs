@@ -1134,6 +1134,12 @@ pub fn new_cluster_id() -> String {
 }
 
 impl MetadataStore {
+    /// How many changes the metadata log has recorded since the broker's
+    /// data folder was created (the single node's metadata offset).
+    pub fn changes(&self) -> u64 {
+        self.state.seq
+    }
+
     /// Loads the snapshot and replays the change log from `data_dir`, or
     /// starts empty.
     pub fn open(data_dir: &Path, statics: Settings) -> Result<Self, MetadataError> {

@@ -78,7 +78,10 @@ mod types;
 
 pub use error::Error;
 pub use network::{LocalClientFrom, LocalNetwork, LocalRouter, NoPeer, NoPeers};
-pub use replica::{Membership, OpenOptions, PartitionReplica, RaftHandle, ReplicaConfig};
+pub use replica::{
+    MemberProgress, Membership, OpenOptions, PartitionReplica, QuorumView, RaftHandle,
+    ReplicaConfig,
+};
 pub use store::{LogSource, LogStore, SnapshotBuilder, StateMachine};
 pub use types::{
     Appended, Entry, GroupMembership, KafkaBatch, LogId, NodeId, Payload, ResetSource, Term,

@@ -36,6 +36,35 @@ pub struct Membership {
     pub committed: bool,
 }
 
+/// One member's progress as the group's leader sees it (Kafka's
+/// DescribeQuorum `ReplicaState`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberProgress {
+    pub node: NodeId,
+    /// A voter (else a learner: Kafka's observer).
+    pub voter: bool,
+    /// The Kafka offset after the last entry the member is known to hold
+    /// (`None`: nothing acknowledged yet in this term).
+    pub log_end_offset: Option<i64>,
+    /// How long ago the member last acknowledged the leader (`None`: not
+    /// yet in this term; zero for the leader itself).
+    pub last_ack_ago: Option<Duration>,
+    /// How long ago the member last held everything committed (`None`:
+    /// not yet in this term; zero for the leader itself).
+    pub caught_up_ago: Option<Duration>,
+}
+
+/// The leader's view of its group: what Kafka's DescribeQuorum reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuorumView {
+    pub leader: NodeId,
+    /// The Raft term (the Kafka leader epoch).
+    pub term: u64,
+    pub high_watermark: i64,
+    /// Every member, the leader first, then by node id.
+    pub members: Vec<MemberProgress>,
+}
+
 /// The openraft handle of a partition group.
 pub type RaftHandle = openraft::Raft<TypeConfig, StateMachine>;
 
@@ -957,6 +986,110 @@ impl PartitionReplica {
                 })
                 .collect(),
         )
+    }
+
+    /// On the leader: each member's log end offset and when it last
+    /// acknowledged and last caught up (refreshing the caught-up record
+    /// as [`PartitionReplica::in_sync_replicas`] does). `None` on a
+    /// follower, which does not know.
+    pub async fn quorum_view(&self) -> Option<QuorumView> {
+        use openraft::Instant as _;
+        let now = Instant::now();
+        // (term, matched index and time since the last acknowledgement
+        // per follower, voters, all members), read under the borrow.
+        type Read = (
+            u64,
+            BTreeMap<NodeId, Option<u64>>,
+            BTreeMap<NodeId, Option<Duration>>,
+            BTreeSet<NodeId>,
+            BTreeSet<NodeId>,
+        );
+        let (term, matched, beats, voters, all): Read = {
+            let raft = self.raft.borrow();
+            match raft.as_ref() {
+                None => (
+                    self.shared
+                        .meta
+                        .borrow()
+                        .vote
+                        .map_or(0, |v| v.leader_id.term),
+                    BTreeMap::new(),
+                    BTreeMap::new(),
+                    BTreeSet::from([self.node_id]),
+                    BTreeSet::from([self.node_id]),
+                ),
+                Some(r) => {
+                    let m = r.metrics();
+                    let m = m.borrow_watched();
+                    if m.current_leader != Some(self.node_id) {
+                        return None;
+                    }
+                    let committed = m.local_committed.map(|c| c.index);
+                    let mut matched = BTreeMap::new();
+                    if let Some(rep) = &m.replication {
+                        let mut caught_up = self.caught_up.borrow_mut();
+                        for (node, l) in rep {
+                            if l.map(|l| l.index) >= committed {
+                                caught_up.insert(*node, now);
+                            }
+                            matched.insert(*node, l.map(|l| l.index));
+                        }
+                    }
+                    let beats = m
+                        .heartbeat
+                        .clone()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(n, t)| (n, t.map(|t| t.elapsed())))
+                        .collect();
+                    let eff = m.membership_config.membership();
+                    (
+                        m.current_term,
+                        matched,
+                        beats,
+                        eff.voter_ids().collect(),
+                        eff.nodes().map(|(id, _)| *id).collect(),
+                    )
+                }
+            }
+        };
+        let end = self.shared.map.borrow().end_offset();
+        let mut members = vec![MemberProgress {
+            node: self.node_id,
+            voter: voters.contains(&self.node_id),
+            log_end_offset: Some(end),
+            last_ack_ago: Some(Duration::ZERO),
+            caught_up_ago: Some(Duration::ZERO),
+        }];
+        for node in all.into_iter().filter(|n| *n != self.node_id) {
+            // The entry after the last one it holds starts at its log end.
+            let log_end_offset = match matched.get(&node).copied().flatten() {
+                Some(i) => self.shared.offset_of(i + 1).await.ok(),
+                None => None,
+            };
+            let last_ack_ago = beats.get(&node).copied().flatten();
+            // Seen caught up when an acknowledgement showed it, so no
+            // later than that acknowledgement (as Kafka's times of a fetch).
+            let caught_up_ago = self
+                .caught_up
+                .borrow()
+                .get(&node)
+                .map(|t| now.saturating_duration_since(*t))
+                .map(|c| last_ack_ago.map_or(c, |a| c.max(a)));
+            members.push(MemberProgress {
+                node,
+                voter: voters.contains(&node),
+                log_end_offset,
+                last_ack_ago,
+                caught_up_ago,
+            });
+        }
+        Some(QuorumView {
+            leader: self.node_id,
+            term,
+            high_watermark: self.high_watermark(),
+            members,
+        })
     }
 
     /// The partition log, to read (Fetch, ListOffsets, ...). Appends go

@@ -211,6 +211,12 @@ impl Controller {
         self.replica.leader_id().map(|l| l as i32)
     }
 
+    /// On the controller leader: the group's progress (DescribeQuorum);
+    /// `None` elsewhere.
+    pub async fn quorum_view(&self) -> Option<tidemark_raft::QuorumView> {
+        self.replica.quorum_view().await
+    }
+
     pub fn snapshot(&self) -> ClusterMetadata {
         self.state.borrow().snapshot()
     }

@@ -18,6 +18,7 @@ pub mod controller;
 pub mod elections;
 pub mod leadership;
 pub mod placement;
+pub mod quorum;
 pub mod reassignment;
 
 use std::rc::Rc;
@@ -64,6 +65,10 @@ pub const SHARE_STATE_GROUP: GroupId = GroupId { key: 0, index: 5 };
 /// dead-letter batches for a dead-letter partition a peer leads (a
 /// Produce request, `share::dlq`), handled on shard 0.
 pub const SHARE_DLQ_GROUP: GroupId = GroupId { key: 0, index: 6 };
+
+/// Not a Raft group: the address of a broker's DescribeQuorum question
+/// to the controller leader (`quorum::serve`), handled on shard 0.
+pub const QUORUM_GROUP: GroupId = GroupId { key: 0, index: 7 };
 
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
@@ -289,6 +294,10 @@ async fn deliver_here(
                 ),
             }
         }
+        RaftRequest::App(_) if group == QUORUM_GROUP => match quorum::serve(&shard).await {
+            Ok(b) => RaftResponse::App(b),
+            Err(e) => failure(FailureCode::Refused, e),
+        },
         RaftRequest::App(_) => failure(
             FailureCode::Refused,
             format!("no application calls for group {group}"),

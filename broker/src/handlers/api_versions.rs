@@ -20,6 +20,8 @@ pub fn handle(shard: &Shard, req: &ApiVersionsRequest, version: i16) -> ApiVersi
         api_keys: crate::apis::advertised(&shard.ctx.supported),
         ..Default::default()
     };
+    // v3+: the feature flags (KIP-584), see `features`.
+    super::features::fill_api_versions(&mut resp, version);
     if version >= 3
         && (!valid_software_field(&req.client_software_name)
             || !valid_software_field(&req.client_software_version))

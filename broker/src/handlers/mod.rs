@@ -12,7 +12,9 @@ pub mod acls;
 pub mod api_versions;
 pub mod configs;
 pub mod consumer_group;
+pub mod describe_quorum;
 pub mod elect_leaders;
+pub mod features;
 pub mod fetch;
 pub mod find_coordinator;
 pub mod group_admin;
@@ -236,6 +238,12 @@ pub async fn handle(
         RequestBody::DescribeTopicPartitions(r) => {
             ResponseBody::DescribeTopicPartitions(misc::describe_topic_partitions(shard, r, authz))
         }
+        RequestBody::UpdateFeatures(r) => {
+            ResponseBody::UpdateFeatures(features::update(shard, &r, v, authz))
+        }
+        RequestBody::DescribeQuorum(r) => ResponseBody::DescribeQuorum(
+            describe_quorum::handle(shard, r, v, listener, authz).await,
+        ),
         RequestBody::CreateAcls(r) => ResponseBody::CreateAcls(acls::create(shard, r, authz).await),
         RequestBody::DescribeAcls(r) => ResponseBody::DescribeAcls(acls::describe(shard, r, authz)),
         RequestBody::DeleteAcls(r) => ResponseBody::DeleteAcls(acls::delete(shard, r, authz).await),

@@ -102,6 +102,38 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
             })
             .await;
         }
+        // DescribeQuorum's view: on the leader, every voter's log end at
+        // the end once it acknowledged it; a follower has no view.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let view = loop {
+            let v = leader.quorum_view().await.expect("the leader has a view");
+            if v.members.iter().all(|m| m.log_end_offset == Some(end)) {
+                break v;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "members not at the log end: {v:?}"
+            );
+            monoio::time::sleep(Duration::from_millis(10)).await;
+        };
+        assert_eq!(view.leader, leader.node_id());
+        assert_eq!(view.term as i32, epoch1);
+        assert_eq!(view.high_watermark, end);
+        assert_eq!(view.members[0].node, leader.node_id());
+        assert_eq!(
+            view.members.iter().map(|m| m.node).collect::<BTreeSet<_>>(),
+            voters
+        );
+        for m in &view.members {
+            assert!(m.voter, "{m:?}");
+            let ack = m.last_ack_ago.expect("acknowledged");
+            assert!(ack < Duration::from_secs(2), "{m:?}");
+            // Caught up no later than its last acknowledgement.
+            assert!(m.caught_up_ago.expect("caught up") >= ack, "{m:?}");
+        }
+        for n in nodes.iter().filter(|n| !n.is_leader()) {
+            assert!(n.quorum_view().await.is_none());
+        }
         // Byte-identical logs: followers stored the leader's stamped bytes.
         let reference = read_all(leader.log(), 0, end).await;
         for n in &nodes {
