@@ -339,3 +339,44 @@ def test_recompressed_batch_past_max_message_bytes_is_refused(broker):
                               configs={"max.message.bytes": str(len(blob))})
         part, _ = c.produce(other, 0, blob)
         assert part["ErrorCode"] == 0, part
+
+
+def test_broker_defaults_reach_topics_and_static_settings_are_refused(broker_factory):
+    """A cluster-wide dynamic compression.type reaches topics without an
+    override (described as DYNAMIC_DEFAULT_BROKER_CONFIG, and applied); a
+    static broker setting cannot be changed, with Kafka's message."""
+    from confluent_kafka import KafkaException
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource
+    b = broker_factory(dict(BROKER_SETTINGS))
+    admin = clients.confluent_admin(b.bootstrap)
+    topic = clients.confluent_create_topic(b.bootstrap, harness.unique_topic("codecdef"))
+    # The cluster-wide default is the BROKER resource named "" (which
+    # confluent-kafka's ConfigResource refuses): a raw request.
+    with KafkaConn(b.bootstrap) as c:
+        c.api_versions()
+        resp = c.request(44, c.pick(44), {  # IncrementalAlterConfigs
+            "Resources": [{"ResourceType": 4, "ResourceName": "", "Configs": [
+                {"Name": "compression.type", "ConfigOperation": 0, "Value": "zstd"}]}],
+            "ValidateOnly": False})
+        assert resp["Responses"][0]["ErrorCode"] == 0, resp
+    got = confluent_describe(admin, topic)["compression.type"]
+    assert (got.value, got.source) == ("zstd", 3), got  # DYNAMIC_DEFAULT_BROKER_CONFIG
+    msgs = clients.make_messages("def", 30)
+    deadline = time.monotonic() + 20
+    while True:  # partitions reopen with the new default: retriable errors meanwhile
+        try:
+            clients.confluent_produce(b.bootstrap, topic, msgs, codec="none", partition=0,
+                                      timeout=20)
+            break
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+    assert stored_codecs(b, topic, len(msgs)) == {4}
+    static = ConfigResource("broker", str(b.node_id), incremental_configs=[
+        ConfigEntry("socket.request.max.bytes", "1000",
+                    incremental_operation=AlterConfigOpType.SET)])
+    with pytest.raises(KafkaException) as e:
+        admin.incremental_alter_configs([static])[static].result(timeout=30)
+    err = e.value.args[0]
+    assert err.code() == INVALID_CONFIG, err
+    assert "Cannot update these configs dynamically: Set(socket.request.max.bytes)" in err.str()

@@ -943,7 +943,9 @@ pub enum SettingError {
         value: String,
         why: String,
     },
-    #[error("'{0}' cannot be changed while the broker runs")]
+    /// Kafka's words (`DynamicBrokerConfig.validateConfigs`), for a static
+    /// broker setting in IncrementalAlterConfigs / AlterConfigs.
+    #[error("Cannot update these configs dynamically: Set({0})")]
     ReadOnly(String),
 }
 
