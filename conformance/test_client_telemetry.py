@@ -284,3 +284,36 @@ def test_subscriptions_survive_restart(broker):
     broker.restart()
     assert describe(broker, "sub-keep") == before
     assert before["interval.ms"] == ("4000", CLIENT_METRICS_CONFIG)
+
+
+@pytest.mark.cluster
+def test_cluster_subscription_reaches_every_broker():
+    """Set through broker 1, described by every broker (the controller
+    log) and served to a client of broker 3; deleted through broker 2,
+    gone everywhere."""
+    import cluster
+    c = cluster.Cluster(3, name="telcluster")
+    try:
+        c.start()
+        c.wait_ready(probe_topic=False)
+        subscribe(c.node(1), "sub-cl", "cl-.*", interval_ms=2000, metrics="org.apache.kafka.")
+
+        def everywhere(expected):
+            harness.wait_until(
+                lambda: all(describe(n, "sub-cl")["interval.ms"] == expected
+                            for n in c.nodes.values()),
+                timeout=10, what="interval.ms %s on every broker" % (expected,))
+
+        everywhere(("2000", CLIENT_METRICS_CONFIG))
+        with rawkafka.KafkaConn(c.node(3).bootstrap, client_id="cl-1") as k:
+            r = get_subscriptions(k)
+        assert r["ErrorCode"] == NONE
+        assert (r["RequestedMetrics"], r["PushIntervalMs"]) == (["org.apache.kafka."], 2000)
+        assert incremental(c.node(2), "sub-cl", [("interval.ms", SET, "99")])[0] == INVALID_CONFIG
+        assert incremental(c.node(2), "sub-cl", [("metrics", DELETE, None), ("match", DELETE, None),
+                                                 ("interval.ms", DELETE, None)]) == (NONE, None)
+        everywhere(("300000", DEFAULT_CONFIG))
+        with rawkafka.KafkaConn(c.node(1).bootstrap, client_id="cl-2") as k:
+            assert get_subscriptions(k)["RequestedMetrics"] == []
+    finally:
+        c.close()
