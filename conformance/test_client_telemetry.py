@@ -278,6 +278,26 @@ def test_raw_push_checks(broker):
     assert gz and "metrics=2" in gz[0], gz
 
 
+def test_list_client_metrics_resources(broker):
+    """ListConfigResources v0 (Kafka 3.7's ListClientMetricsResources)
+    names every subscription; a deleted one is gone."""
+    subscribe(broker, "sub-list-1", "list-.*")
+    subscribe(broker, "sub-list-2", "list-.*")
+
+    def names():
+        with rawkafka.KafkaConn(broker.bootstrap) as c:
+            assert c.pick(74) == 0
+            r = c.request(74, 0, {})
+        assert r["ErrorCode"] == NONE
+        return {x["ResourceName"] for x in r["ConfigResources"]}
+
+    assert {"sub-list-1", "sub-list-2"} <= names()
+    assert incremental(broker, "sub-list-2", [("metrics", DELETE, None), ("match", DELETE, None),
+                                              ("interval.ms", DELETE, None)]) == (NONE, None)
+    got = names()
+    assert "sub-list-1" in got and "sub-list-2" not in got, got
+
+
 def test_subscriptions_survive_restart(broker):
     subscribe(broker, "sub-keep", "keep-.*", interval_ms=4000, metrics="org.apache.kafka.x.")
     before = describe(broker, "sub-keep")

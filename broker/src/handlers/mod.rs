@@ -251,6 +251,9 @@ pub async fn handle(
         RequestBody::PushTelemetry(r) => {
             ResponseBody::PushTelemetry(telemetry::push(shard, header, r, conn))
         }
+        RequestBody::ListConfigResources(_) => {
+            ResponseBody::ListConfigResources(telemetry::list_config_resources(shard, authz))
+        }
         RequestBody::CreateAcls(r) => ResponseBody::CreateAcls(acls::create(shard, r, authz).await),
         RequestBody::DescribeAcls(r) => ResponseBody::DescribeAcls(acls::describe(shard, r, authz)),
         RequestBody::DeleteAcls(r) => ResponseBody::DeleteAcls(acls::delete(shard, r, authz).await),

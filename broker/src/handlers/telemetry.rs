@@ -145,3 +145,33 @@ pub fn push(
     }
     PushTelemetryResponse::default()
 }
+
+/// ListConfigResources v0 (Kafka 3.7's ListClientMetricsResources): the
+/// names of the client-metrics subscriptions; DESCRIBE_CONFIGS on the
+/// cluster, as Kafka. v1 (every config resource type, Kafka 4.1) is not
+/// built.
+pub fn list_config_resources(
+    shard: &Shard,
+    authz: &crate::acl::Authz<'_>,
+) -> kafka_protocol::generated::ListConfigResourcesResponse {
+    use kafka_protocol::generated::ListConfigResourcesResponse;
+    use kafka_protocol::generated::list_config_resources_response::ConfigResource;
+    if !authz.cluster(crate::acl::op::DESCRIBE_CONFIGS) {
+        return ListConfigResourcesResponse {
+            error_code: ErrorCode::ClusterAuthorizationFailed.code(),
+            ..Default::default()
+        };
+    }
+    ListConfigResourcesResponse {
+        config_resources: shard
+            .metadata()
+            .client_metrics
+            .keys()
+            .map(|name| ConfigResource {
+                resource_name: name.clone(),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
