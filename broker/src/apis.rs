@@ -79,6 +79,11 @@ const LIST: &[(ApiKey, i16, i16)] = &[
     (ApiKey::DescribeShareGroupOffsets, 0, 1),
     (ApiKey::AlterShareGroupOffsets, 0, 0),
     (ApiKey::DeleteShareGroupOffsets, 0, 0),
+    // Client telemetry (KIP-714; handlers/telemetry.rs).
+    (ApiKey::GetTelemetrySubscriptions, 0, 0),
+    (ApiKey::PushTelemetry, 0, 0),
+    // v0 only: ListClientMetricsResources (v1 lists every resource type).
+    (ApiKey::ListConfigResources, 0, 0),
 ];
 
 /// The implemented APIs, checked against the schemas.

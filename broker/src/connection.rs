@@ -45,6 +45,9 @@ pub struct ConnInfo {
     /// The listener requires SASL authentication before anything but
     /// ApiVersions, SaslHandshake and SaslAuthenticate.
     pub sasl: bool,
+    /// The client software name and version its ApiVersions v3+ named
+    /// (KIP-511; empty before), for client telemetry's selectors.
+    pub software: Rc<(String, String)>,
 }
 
 /// The reading side of a connection: the socket, or TLS over it.
@@ -286,6 +289,17 @@ async fn start_request(
         return Err(Close::Unsupported { api, version });
     }
     let body = RequestBody::decode(api, &mut d, version).map_err(Close::Decode)?;
+    if let RequestBody::ApiVersions(r) = &body
+        && version >= 3
+    {
+        *conn = Rc::new(ConnInfo {
+            software: Rc::new((
+                r.client_software_name.clone(),
+                r.client_software_version.clone(),
+            )),
+            ..(**conn).clone()
+        });
+    }
     if let Some(st) = sasl.as_mut()
         && !st.in_exchange()
     {

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
 pub mod acl;
 pub mod admin;
 pub mod apis;
+pub mod client_metrics;
 pub mod cluster;
 pub mod config;
 pub mod connection;
@@ -80,6 +81,10 @@ pub struct BrokerContext {
     pub authorizer: Option<acl::authorizer::Authorizer>,
     /// TLS between brokers (`security.inter.broker.protocol=SSL`).
     pub peer_tls: Option<tls::peer::PeerTlsConfig>,
+    /// Client telemetry (KIP-714): client instances and the latest
+    /// payload each pushed, shared by the shards (a client's requests may
+    /// arrive on several connections). Held only for map operations.
+    pub telemetry: std::sync::Mutex<client_metrics::Telemetry>,
 }
 
 pub use server::run;

@@ -230,6 +230,13 @@ pub enum Command {
         group: String,
         configs: BTreeMap<String, String>,
     },
+    /// Replaces one client-metrics subscription's configs (KIP-714,
+    /// `client_metrics.rs`; validated by the handler); an empty map
+    /// removes the subscription.
+    SetClientMetrics {
+        name: String,
+        configs: BTreeMap<String, String>,
+    },
 }
 
 /// A SCRAM credential to delete (`Command::AlterScram`).
@@ -400,6 +407,14 @@ struct Persisted {
         with = "group_configs_serde"
     )]
     group_configs: GroupConfigs,
+    /// Client-metrics subscriptions by name (KIP-714; absent from
+    /// metadata written before they were stored here: none).
+    #[serde(
+        default,
+        skip_serializing_if = "imbl::OrdMap::is_empty",
+        with = "group_configs_serde"
+    )]
+    client_metrics: GroupConfigs,
 }
 
 /// Group config overrides by group, shared with the shards' snapshots.
@@ -651,6 +666,13 @@ impl Persisted {
                     self.group_configs.insert(group.clone(), configs.clone());
                 }
             }
+            Command::SetClientMetrics { name, configs } => {
+                if configs.is_empty() {
+                    self.client_metrics.remove(name);
+                } else {
+                    self.client_metrics.insert(name.clone(), configs.clone());
+                }
+            }
         }
         Ok(Outcome::Done)
     }
@@ -714,6 +736,7 @@ impl Persisted {
             acls: self.acls.clone(),
             scram: self.scram.clone(),
             group_configs: self.group_configs.clone(),
+            client_metrics: self.client_metrics.clone(),
         }
     }
 
@@ -823,7 +846,8 @@ impl MetadataState {
             | Command::DeleteAcls { .. }
             | Command::AlterScram { .. }
             | Command::BootstrapScram { .. }
-            | Command::SetGroupConfigs { .. } => {}
+            | Command::SetGroupConfigs { .. }
+            | Command::SetClientMetrics { .. } => {}
         }
         Ok(outcome)
     }
@@ -941,6 +965,9 @@ pub struct ClusterMetadata {
     /// Group config overrides by group (`group_config.rs` reads them with
     /// the defaults filled in; shared structure, like the topic maps).
     pub group_configs: imbl::OrdMap<String, BTreeMap<String, String>>,
+    /// Client-metrics subscriptions by name (`client_metrics.rs`; shared
+    /// structure, like the topic maps).
+    pub client_metrics: imbl::OrdMap<String, BTreeMap<String, String>>,
 }
 
 impl ClusterMetadata {

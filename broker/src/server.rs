@@ -113,6 +113,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         bootstrap_user,
         authorizer,
         peer_tls,
+        telemetry: std::sync::Mutex::new(crate::client_metrics::Telemetry::default()),
         config,
     });
 
@@ -436,6 +437,7 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                                 listener: name,
                                 principal: crate::tls::principal::ANONYMOUS.to_string(),
                                 sasl: protocol.sasl(),
+                                software: Default::default(),
                             };
                             crate::connection::serve(
                                 s.clone(),
@@ -495,6 +497,7 @@ async fn serve_tls(
         listener,
         principal,
         sasl,
+        software: Default::default(),
     };
     crate::connection::serve(
         s.clone(),

@@ -17,6 +17,7 @@ use kafka_protocol::generated::{
 };
 
 use crate::acl::{Authz, op};
+use crate::client_metrics::CLIENT_METRICS;
 use crate::group_config::GROUP_CONFIGS;
 use crate::settings::{BROKER_SETTINGS, Source, TOPIC_CONFIGS, broker_setting};
 use crate::shard::Shard;
@@ -55,6 +56,9 @@ fn config_denied(
         }
         GROUP if !authz.group(operation, name) => {
             denied(ErrorCode::GroupAuthorizationFailed, "Group")
+        }
+        CLIENT_METRICS if !authz.cluster(operation) => {
+            denied(ErrorCode::ClusterAuthorizationFailed, "Cluster")
         }
         _ => None,
     }
@@ -242,6 +246,19 @@ pub fn describe(
                     });
                 }
             }
+            CLIENT_METRICS => match crate::client_metrics::describe(
+                &meta.client_metrics,
+                &r.resource_name,
+                &wanted,
+                req.include_synonyms,
+                version >= 3 && req.include_documentation,
+            ) {
+                Ok(configs) => out.configs = configs,
+                Err((code, message)) => {
+                    out.error_code = code.code();
+                    out.error_message = Some(message);
+                }
+            },
             BROKER_LOGGER => {
                 out.error_code = ErrorCode::InvalidRequest.code();
                 out.error_message = Some("broker logger configs are not supported".into());
@@ -442,6 +459,13 @@ async fn alter_resource(
             };
             return crate::admin::submit(shard, cmd).await.map(|_| ());
         }
+        CLIENT_METRICS => {
+            let cmd = crate::client_metrics::alter(&meta.client_metrics, resource_name, edit)?;
+            if validate_only {
+                return Ok(());
+            }
+            return crate::admin::submit(shard, cmd).await.map(|_| ());
+        }
         BROKER_LOGGER => {
             return Err((
                 ErrorCode::InvalidRequest,
@@ -518,6 +542,7 @@ fn is_list(name: &str) -> bool {
         .map(|d| d.ty)
         .or_else(|| broker_setting(name).map(|d| d.ty))
         == Some(crate::settings::ValueType::List)
+        || crate::client_metrics::is_list(name)
 }
 
 pub async fn incremental_alter(

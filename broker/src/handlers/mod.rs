@@ -30,6 +30,7 @@ pub mod scram_users;
 pub mod share_admin;
 pub mod share_fetch;
 pub mod share_group;
+pub mod telemetry;
 pub mod topics;
 pub mod txn;
 pub mod txn_admin;
@@ -244,6 +245,15 @@ pub async fn handle(
         RequestBody::DescribeQuorum(r) => ResponseBody::DescribeQuorum(
             describe_quorum::handle(shard, r, v, listener, authz).await,
         ),
+        RequestBody::GetTelemetrySubscriptions(r) => ResponseBody::GetTelemetrySubscriptions(
+            telemetry::get_subscriptions(shard, header, r, conn),
+        ),
+        RequestBody::PushTelemetry(r) => {
+            ResponseBody::PushTelemetry(telemetry::push(shard, header, r, conn))
+        }
+        RequestBody::ListConfigResources(_) => {
+            ResponseBody::ListConfigResources(telemetry::list_config_resources(shard, authz))
+        }
         RequestBody::CreateAcls(r) => ResponseBody::CreateAcls(acls::create(shard, r, authz).await),
         RequestBody::DescribeAcls(r) => ResponseBody::DescribeAcls(acls::describe(shard, r, authz)),
         RequestBody::DeleteAcls(r) => ResponseBody::DeleteAcls(acls::delete(shard, r, authz).await),
