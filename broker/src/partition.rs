@@ -811,7 +811,12 @@ impl Partition {
         // librdkafka treats as fatal; found by the cluster soak).
         let (tx, rx) = futures_channel::oneshot::channel();
         let this = self.clone();
-        let batch = BytesMut::from(&records[..]);
+        // Stamping writes in place, so the append needs its own buffer: a
+        // recompressed batch already is one (no second copy); a slice of
+        // the request frame is copied.
+        let batch = records
+            .try_into_mut()
+            .unwrap_or_else(|shared| BytesMut::from(&shared[..]));
         let generation = self.producers_gen.get();
         monoio::spawn(async move {
             // `validate_batch` checked it.

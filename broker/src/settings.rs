@@ -1091,13 +1091,16 @@ fn throttled_replicas_ok(v: &str) -> bool {
 
 fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
     // gzip: 1-9, or -1 for java.util.zip's default (Kafka's GzipCompression).
-    if matches!(name, "compression.gzip.level") && n != -1 && !(1..=9).contains(&n) {
-        return Err(invalid(name, value, "must be -1 or between 1 and 9"));
+    if name == "compression.gzip.level" {
+        return if n == -1 || (1..=9).contains(&n) {
+            Ok(())
+        } else {
+            Err(invalid(name, value, "must be -1 or between 1 and 9"))
+        };
     }
     let min = match name {
         // Kafka puts no bound on retention.bytes: any negative is unlimited.
         "retention.bytes" | "log.retention.bytes" => i64::MIN,
-        "compression.gzip.level" => -1,
         "compression.zstd.level" => -131_072,
         "local.retention.ms"
         | "local.retention.bytes"
@@ -1154,7 +1157,6 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
     // Kafka's upper bounds (ShareGroupConfig, GroupCoordinatorConfig,
     // ShareCoordinatorConfig): a value past them fails at start-up there.
     let max = match name {
-        "compression.gzip.level" => 9,
         "compression.lz4.level" => 17,
         "compression.zstd.level" => 22,
         "group.share.record.lock.duration.ms" | "group.share.max.record.lock.duration.ms" => {

@@ -147,11 +147,8 @@ fn compression_target(
 ) -> Option<(Compression, Option<i32>)> {
     let value = |name: &str| settings.topic_value(name, overrides).map(|(v, _)| v);
     let level = |name: &str| value(name).and_then(|v| v.trim().parse::<i32>().ok());
-    let codec = match value("compression.type")?
-        .trim()
-        .to_ascii_lowercase()
-        .as_str()
-    {
+    // Validated against Kafka's exact (case-sensitive) names.
+    let codec = match value("compression.type")?.trim() {
         "uncompressed" => Compression::None,
         "gzip" => Compression::Gzip,
         "snappy" => Compression::Snappy,
