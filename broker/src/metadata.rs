@@ -121,6 +121,18 @@ pub struct BrokerMeta {
     /// PLAINTEXT address then).
     #[serde(default)]
     pub listeners: Vec<crate::listeners::Endpoint>,
+    /// In maintenance mode (`Command::SetMaintenance`): it hands every
+    /// leadership it holds to another in-sync replica and is not made a
+    /// leader by the leader balancing, so it can be restarted or
+    /// upgraded without an election. Kept across re-registrations.
+    #[serde(default)]
+    pub maintenance: bool,
+    /// Being decommissioned (`Command::Decommission`): its replicas are
+    /// moving elsewhere and it takes no new ones; once it holds none, the
+    /// controller leader removes it (`Command::RemoveBroker`). Kept across
+    /// re-registrations.
+    #[serde(default)]
+    pub decommissioning: bool,
 }
 
 /// A metadata change. On a single node it is applied to `metadata.json`;
@@ -160,6 +172,26 @@ pub enum Command {
         settings: BTreeMap<String, String>,
         cluster_default: bool,
         node: Option<i32>,
+    },
+    /// Turns maintenance mode of broker `node` on or off (see
+    /// `BrokerMeta::maintenance`).
+    SetMaintenance {
+        node: i32,
+        enabled: bool,
+    },
+    /// Starts decommissioning broker `node`: every partition with a
+    /// replica on it gets a reassignment target with that replica
+    /// replaced (chosen in `apply`, deterministically, by
+    /// `cluster::placement::replacement`), and the broker takes no new
+    /// replicas. Refused if the other brokers are too few for some
+    /// partition's replication factor.
+    Decommission {
+        node: i32,
+    },
+    /// Removes a decommissioned broker from the cluster once no partition
+    /// names it (proposed by the controller leader; refused before).
+    RemoveBroker {
+        id: i32,
     },
     /// Reserves the next block of producer ids.
     ReserveProducerIds {
@@ -450,13 +482,56 @@ impl Persisted {
                 }
             }
             Command::RegisterBroker { broker } => {
+                // Maintenance and decommissioning are the operator's, not
+                // the broker's: a restart keeps them.
+                let (maintenance, decommissioning) = self
+                    .brokers
+                    .get(&broker.id)
+                    .map_or((false, false), |b| (b.maintenance, b.decommissioning));
                 self.brokers.insert(
                     broker.id,
                     BrokerMeta {
                         fenced: false,
+                        maintenance,
+                        decommissioning,
                         ..broker.clone()
                     },
                 );
+            }
+            Command::SetMaintenance { node, enabled } => {
+                let Some(b) = self.brokers.get_mut(node) else {
+                    return Err(Refused::new(
+                        E::BrokerIdNotRegistered,
+                        format!("broker {node} is not registered"),
+                    ));
+                };
+                b.maintenance = *enabled;
+            }
+            Command::Decommission { node } => {
+                return self.decommission(*node);
+            }
+            Command::RemoveBroker { id } => {
+                let Some(b) = self.brokers.get(id) else {
+                    return Err(Refused::new(
+                        E::BrokerIdNotRegistered,
+                        format!("broker {id} is not registered"),
+                    ));
+                };
+                if !b.decommissioning {
+                    return Err(Refused::new(
+                        E::InvalidRequest,
+                        format!("broker {id} is not being decommissioned"),
+                    ));
+                }
+                let held = self.partitions_hosted_by(*id);
+                if held > 0 {
+                    return Err(Refused::new(
+                        E::InvalidRequest,
+                        format!("broker {id} still holds {held} partition replica(s)"),
+                    ));
+                }
+                self.brokers.remove(id);
+                self.node_dynamic_settings.remove(id);
             }
             Command::FenceBroker { id, fenced } => {
                 if let Some(b) = self.brokers.get_mut(id) {
@@ -678,6 +753,111 @@ impl Persisted {
     }
 }
 
+impl Persisted {
+    /// How many partitions name broker `node` among their replicas or
+    /// their reassignment target.
+    fn partitions_hosted_by(&self, node: i32) -> usize {
+        self.topics
+            .by_name
+            .values()
+            .map(|t| (0..t.partitions).filter(|p| t.hosted_by(*p, node)).count())
+            .sum()
+    }
+
+    /// The ids of the topics with a partition on broker `node`.
+    fn topics_hosted_by(&self, node: i32) -> Vec<Uuid> {
+        self.topics
+            .by_name
+            .values()
+            .filter(|t| (0..t.partitions).any(|p| t.hosted_by(p, node)))
+            .map(|t| t.id)
+            .collect()
+    }
+
+    /// `Command::Decommission`: every partition that has (or is moving
+    /// to) a replica on `node` gets a target with that replica replaced
+    /// by another live broker (`placement::replacement`: a rack the
+    /// partition does not use yet, then the fewest replicas). All or
+    /// nothing: refused, with the first partition that cannot be moved,
+    /// if the other brokers are too few.
+    fn decommission(&mut self, node: i32) -> Result<Outcome, Refused> {
+        use kafka_protocol::ErrorCode as E;
+        let Some(b) = self.brokers.get(&node) else {
+            return Err(Refused::new(
+                E::BrokerIdNotRegistered,
+                format!("broker {node} is not registered"),
+            ));
+        };
+        if b.decommissioning {
+            return Ok(Outcome::Done);
+        }
+        let candidates: Vec<(i32, Option<String>)> = self
+            .brokers
+            .values()
+            .filter(|b| b.id != node && !b.decommissioning && !b.fenced)
+            .map(|b| (b.id, b.rack.clone()))
+            .collect();
+        let racks: BTreeMap<i32, Option<String>> = self
+            .brokers
+            .values()
+            .map(|b| (b.id, b.rack.clone()))
+            .collect();
+        let mut load: BTreeMap<i32, usize> = candidates.iter().map(|(id, _)| (*id, 0)).collect();
+        for t in self.topics.by_name.values() {
+            for p in 0..t.partitions {
+                for r in t.desired_replicas_of(p, node) {
+                    if let Some(n) = load.get_mut(&r) {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        let mut moves: Vec<(String, i32, Vec<i32>)> = Vec::new();
+        for t in self.topics.by_name.values() {
+            for p in 0..t.partitions {
+                let desired = t.desired_replicas_of(p, node);
+                let Some(at) = desired.iter().position(|r| *r == node) else {
+                    continue;
+                };
+                let Some(to) = crate::cluster::placement::replacement(
+                    &desired,
+                    at,
+                    &candidates,
+                    &racks,
+                    &load,
+                ) else {
+                    return Err(Refused::new(
+                        E::InvalidReplicationFactor,
+                        format!(
+                            "cannot decommission broker {node}: partition {p} of '{}' has {} replicas and no other live broker can take the one on broker {node} ({} live broker(s) besides it)",
+                            t.name,
+                            desired.len(),
+                            candidates.len()
+                        ),
+                    ));
+                };
+                *load.entry(to).or_default() += 1;
+                let mut target = desired.clone();
+                target[at] = to;
+                moves.push((t.name.clone(), p, target));
+            }
+        }
+        for (name, p, target) in moves {
+            if let Some(t) = self.topics.get_mut(&name) {
+                if t.replicas.get(p as usize) == Some(&target) {
+                    t.reassignments.remove(&p);
+                } else {
+                    t.reassignments.insert(p, target);
+                }
+            }
+        }
+        if let Some(b) = self.brokers.get_mut(&node) {
+            b.decommissioning = true;
+        }
+        Ok(Outcome::Done)
+    }
+}
+
 /// Checks a partition's new replica list as Kafka's controller does: not
 /// empty, no broker twice, every broker registered.
 fn check_assignment(target: &[i32], brokers: &BTreeMap<i32, BrokerMeta>) -> Result<(), Refused> {
@@ -804,6 +984,11 @@ impl MetadataState {
     }
 
     pub fn apply(&mut self, cmd: &Command) -> Result<Outcome, Refused> {
+        // A decommission sets targets on every topic hosting the broker.
+        let decommissioned_topics = match cmd {
+            Command::Decommission { node } => self.state.topics_hosted_by(*node),
+            _ => Vec::new(),
+        };
         let deleting = match cmd {
             Command::DeleteTopic { name } => self
                 .state
@@ -831,6 +1016,9 @@ impl MetadataState {
             Command::DeleteTopic { .. } => {
                 self.changes.topics.extend(deleted_id);
             }
+            Command::Decommission { .. } => {
+                self.changes.topics.extend(decommissioned_topics);
+            }
             Command::SetDynamicSettings { .. } => {
                 self.settings = self
                     .state
@@ -841,6 +1029,8 @@ impl MetadataState {
             Command::InitCluster { .. }
             | Command::RegisterBroker { .. }
             | Command::FenceBroker { .. }
+            | Command::SetMaintenance { .. }
+            | Command::RemoveBroker { .. }
             | Command::ReserveProducerIds { .. }
             | Command::CreateAcls { .. }
             | Command::DeleteAcls { .. }
@@ -1539,6 +1729,8 @@ mod tests {
             rack: None,
             rpc_addr: "127.0.0.1:19092".into(),
             fenced: false,
+            maintenance: false,
+            decommissioning: false,
             listeners: Vec::new(),
         }
     }
@@ -1593,6 +1785,76 @@ mod tests {
         assert_eq!(serde_json::from_str::<BrokerMeta>(&json).unwrap(), b);
         let old = json.replace(",\"fenced\":true", "");
         assert!(!serde_json::from_str::<BrokerMeta>(&old).unwrap().fenced);
+    }
+
+    #[test]
+    fn maintenance_and_decommission_are_kept_and_a_decommission_moves_every_replica() {
+        let mut a = MetadataState::new(Settings::default(), 1);
+        for b in 1..=4 {
+            a.apply(&Command::RegisterBroker { broker: broker(b) })
+                .unwrap();
+        }
+        let t = topic("t", 6);
+        let id = t.id;
+        a.apply(&Command::CreateTopic { topic: t }).unwrap();
+        a.apply(&Command::SetMaintenance {
+            node: 2,
+            enabled: true,
+        })
+        .unwrap();
+        assert!(
+            a.apply(&Command::SetMaintenance {
+                node: 9,
+                enabled: true
+            })
+            .is_err()
+        );
+        // A restart (re-registration) keeps the operator's flags.
+        a.apply(&Command::RegisterBroker { broker: broker(2) })
+            .unwrap();
+        assert!(a.snapshot().brokers[&2].maintenance);
+        // Not decommissioning: cannot be removed.
+        assert!(a.apply(&Command::RemoveBroker { id: 3 }).is_err());
+        a.take_changes();
+        a.apply(&Command::Decommission { node: 3 }).unwrap();
+        assert!(a.take_changes().topics.contains(&id));
+        let snap = a.snapshot();
+        assert!(snap.brokers[&3].decommissioning);
+        let t = snap.topic("t").unwrap();
+        for p in 0..6 {
+            let target = t.target_of(p).expect("every partition moves");
+            assert_eq!(target.len(), 3);
+            assert!(!target.contains(&3), "{target:?}");
+            assert!(
+                target.contains(&4),
+                "the only free broker takes it: {target:?}"
+            );
+            // The replaced replica keeps its position (3 was third).
+            assert_eq!(target[..2], [1, 2]);
+        }
+        // Still named by every partition: not removable yet.
+        assert!(a.apply(&Command::RemoveBroker { id: 3 }).is_err());
+        for p in 0..6 {
+            a.apply(&Command::FinishReassign {
+                topic_id: id,
+                partition: p,
+                target: vec![1, 2, 4],
+            })
+            .unwrap();
+        }
+        a.apply(&Command::RemoveBroker { id: 3 }).unwrap();
+        assert!(!a.snapshot().brokers.contains_key(&3));
+        // Three brokers left for replication factor 3: nobody can take
+        // broker 4's replicas, and the refusal changes nothing.
+        let err = a.apply(&Command::Decommission { node: 4 }).unwrap_err();
+        assert!(
+            err.message.contains("cannot decommission broker 4"),
+            "{}",
+            err.message
+        );
+        let snap = a.snapshot();
+        assert!(!snap.brokers[&4].decommissioning);
+        assert!(snap.topic("t").unwrap().reassignments.is_empty());
     }
 
     #[test]

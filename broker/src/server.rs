@@ -363,6 +363,8 @@ fn shard_main(
                             rack: c.rack.clone(),
                             rpc_addr: c.advertised_rpc_addr.clone(),
                             fenced: false,
+                            maintenance: false,
+                            decommissioning: false,
                             listeners: ctx
                                 .config
                                 .listeners

@@ -313,12 +313,13 @@ pub fn place_replicas(
     }
     // As Kafka: only unfenced brokers take new replicas (a replica placed
     // on a broker that is down would start under-replicated, and its
-    // partition would have no leader at all if every replica were).
+    // partition would have no leader at all if every replica were); nor
+    // does a broker being decommissioned.
     let meta = shard.metadata();
     let brokers: Vec<(i32, Option<String>)> = meta
         .brokers
         .values()
-        .filter(|b| !b.fenced)
+        .filter(|b| !b.fenced && !b.decommissioning)
         .map(|b| (b.id, b.rack.clone()))
         .collect();
     let start = (Uuid::new_v4().as_u128() >> 64) as usize;

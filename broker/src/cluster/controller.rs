@@ -690,6 +690,7 @@ impl Controller {
                     debug!(node = id, error = %e.1, "fencing change not applied; retried");
                 }
             }
+            super::drain::finish_decommissions(&self, &meta).await;
         }
     }
 
@@ -1118,6 +1119,8 @@ mod tests {
             rack: Some(format!("r{id}")),
             rpc_addr: format!("127.0.0.1:1909{id}"),
             fenced: false,
+            maintenance: false,
+            decommissioning: false,
             listeners: Vec::new(),
         }
     }

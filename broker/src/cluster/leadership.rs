@@ -56,6 +56,7 @@ pub async fn run(shard: Rc<Shard>) {
     let mut pass: u32 = 0;
     let mut last_rebalance = Instant::now();
     let reassigning = Rc::new(super::reassignment::Driver::default());
+    let drainer = super::drain::Drainer::default();
     loop {
         pass = pass.wrapping_add(1);
         let isr_pass = pass.is_multiple_of(ISR_EVERY);
@@ -154,6 +155,7 @@ pub async fn run(shard: Rc<Shard>) {
         }
         if isr_pass {
             super::reassignment::drive(&shard, &reassigning);
+            super::drain::drain_leaderships(&shard, &drainer);
         }
         reported.retain(|k, _| led_now.contains(k));
         loaded.retain(|k| shard.partition(k).is_some());
@@ -256,7 +258,7 @@ async fn rebalance(shard: &Rc<Shard>) {
             continue;
         };
         let preferred = t.preferred_leader(part.index, me);
-        if preferred == me || !part.is_leader() {
+        if preferred == me || !part.is_leader() || !super::drain::may_lead(&meta, preferred) {
             continue;
         }
         let alive = part
@@ -290,6 +292,7 @@ async fn to_preferred_if_new(shard: &Rc<Shard>, part: &crate::partition::Partiti
     };
     let preferred = t.preferred_leader(part.index, me);
     if preferred == me
+        || !super::drain::may_lead(&shard.metadata(), preferred)
         || !part
             .in_sync_replicas(Duration::from_secs(1))
             .is_some_and(|isr| isr.contains(&preferred))

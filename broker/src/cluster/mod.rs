@@ -15,6 +15,7 @@
 //!   machine every broker applies.
 
 pub mod controller;
+pub mod drain;
 pub mod elections;
 pub mod leadership;
 pub mod placement;

@@ -50,6 +50,38 @@ pub fn assign(
     Some(out)
 }
 
+/// The broker to take the replica at position `at` of `replicas` when its
+/// broker is decommissioned: one of `candidates` (id, rack) not among
+/// `replicas`, on a rack the other replicas do not use if there is one,
+/// then with the fewest replicas (`load`), then the lowest id, so the
+/// choice is deterministic (it is made while applying a controller
+/// record). `None` if no candidate is left.
+pub fn replacement(
+    replicas: &[i32],
+    at: usize,
+    candidates: &[(i32, Option<String>)],
+    racks: &BTreeMap<i32, Option<String>>,
+    load: &BTreeMap<i32, usize>,
+) -> Option<i32> {
+    let used: BTreeSet<Option<&String>> = replicas
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, r)| racks.get(r).and_then(|x| x.as_ref()))
+        .collect();
+    candidates
+        .iter()
+        .filter(|(id, _)| !replicas.contains(id))
+        .min_by_key(|(id, rack)| {
+            (
+                used.contains(&rack.as_ref()),
+                load.get(id).copied().unwrap_or(0),
+                *id,
+            )
+        })
+        .map(|(id, _)| *id)
+}
+
 /// The broker ids, alternating between racks (racks in name order,
 /// brokers by id within a rack; brokers without a rack form one group).
 fn interleave_racks(brokers: &[(i32, Option<String>)]) -> Vec<i32> {
@@ -101,6 +133,24 @@ mod tests {
         }
         assert_eq!(leaders.len(), 6);
         assert!(leaders.values().all(|&c| c == 10), "{leaders:?}");
+    }
+
+    #[test]
+    fn a_replacement_prefers_an_unused_rack_then_the_least_loaded() {
+        let brokers = [b(1, "a"), b(2, "a"), b(3, "b"), b(4, "c"), b(5, "c")];
+        let racks: BTreeMap<i32, Option<String>> = brokers.iter().cloned().collect();
+        let cands: Vec<_> = brokers.iter().filter(|x| x.0 != 1).cloned().collect();
+        let load = BTreeMap::from([(2, 0), (3, 5), (4, 3), (5, 1)]);
+        // Replacing broker 1 (rack a) in [1, 3]: rack b is used by 3, so
+        // racks a (broker 2) and c are free; broker 2 has the least load.
+        assert_eq!(replacement(&[1, 3], 0, &cands, &racks, &load), Some(2));
+        // In [1, 2, 3] racks a and b are used: c, least loaded is 5.
+        assert_eq!(replacement(&[1, 2, 3], 0, &cands, &racks, &load), Some(5));
+        // Nobody left.
+        assert_eq!(
+            replacement(&[1, 2, 3, 4, 5], 0, &cands, &racks, &load),
+            None
+        );
     }
 
     #[test]
