@@ -506,6 +506,67 @@ pub enum ClusterCmd {
     /// Partition reassignments.
     #[command(subcommand)]
     Partitions(PartitionsCmd),
+    /// Maintenance mode: move every leadership off a broker and keep new ones away (admin API).
+    #[command(subcommand)]
+    Maintenance(MaintenanceCmd),
+    /// Brokers: decommission one (move its replicas away, then remove it; admin API).
+    #[command(subcommand)]
+    Brokers(BrokersCmd),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MaintenanceCmd {
+    /// Put a broker in maintenance mode: its leaderships move to other in-sync replicas.
+    #[command(
+        after_help = "EXAMPLES:\n  tmk cluster maintenance enable 2\n  tmk cluster maintenance enable 2 --wait"
+    )]
+    Enable(MaintenanceEnable),
+    /// Take a broker out of maintenance mode.
+    #[command(after_help = "EXAMPLES:\n  tmk cluster maintenance disable 2")]
+    Disable(BrokerId),
+    /// Maintenance state of every broker: enabled, leaderships left, finished.
+    #[command(
+        after_help = "EXAMPLES:\n  tmk cluster maintenance status\n  tmk cluster maintenance status --format json"
+    )]
+    Status(OutputOnly),
+}
+
+#[derive(Args, Debug)]
+pub struct MaintenanceEnable {
+    /// The broker's node id.
+    pub broker: i32,
+    /// Wait until the broker leads no partition.
+    #[arg(long)]
+    pub wait: bool,
+    /// How long --wait waits, in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub timeout_secs: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct BrokerId {
+    /// The broker's node id.
+    pub broker: i32,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BrokersCmd {
+    /// Decommission a broker: its replicas move to other brokers, then it leaves the cluster.
+    #[command(after_help = "EXAMPLES:\n  tmk cluster brokers decommission 4")]
+    Decommission(BrokerId),
+    /// Progress of a decommission: replicas left on the broker, whether it is removed.
+    #[command(
+        after_help = "EXAMPLES:\n  tmk cluster brokers decommission-status 4\n  tmk cluster brokers decommission-status 4 --format json"
+    )]
+    DecommissionStatus(BrokerStatus),
+}
+
+#[derive(Args, Debug)]
+pub struct BrokerStatus {
+    /// The broker's node id.
+    pub broker: i32,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 #[derive(Args, Debug)]

@@ -4,6 +4,7 @@
 //! connection settings and profiles (`profile`), the one-line errors
 //! (`errors`) and the commands themselves (`commands`).
 
+pub mod admin_api;
 pub mod cli;
 pub mod commands;
 pub mod errors;

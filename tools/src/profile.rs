@@ -12,6 +12,8 @@ use crate::cli::ConnFlags;
 use crate::errors::{Result, TmkError};
 
 pub const DEFAULT_BROKER: &str = "127.0.0.1:9092";
+/// The broker's default admin HTTP address (`--admin-addr`).
+pub const DEFAULT_ADMIN_HOST: &str = "127.0.0.1:9644";
 
 /// The settings `-X` and profiles hold; every field optional so a profile
 /// or a flag can set only part of it.
@@ -20,6 +22,11 @@ pub const DEFAULT_BROKER: &str = "127.0.0.1:9092";
 pub struct Settings {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub brokers: Vec<String>,
+    /// The brokers' admin HTTP addresses (rpk's `admin.hosts`), for the
+    /// commands the Kafka protocol has no API for (maintenance,
+    /// decommissioning).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub admin_hosts: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tls: Option<Tls>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,6 +61,7 @@ pub struct Sasl {
 /// The keys `-X` and `profile create -s` take.
 pub const KEYS: &[&str] = &[
     "brokers",
+    "admin.hosts",
     "tls.enabled",
     "tls.ca",
     "tls.cert",
@@ -86,6 +94,14 @@ impl Settings {
         match k {
             "brokers" => {
                 self.brokers = v
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            }
+            "admin.hosts" => {
+                self.admin_hosts = v
                     .split(',')
                     .map(str::trim)
                     .filter(|s| !s.is_empty())
@@ -125,6 +141,9 @@ impl Settings {
     pub fn overlay(&mut self, other: &Settings) {
         if !other.brokers.is_empty() {
             self.brokers = other.brokers.clone();
+        }
+        if !other.admin_hosts.is_empty() {
+            self.admin_hosts = other.admin_hosts.clone();
         }
         if let Some(t) = &other.tls {
             let mine = self.tls.get_or_insert_with(Tls::default);
@@ -272,6 +291,9 @@ pub fn resolve(flags: &ConnFlags) -> Result<Settings> {
     }
     if s.brokers.is_empty() {
         s.brokers = vec![DEFAULT_BROKER.to_string()];
+    }
+    if s.admin_hosts.is_empty() {
+        s.admin_hosts = vec![DEFAULT_ADMIN_HOST.to_string()];
     }
     Ok(s)
 }

@@ -18,13 +18,15 @@ use crate::output::{Table, emit, write_stdout};
 use crate::spec::{parse_move, parse_topic_partition};
 
 pub fn run(conn: &ConnFlags, cmd: ClusterCmd) -> Result<()> {
-    let client = connect(conn)?;
     match cmd {
-        ClusterCmd::Info(i) => info(&client, i),
-        ClusterCmd::Health(o) => health(&client, o.out.format),
-        ClusterCmd::Config(c) => config(&client, c),
-        ClusterCmd::Logdirs(LogdirsCmd::Describe(d)) => logdirs(&client, d),
-        ClusterCmd::Partitions(p) => partitions(&client, p),
+        // These two speak the admin HTTP API, not Kafka.
+        ClusterCmd::Maintenance(m) => super::drain::maintenance(conn, m),
+        ClusterCmd::Brokers(b) => super::drain::brokers(conn, b),
+        ClusterCmd::Info(i) => info(&connect(conn)?, i),
+        ClusterCmd::Health(o) => health(&connect(conn)?, o.out.format),
+        ClusterCmd::Config(c) => config(&connect(conn)?, c),
+        ClusterCmd::Logdirs(LogdirsCmd::Describe(d)) => logdirs(&connect(conn)?, d),
+        ClusterCmd::Partitions(p) => partitions(&connect(conn)?, p),
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod cluster;
 pub mod consume;
+pub mod drain;
 pub mod group;
 pub mod produce;
 pub mod profile;
