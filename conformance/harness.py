@@ -132,6 +132,9 @@ class Broker:
         self.extra_args = list(extra_args)
         self.name = name
         self.port = free_port()
+        # The admin HTTP server (/metrics, /v1/...): its own free port, so
+        # brokers never meet on the default 9644.
+        self.admin_port = free_port()
         self.host = "127.0.0.1"
         self.root = Path(tempfile.mkdtemp(prefix="tidemark-conf-",
                                           dir=tmp_root or os.environ.get("TIDEMARK_TEST_TMPDIR")))
@@ -150,12 +153,17 @@ class Broker:
         return "%s:%d" % (self.host, self.port)
 
     @property
+    def admin_url(self):
+        return "http://%s:%d" % (self.host, self.admin_port)
+
+    @property
     def pid(self):
         return self.proc.pid if self.proc else None
 
     def argv(self):
         argv = [str(self.binary), "--data-dir", str(self.data_dir),
-                "--kafka-addr", self.bootstrap, "--node-id", str(self.node_id)]
+                "--kafka-addr", self.bootstrap, "--node-id", str(self.node_id),
+                "--admin-addr", "%s:%d" % (self.host, self.admin_port)]
         if self.advertise:
             argv += ["--advertise-kafka-addr", self.bootstrap]
         if self.cores:

@@ -14,6 +14,7 @@ PYTHON="${PYTHON:-python3}"
 missing=()
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # test_tls.py makes its certificates
+command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)  # test_metrics.py scrapes a cluster
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 "$PYTHON" -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)

@@ -150,7 +150,7 @@ class Node:
 
     def cmd(self, seeds):
         c = [self.binary, "--node-id", str(self.id), "--data-dir", self.data_dir,
-             "--kafka-addr", self.kafka_addr, "--advertise-kafka-addr", self.kafka_addr,
+             "--admin-addr", "127.0.0.1:0", "--kafka-addr", self.kafka_addr, "--advertise-kafka-addr", self.kafka_addr,
              "--cores", str(self.cores)]
         if self.cluster:
             c += ["--rpc-addr", f"127.0.0.1:{self.rpc_port}", "--rack", self.rack, "--seeds", seeds]

@@ -305,7 +305,7 @@ def main():
     data_dir = os.path.join(run_dir, "data")
     blog_path = os.path.join(run_dir, "broker.log")
     clog_path = os.path.join(run_dir, "clients.log")
-    bcmd = [args.broker, "--data-dir", data_dir, "--kafka-addr", f"127.0.0.1:{port}", "--cores", str(args.cores)]
+    bcmd = [args.broker, "--data-dir", data_dir, "--admin-addr", "127.0.0.1:0", "--kafka-addr", f"127.0.0.1:{port}", "--cores", str(args.cores)]
     for kv in args.set:
         bcmd += ["--set", kv]
     res["broker_command"] = " ".join(bcmd)

@@ -232,7 +232,7 @@ def merge_errors(results):
 
 def start_broker(args, data_dir, port, logf):
     proc = subprocess.Popen([args.broker, "--data-dir", data_dir,
-                             "--kafka-addr", f"127.0.0.1:{port}"],
+                             "--admin-addr", "127.0.0.1:0", "--kafka-addr", f"127.0.0.1:{port}"],
                             stdout=logf, stderr=subprocess.STDOUT)
     t = lb.wait_port(port, proc, timeout=300)
     return proc, t

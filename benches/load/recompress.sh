@@ -7,7 +7,7 @@
 set -e
 cd "$(dirname "$0")/../.."
 D=$(mktemp -d /tmp/tmbench.XXXX)
-./target/release/tidemark --data-dir $D/data --kafka-addr 127.0.0.1:19092 --node-id 1 > $D/log 2>&1 &
+./target/release/tidemark --data-dir $D/data --kafka-addr 127.0.0.1:19092 --admin-addr 127.0.0.1:0 --node-id 1 > $D/log 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null; sleep 1; rm -rf $D' EXIT
 sleep 2

@@ -319,10 +319,10 @@ class Broker(Node):
         self.stopped_by_us = False
 
     def cmd(self, seeds):
-        c = [self.binary, "--data-dir", self.data_dir, "--kafka-addr", self.kafka_addr]
+        c = [self.binary, "--data-dir", self.data_dir, "--admin-addr", "127.0.0.1:0", "--kafka-addr", self.kafka_addr]
         if self.cluster:
             c = [self.binary, "--node-id", str(self.id), "--data-dir", self.data_dir,
-                 "--kafka-addr", self.kafka_addr, "--rpc-addr", f"127.0.0.1:{self.rpc_port}",
+                 "--admin-addr", "127.0.0.1:0", "--kafka-addr", self.kafka_addr, "--rpc-addr", f"127.0.0.1:{self.rpc_port}",
                  "--rack", self.rack, "--seeds", seeds]
         if self.cores:
             c += ["--cores", str(self.cores)]

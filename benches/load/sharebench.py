@@ -568,7 +568,7 @@ def main():
     clog_path = os.path.join(run_dir, "clients.log")
     settings = ["group.share.min.record.lock.duration.ms=1000",
                 "group.share.heartbeat.interval.ms=1000"] + args.set
-    bcmd = [args.broker, "--data-dir", data_dir, "--kafka-addr", f"127.0.0.1:{port}",
+    bcmd = [args.broker, "--data-dir", data_dir, "--admin-addr", "127.0.0.1:0", "--kafka-addr", f"127.0.0.1:{port}",
             "--advertise-kafka-addr", f"127.0.0.1:{port}", "--cores", str(args.cores)]
     for kv in settings:
         bcmd += ["--set", kv]

@@ -101,7 +101,7 @@ def main():
                 res["raw"]["loopback_tcp"]["MBps"], "MB/s")
         port = lb.free_port()
         bootstrap = f"127.0.0.1:{port}"
-        bcmd = [args.broker, "--data-dir", os.path.join(run_dir, "data"), "--kafka-addr", bootstrap,
+        bcmd = [args.broker, "--data-dir", os.path.join(run_dir, "data"), "--admin-addr", "127.0.0.1:0", "--kafka-addr", bootstrap,
                 "--cores", str(args.cores)]
         res["broker_command"] = " ".join(bcmd)
         blog = open(os.path.join(run_dir, "broker.log"), "wb")

@@ -48,10 +48,26 @@ pub struct Cli {
     /// replicas of a partition go to distinct racks.
     #[arg(long, env = "TIDEMARK_RACK")]
     pub rack: Option<String>,
+    /// The admin HTTP server's address (/metrics, /v1/...), HOST:PORT;
+    /// port 0 picks a free one; empty: no admin server. Overrides the
+    /// `admin.listeners` setting (default 127.0.0.1:9644).
+    #[arg(long, env = "TIDEMARK_ADMIN_ADDR")]
+    pub admin_addr: Option<String>,
+    /// Log lines as plain text (default) or as one JSON object per line
+    /// (tracing-subscriber's JSON format, for log shippers).
+    #[arg(long, env = "TIDEMARK_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     /// A broker setting by its Kafka name, e.g. `--set num.partitions=6`.
     /// May be repeated. `TIDEMARK_SET` takes a comma-separated list.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 /// The TOML file's shape.
@@ -67,6 +83,7 @@ struct FileConfig {
     advertise_rpc_addr: Option<String>,
     seeds: Option<String>,
     rack: Option<String>,
+    admin_addr: Option<String>,
     /// Kafka-named settings: `[settings]` with `"log.retention.ms" = 1000`.
     #[serde(default)]
     settings: toml::Table,
@@ -89,6 +106,8 @@ pub struct BrokerConfig {
     pub settings: Settings,
     /// Cluster mode: set when `--seeds` is given.
     pub cluster: Option<ClusterConfig>,
+    /// The admin HTTP server's address (`None`: no admin server).
+    pub admin_addr: Option<SocketAddr>,
 }
 
 /// How this broker takes part in a cluster.
@@ -356,7 +375,17 @@ impl BrokerConfig {
             }
             None => None,
         };
+        // --admin-addr, the file's admin-addr, else admin.listeners.
+        let admin_text = cli
+            .admin_addr
+            .or(file.admin_addr)
+            .unwrap_or_else(|| settings.get("admin.listeners"));
+        let admin_addr = match admin_text.trim() {
+            "" => None,
+            a => Some(resolve(a)?),
+        };
         Ok(BrokerConfig {
+            admin_addr,
             cluster,
             data_dir: cli
                 .data_dir

@@ -11,6 +11,8 @@
 //! | [`sasl`] | SASL PLAIN and SCRAM-SHA-256/512 for SASL_* listeners; SCRAM credentials (stored in the metadata) |
 //! | [`acl`] | ACLs and the StandardAuthorizer decision; every handler asks [`acl::Authz`] |
 //! | [`admin`] | runs one metadata command on either store |
+//! | [`admin_http`] | the admin HTTP server: `/metrics`, status and health endpoints |
+//! | [`metrics`] | per-shard counters and histograms, gathered and rendered for Prometheus |
 //! | [`connection`] | one client connection: frames in, responses out in order |
 //! | [`handlers`] | one module per API |
 //! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
@@ -23,6 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
 
 pub mod acl;
 pub mod admin;
+pub mod admin_http;
 pub mod apis;
 pub mod client_metrics;
 pub mod cluster;
@@ -35,6 +38,7 @@ pub mod handlers;
 pub mod listeners;
 pub mod maintenance;
 pub mod metadata;
+pub mod metrics;
 pub mod notify;
 pub mod partition;
 pub mod producer_state;

@@ -3,25 +3,38 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use tidemark_broker::config::{BrokerConfig, Cli};
+use tidemark_broker::config::{BrokerConfig, Cli, LogFormat};
 
 fn main() -> ExitCode {
     keep_freed_memory();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("TIDEMARK_LOG")
-                // openraft logs every election and shutdown step of every
-                // partition group at info, and at warn every heartbeat
-                // each group fails to send to a dead peer (thousands of
-                // lines a second in a cluster with one broker down): the
-                // transport logs the lost connection once instead.
-                .unwrap_or_else(|_| "info,openraft=error,tidemark_raft=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    let cli = Cli::parse();
+    // openraft logs every election and shutdown step of every partition
+    // group at info, and at warn every heartbeat each group fails to send
+    // to a dead peer (thousands of lines a second in a cluster with one
+    // broker down): the transport logs the lost connection once instead.
+    let filter = || {
+        tracing_subscriber::EnvFilter::try_from_env("TIDEMARK_LOG")
+            .unwrap_or_else(|_| "info,openraft=error,tidemark_raft=warn".into())
+    };
+    match cli.log_format {
+        LogFormat::Text => tracing_subscriber::fmt()
+            .with_env_filter(filter())
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        // One JSON object per event and line, fields flattened next to
+        // the message, for log shippers.
+        LogFormat::Json => tracing_subscriber::fmt()
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .with_span_list(false)
+            .with_env_filter(filter())
+            .with_writer(std::io::stderr)
+            .init(),
+    }
     raise_fd_limit();
-    let config = match BrokerConfig::from_cli(Cli::parse()) {
+    let config = match BrokerConfig::from_cli(cli) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("tidemark: {e}");

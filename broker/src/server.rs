@@ -39,6 +39,11 @@ pub enum ServerError {
     Sasl(String),
     #[error("authorizer: {0}")]
     Authorizer(String),
+    #[error("cannot start the admin server on {addr}: {source}")]
+    Admin {
+        addr: String,
+        source: std::io::Error,
+    },
     #[error("cannot install signal handlers: {0}")]
     Signals(std::io::Error),
 }
@@ -55,6 +60,16 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     for l in &config.listeners {
         check_free(l.bind, deadline)?;
     }
+    // The admin server's port too (bound now, served once the shards run).
+    let admin_listener = match config.admin_addr {
+        Some(addr) => Some(
+            crate::admin_http::bind(addr).map_err(|source| ServerError::Admin {
+                addr: addr.to_string(),
+                source,
+            })?,
+        ),
+        None => None,
+    };
     // Certificates are loaded before anything else starts, so a broken
     // keystore stops the broker with a clear message.
     let tls = if config.listeners.iter().any(|l| l.protocol.tls()) {
@@ -174,6 +189,18 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         "tidemark started"
     );
     warn_if_few_descriptors(snapshot.topics.values().map(|t| t.partitions as u64).sum());
+    if let Some(l) = admin_listener {
+        let addr = ctx
+            .config
+            .admin_addr
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        if let Err(source) = crate::admin_http::start(l, ctx.clone(), peers.clone()) {
+            ctx.shutting_down.store(true, Ordering::SeqCst);
+            stop_shards(&peers);
+            return Err(ServerError::Admin { addr, source });
+        }
+    }
 
     let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGTERM,
@@ -427,9 +454,11 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                     continue;
                 }
                 let _ = stream.set_nodelay(true);
+                crate::metrics::record::connection_opened(&name);
                 let s = shard.clone();
                 let protocol = listener.protocol;
                 let name = name.clone();
+                let listener_name = name.clone();
                 monoio::spawn(async move {
                     match protocol {
                         SecurityProtocol::Plaintext | SecurityProtocol::SaslPlaintext => {
@@ -454,6 +483,7 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                         }
                     }
                     s.ctx.connections.fetch_sub(1, Ordering::Relaxed);
+                    crate::metrics::record::connection_closed(&listener_name);
                 });
             }
             Err(e) => {

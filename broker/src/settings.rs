@@ -222,6 +222,20 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "The Kafka listeners, NAME://HOST:PORT,... (e.g. PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093), each on its own port; empty: one PLAINTEXT listener on --kafka-addr."
     ),
     b!(
+        "admin.listeners",
+        String,
+        "127.0.0.1:9644",
+        false,
+        "The admin HTTP server's address, HOST:PORT (/metrics, /v1/status, /v1/cluster/health, /v1/brokers, /v1/partitions); port 0 picks a free port (logged at start); empty: no admin server. --admin-addr overrides it. No TLS or credentials: keep it on a private address."
+    ),
+    b!(
+        "metrics.partition.series.max",
+        Int,
+        "1000",
+        false,
+        "/metrics: per-partition series (high watermark, log start, size, group lag by partition) while this broker holds at most this many partition replicas (or group partition commits); beyond, only the per-topic and per-group series."
+    ),
+    b!(
         "advertised.listeners",
         String,
         "",

@@ -228,6 +228,15 @@ impl Shard {
 
     /// Tells every shard the leader and epoch of `key` (cluster mode).
     pub fn announce_leader(self: &Rc<Self>, key: PartitionKey, leader: Option<(i32, i32)>) {
+        if let Some((l, epoch)) = leader {
+            // Counted once, by the owner (the caller), for /metrics.
+            let before_epoch = self.leader_epochs.borrow().get(&key).copied();
+            let before_leader = self.leaders.borrow().get(&key).copied();
+            crate::metrics::record::leadership(
+                before_epoch.is_some_and(|e| epoch > e),
+                l >= 0 && before_leader.is_some_and(|b| b != l),
+            );
+        }
         for target in 0..self.shard_count() {
             if target == self.id {
                 self.set_leader(key, leader);

@@ -60,6 +60,7 @@ def main():
     ap.add_argument("--advertise-kafka-addr")
     ap.add_argument("--node-id", type=int, default=1)
     ap.add_argument("--cores", type=int)
+    ap.add_argument("--admin-addr")  # tidemark's admin HTTP server; no admin server here
     ap.add_argument("--set", action="append", default=[])
     args = ap.parse_args()
     settings = dict(s.split("=", 1) for s in args.set)

@@ -396,10 +396,12 @@ impl SegmentWriter {
         if !self.dirty {
             return Ok(());
         }
+        let started = std::time::Instant::now();
         self.file
             .sync_data()
             .await
             .map_err(|e| StorageError::io("fdatasync", &self.path, e))?;
+        crate::sync_stats::record_sync(started.elapsed());
         self.dirty = false;
         Ok(())
     }

@@ -18,6 +18,7 @@ mod index;
 mod log;
 mod notify;
 mod producers;
+pub mod sync_stats;
 mod txn;
 
 pub use compact::CompactionStats;

@@ -377,6 +377,10 @@ pub async fn handle(
                 Some(Bytes::from(v))
             }
         };
+        if let Some(b) = &records {
+            let (n, bytes) = crate::metrics::record::batch_counts(b);
+            crate::metrics::record::fetched(&t.sp.topic, n, bytes);
+        }
         let changed = !incremental
             || r.error.is_some()
             || records.is_some()

@@ -37,8 +37,25 @@ pub mod txn_admin;
 pub mod txn_offsets;
 
 /// Runs the handler of an implemented API (the connection has checked the
-/// version against [`crate::apis`]).
+/// version against [`crate::apis`]), and counts the request, its latency
+/// and its response's error codes on this shard ([`crate::metrics`]).
 pub async fn handle(
+    shard: &Rc<Shard>,
+    header: &RequestHeader,
+    body: RequestBody,
+    conn: &crate::connection::ConnInfo,
+) -> Option<ResponseBody> {
+    let started = std::time::Instant::now();
+    let resp = dispatch(shard, header, body, conn).await;
+    let mut errors = Vec::new();
+    if let Some(r) = &resp {
+        crate::metrics::errors::error_codes(r, &mut errors);
+    }
+    crate::metrics::record::request(header.request_api_key, started.elapsed(), &errors);
+    resp
+}
+
+async fn dispatch(
     shard: &Rc<Shard>,
     header: &RequestHeader,
     body: RequestBody,

@@ -171,8 +171,14 @@ pub async fn handle(
                 });
                 match s.partition(&key) {
                     Some(part) => {
-                        part.append_with_verifier(records, acks, timeout, verifier)
-                            .await
+                        let (n, bytes) = crate::metrics::record::batch_counts(&records);
+                        let out = part
+                            .append_with_verifier(records, acks, timeout, verifier)
+                            .await;
+                        if out.is_ok() {
+                            crate::metrics::record::produced(&part.topic, n, bytes);
+                        }
+                        out
                     }
                     None => Err(ProduceError {
                         code: ErrorCode::NotLeaderOrFollower,

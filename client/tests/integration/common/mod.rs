@@ -66,7 +66,11 @@ pub fn start(opts: Opts) -> Option<Broker> {
     cmd.arg("--data-dir")
         .arg(dir.path())
         .arg("--cores")
-        .arg("1");
+        .arg("1")
+        // The admin HTTP server on a port of its own (default 9644 would
+        // be shared by every broker the tests start).
+        .arg("--admin-addr")
+        .arg("127.0.0.1:0");
     let mut ports = Vec::new();
     match &opts.listeners {
         None => {
@@ -177,7 +181,9 @@ pub fn start_cluster(n: usize, settings: &[(&str, &str)]) -> Option<Vec<Broker>>
             .arg("--rpc-addr")
             .arg(format!("127.0.0.1:{rpc_port}"))
             .arg("--seeds")
-            .arg(&seeds);
+            .arg(&seeds)
+            .arg("--admin-addr")
+            .arg("127.0.0.1:0");
         for (k, v) in settings {
             cmd.arg("--set").arg(format!("{k}={v}"));
         }

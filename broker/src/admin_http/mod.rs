@@ -1,0 +1,206 @@
+//! The admin HTTP server: `/metrics` for Prometheus and the status API
+//! (`/v1/status/live`, `/v1/status/ready`, `/v1/cluster/health`,
+//! `/v1/brokers`, `/v1/brokers/{id}`, `/v1/partitions/{topic}/{partition}`).
+//!
+//! It runs on its own threads, off the shards' event loops, so a slow
+//! scrape or a slow client never delays Kafka traffic: the shards only
+//! copy their state into a sample when asked ([`crate::metrics::gather`]).
+//! Plain HTTP/1.1 over std sockets, parsed with `httparse`: GET and HEAD
+//! only, one request per connection (`Connection: close`), a head of at
+//! most [`HEAD_MAX_BYTES`], no body, [`REQUEST_TIMEOUT_MS`] for the whole
+//! exchange, at most [`CONNECTIONS_MAX`] connections at once (more are
+//! answered 503 and closed). No TLS and no credentials yet: the address
+//! is loopback by default and must be kept private.
+
+mod routes;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tracing::{debug, info, warn};
+
+use crate::BrokerContext;
+use crate::shard::Job;
+
+/// The largest request head (request line and headers) read.
+pub const HEAD_MAX_BYTES: usize = 8 * 1024;
+/// Connections served at once; each has its own thread.
+pub const CONNECTIONS_MAX: usize = 16;
+/// The whole exchange: reading the request, gathering, writing.
+pub const REQUEST_TIMEOUT_MS: u64 = 10_000;
+/// How long a request waits for the shards' samples.
+pub const GATHER_TIMEOUT_MS: u64 = 5_000;
+
+/// What every request handler reads.
+pub struct Admin {
+    pub ctx: Arc<BrokerContext>,
+    pub peers: Arc<Vec<flume::Sender<Job>>>,
+    active: AtomicUsize,
+}
+
+/// Binds the admin address (before the shards start, so a taken port
+/// stops the broker with a clear message).
+pub fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    TcpListener::bind(addr)
+}
+
+/// Starts the accept thread on `listener`; it ends with the process.
+/// Logs the bound address (the port chosen when the setting asked for 0).
+pub fn start(
+    listener: TcpListener,
+    ctx: Arc<BrokerContext>,
+    peers: Arc<Vec<flume::Sender<Job>>>,
+) -> std::io::Result<()> {
+    let addr = listener.local_addr()?;
+    let admin = Arc::new(Admin {
+        ctx,
+        peers,
+        active: AtomicUsize::new(0),
+    });
+    std::thread::Builder::new()
+        .name("admin-http".into())
+        .spawn(move || accept_loop(listener, admin))?;
+    info!(admin_addr = %addr, "admin server listening");
+    Ok(())
+}
+
+fn accept_loop(listener: TcpListener, admin: Arc<Admin>) {
+    for stream in listener.incoming() {
+        if admin.ctx.shutting_down.load(Ordering::Relaxed) {
+            return;
+        }
+        let stream = match stream {
+            Ok(s) => s,
+            Err(e) => {
+                warn!(error = %e, "admin server: accept failed");
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+        };
+        if admin.active.fetch_add(1, Ordering::AcqRel) >= CONNECTIONS_MAX {
+            admin.active.fetch_sub(1, Ordering::AcqRel);
+            let mut s = stream;
+            let _ = s.set_write_timeout(Some(Duration::from_millis(500)));
+            let _ = s.write_all(&response(
+                503,
+                "text/plain",
+                b"too many admin connections\n",
+            ));
+            continue;
+        }
+        let a = admin.clone();
+        let spawned = std::thread::Builder::new()
+            .name("admin-conn".into())
+            .spawn(move || {
+                serve(&a, stream);
+                a.active.fetch_sub(1, Ordering::AcqRel);
+            });
+        if spawned.is_err() {
+            admin.active.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// Reads one request head; `Err` carries the response to a bad one.
+fn read_head(
+    stream: &mut TcpStream,
+    deadline: Instant,
+) -> Result<Option<(String, String)>, Vec<u8>> {
+    let mut buf = vec![0u8; HEAD_MAX_BYTES];
+    let mut len = 0;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return Ok(None);
+        }
+        if len == buf.len() {
+            return Err(response(431, "text/plain", b"request head too large\n"));
+        }
+        match stream.read(&mut buf[len..]) {
+            Ok(0) | Err(_) => return Ok(None),
+            Ok(n) => len += n,
+        }
+        let mut headers = [httparse::EMPTY_HEADER; 32];
+        let mut req = httparse::Request::new(&mut headers);
+        match req.parse(&buf[..len]) {
+            Ok(httparse::Status::Complete(_)) => {
+                let has_body = req.headers.iter().any(|h| {
+                    (h.name.eq_ignore_ascii_case("content-length")
+                        && std::str::from_utf8(h.value).is_ok_and(|v| v.trim() != "0"))
+                        || h.name.eq_ignore_ascii_case("transfer-encoding")
+                });
+                if has_body {
+                    return Err(response(
+                        413,
+                        "text/plain",
+                        b"no request body is accepted\n",
+                    ));
+                }
+                return Ok(Some((
+                    req.method.unwrap_or("").to_string(),
+                    req.path.unwrap_or("").to_string(),
+                )));
+            }
+            Ok(httparse::Status::Partial) => continue,
+            Err(_) => return Err(response(400, "text/plain", b"bad request\n")),
+        }
+    }
+}
+
+/// One connection: one request, one response.
+fn serve(admin: &Admin, mut stream: TcpStream) {
+    let deadline = Instant::now() + Duration::from_millis(REQUEST_TIMEOUT_MS);
+    let head = read_head(&mut stream, deadline);
+    let out = match head {
+        Ok(None) => return,
+        Err(refusal) => refusal,
+        Ok(Some((method, path))) => {
+            let head_only = method == "HEAD";
+            let (status, content_type, body) = if method == "GET" || head_only {
+                routes::route(admin, &path)
+            } else {
+                (405, "text/plain", b"only GET and HEAD\n".to_vec())
+            };
+            debug!(%method, %path, status, "admin request");
+            let mut out = response(status, content_type, &body);
+            if head_only {
+                out.truncate(out.len() - body.len());
+            }
+            out
+        }
+    };
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() || stream.set_write_timeout(Some(left)).is_err() {
+        return;
+    }
+    let _ = stream.write_all(&out);
+    let _ = stream.flush();
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        413 => "Payload Too Large",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        _ => "Internal Server Error",
+    }
+}
+
+/// A whole response; the length names the body even when HEAD cuts it.
+fn response(status: u16, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
+        reason(status),
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(body);
+    out
+}

@@ -1,0 +1,220 @@
+//! The admin server's endpoints: each reads the shards' samples
+//! ([`crate::metrics::gather`]) and answers JSON, or Prometheus text for
+//! `/metrics`.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{Admin, GATHER_TIMEOUT_MS};
+use crate::metrics::gather::{self, Detail, PartitionSample, ShardSample};
+use crate::metrics::view::ClusterView;
+
+type Reply = (u16, &'static str, Vec<u8>);
+
+const JSON: &str = "application/json";
+
+fn json_reply(status: u16, v: serde_json::Value) -> Reply {
+    let mut body = serde_json::to_vec_pretty(&v).unwrap_or_default();
+    body.push(b'\n');
+    (status, JSON, body)
+}
+
+fn not_found(what: &str) -> Reply {
+    json_reply(404, json!({ "error": format!("{what} not found") }))
+}
+
+fn unavailable(e: impl std::fmt::Display) -> Reply {
+    json_reply(503, json!({ "error": e.to_string() }))
+}
+
+/// Answers `GET path`.
+pub fn route(admin: &Admin, path: &str) -> Reply {
+    let path = path.split('?').next().unwrap_or("");
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match parts.as_slice() {
+        ["metrics"] => metrics(admin),
+        ["v1", "status", "live"] => json_reply(200, json!({ "live": true })),
+        ["v1", "status", "ready"] => ready(admin),
+        ["v1", "cluster", "health"] => match samples(admin, Detail::Partitions) {
+            Ok(s) => json_reply(200, ClusterView::build(&admin.ctx, &s).health_json()),
+            Err(e) => unavailable(e),
+        },
+        ["v1", "brokers"] => match samples(admin, Detail::Partitions) {
+            Ok(s) => {
+                let v = ClusterView::build(&admin.ctx, &s);
+                let list: Vec<_> = v.brokers.iter().map(|b| broker_json(&v, b, &s)).collect();
+                json_reply(200, json!(list))
+            }
+            Err(e) => unavailable(e),
+        },
+        ["v1", "brokers", id] => {
+            let Ok(id) = id.parse::<i32>() else {
+                return not_found("broker");
+            };
+            match samples(admin, Detail::Partitions) {
+                Ok(s) => {
+                    let v = ClusterView::build(&admin.ctx, &s);
+                    match v.brokers.iter().find(|b| b.node_id == id) {
+                        Some(b) => json_reply(200, broker_json(&v, b, &s)),
+                        None => not_found("broker"),
+                    }
+                }
+                Err(e) => unavailable(e),
+            }
+        }
+        ["v1", "partitions", topic, p] => {
+            let Ok(p) = p.parse::<i32>() else {
+                return not_found("partition");
+            };
+            partition(admin, topic, p)
+        }
+        _ => (404, "text/plain", b"not found\n".to_vec()),
+    }
+}
+
+fn samples(admin: &Admin, detail: Detail) -> Result<Vec<ShardSample>, gather::ShardTimeout> {
+    gather::all_shards(
+        &admin.peers,
+        detail,
+        Duration::from_millis(GATHER_TIMEOUT_MS),
+    )
+}
+
+fn metrics(admin: &Admin) -> Reply {
+    let s = match samples(admin, Detail::Full) {
+        Ok(s) => s,
+        Err(e) => return (503, "text/plain", format!("{e}\n").into_bytes()),
+    };
+    let view = ClusterView::build(&admin.ctx, &s);
+    let host = crate::metrics::exposition::Host::read(&admin.ctx.config.data_dir);
+    let max = admin
+        .ctx
+        .config
+        .settings
+        .i32("metrics.partition.series.max")
+        .max(0) as usize;
+    let text = crate::metrics::exposition::render(&admin.ctx, &s, &view, &host, max);
+    (
+        200,
+        "text/plain; version=0.0.4; charset=utf-8",
+        text.into_bytes(),
+    )
+}
+
+/// Ready: caught up with the metadata (cluster mode) and every partition
+/// replica the metadata places on this broker is open here.
+fn ready(admin: &Admin) -> Reply {
+    let s = match samples(admin, Detail::Partitions) {
+        Ok(s) => s,
+        Err(e) => return unavailable(e),
+    };
+    let ctx = &admin.ctx;
+    let node = ctx.config.node_id;
+    let caught_up = ctx.config.cluster.is_none() || ctx.metadata_caught_up.load(Ordering::Acquire);
+    let expected: usize = s
+        .iter()
+        .find_map(|x| x.metadata.clone())
+        .map(|m| {
+            m.topics
+                .values()
+                .map(|t| {
+                    (0..t.partitions)
+                        .filter(|&p| t.all_replicas_of(p, node).contains(&node))
+                        .count()
+                })
+                .sum()
+        })
+        .unwrap_or(0);
+    let open: usize = s.iter().map(|x| x.partitions.len()).sum();
+    let shutting_down = ctx.shutting_down.load(Ordering::Relaxed);
+    let is_ready = caught_up && open >= expected && !shutting_down;
+    json_reply(
+        if is_ready { 200 } else { 503 },
+        json!({
+            "ready": is_ready,
+            "metadata_caught_up": caught_up,
+            "partitions_assigned": expected,
+            "partitions_open": open,
+            "shutting_down": shutting_down,
+        }),
+    )
+}
+
+fn broker_json(
+    v: &ClusterView,
+    b: &crate::metrics::view::BrokerView,
+    s: &[ShardSample],
+) -> serde_json::Value {
+    // Leaders and replicas as this broker knows them (a replica here
+    // knows its leader).
+    let parts: Vec<&PartitionSample> = s.iter().flat_map(|x| &x.partitions).collect();
+    let mut j = json!({
+        "node_id": b.node_id,
+        "host": b.host,
+        "port": b.port,
+        "rack": b.rack,
+        "alive": b.alive,
+        "is_controller_leader": v.controller_leader == Some(b.node_id),
+    });
+    if b.node_id == v.node_id {
+        j["partition_replicas"] = json!(parts.len());
+        j["partitions_led"] = json!(parts.iter().filter(|p| p.is_leader).count());
+    }
+    j
+}
+
+fn partition(admin: &Admin, topic: &str, index: i32) -> Reply {
+    let got = gather::one_partition(
+        &admin.peers,
+        topic.to_string(),
+        index,
+        Duration::from_millis(GATHER_TIMEOUT_MS),
+    );
+    let gather::OnePartition {
+        sample,
+        metadata: meta,
+        leader,
+        epoch,
+    } = match got {
+        Ok(x) => x,
+        Err(e) => return unavailable(e),
+    };
+    let node = admin.ctx.config.node_id;
+    let Some(t) = meta.topic(topic) else {
+        return not_found("topic");
+    };
+    if index < 0 || index >= t.partitions {
+        return not_found("partition");
+    }
+    let replicas = t.all_replicas_of(index, node);
+    let offline: Vec<i32> = replicas
+        .iter()
+        .copied()
+        .filter(|r| meta.brokers.get(r).is_some_and(|b| b.fenced))
+        .collect();
+    let mut j = json!({
+        "topic": topic,
+        "partition": index,
+        "topic_id": t.id.to_string(),
+        "replicas": replicas,
+        "offline_replicas": offline,
+        "leader": leader,
+        "leader_epoch": epoch,
+        "replica_here": sample.is_some(),
+    });
+    if let Some(p) = sample {
+        // In-sync replicas are known where the partition is led.
+        j["in_sync_replicas"] = match p.isr {
+            Some(isr) => json!(isr),
+            None => serde_json::Value::Null,
+        };
+        j["high_watermark"] = json!(p.high_watermark);
+        j["log_start_offset"] = json!(p.log_start);
+        j["log_end_offset"] = json!(p.log_end);
+        j["size_bytes"] = json!(p.size_bytes);
+        j["is_leader_here"] = json!(p.is_leader);
+    }
+    json_reply(200, j)
+}
