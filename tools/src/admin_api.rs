@@ -58,7 +58,7 @@ impl AdminApi {
         }
         let message = serde_json::from_str::<serde_json::Value>(&r.body)
             .ok()
-            .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(String::from))
+            .and_then(|v| v.get("error").and_then(|m| m.as_str()).map(String::from))
             .unwrap_or_else(|| r.body.trim().to_string());
         Err(TmkError::msg(format!(
             "admin API {method} {path}: HTTP {}: {message}",

@@ -5,13 +5,15 @@
 //! It runs on its own threads, off the shards' event loops, so a slow
 //! scrape or a slow client never delays Kafka traffic: the shards only
 //! copy their state into a sample when asked ([`crate::metrics::gather`]).
-//! Plain HTTP/1.1 over std sockets, parsed with `httparse`: GET and HEAD
-//! only, one request per connection (`Connection: close`), a head of at
+//! Plain HTTP/1.1 over std sockets, parsed with `httparse`: GET and HEAD,
+//! and PUT/DELETE on the maintenance and decommission resources
+//! (`drain.rs`), one request per connection (`Connection: close`), a head of at
 //! most [`HEAD_MAX_BYTES`], no body, [`REQUEST_TIMEOUT_MS`] for the whole
 //! exchange, at most [`CONNECTIONS_MAX`] connections at once (more are
 //! answered 503 and closed). No TLS and no credentials yet: the address
 //! is loopback by default and must be kept private.
 
+mod drain;
 mod routes;
 
 use std::io::{Read, Write};
@@ -159,11 +161,7 @@ fn serve(admin: &Admin, mut stream: TcpStream) {
         Err(refusal) => refusal,
         Ok(Some((method, path))) => {
             let head_only = method == "HEAD";
-            let (status, content_type, body) = if method == "GET" || head_only {
-                routes::route(admin, &path)
-            } else {
-                (405, "text/plain", b"only GET and HEAD\n".to_vec())
-            };
+            let (status, content_type, body) = routes::route(admin, &method, &path);
             debug!(%method, %path, status, "admin request");
             let mut out = response(status, content_type, &body);
             if head_only {

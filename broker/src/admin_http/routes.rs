@@ -11,11 +11,11 @@ use super::{Admin, GATHER_TIMEOUT_MS};
 use crate::metrics::gather::{self, Detail, PartitionSample, ShardSample};
 use crate::metrics::view::ClusterView;
 
-type Reply = (u16, &'static str, Vec<u8>);
+pub(super) type Reply = (u16, &'static str, Vec<u8>);
 
 const JSON: &str = "application/json";
 
-fn json_reply(status: u16, v: serde_json::Value) -> Reply {
+pub(super) fn json_reply(status: u16, v: serde_json::Value) -> Reply {
     let mut body = serde_json::to_vec_pretty(&v).unwrap_or_default();
     body.push(b'\n');
     (status, JSON, body)
@@ -29,10 +29,24 @@ fn unavailable(e: impl std::fmt::Display) -> Reply {
     json_reply(503, json!({ "error": e.to_string() }))
 }
 
-/// Answers `GET path`.
-pub fn route(admin: &Admin, path: &str) -> Reply {
+/// Answers `method path`: GET (and HEAD) everywhere, PUT and DELETE on
+/// the maintenance and decommission resources (`drain.rs`).
+pub fn route(admin: &Admin, method: &str, path: &str) -> Reply {
+    use super::drain::{Resource, route as drain_route};
     let path = path.split('?').next().unwrap_or("");
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match parts.as_slice() {
+        ["v1", "brokers", id, "maintenance"] => {
+            return drain_route(admin, method, id, Resource::Maintenance);
+        }
+        ["v1", "brokers", id, "decommission"] => {
+            return drain_route(admin, method, id, Resource::Decommission);
+        }
+        _ if method != "GET" && method != "HEAD" => {
+            return (405, "text/plain", b"only GET and HEAD here\n".to_vec());
+        }
+        _ => {}
+    }
     match parts.as_slice() {
         ["metrics"] => metrics(admin),
         ["v1", "status", "live"] => json_reply(200, json!({ "live": true })),

@@ -55,18 +55,22 @@ pub fn replicas_on(meta: &ClusterMetadata, node: i32) -> usize {
         .sum()
 }
 
-/// The partitions broker `node` leads, as this shard knows them (every
-/// shard learns every leader).
-pub fn leaderships_of(shard: &Shard, node: i32) -> usize {
+/// The partitions broker `node` leads, and those with a replica on it
+/// that have no known leader (a leadership on its way), as this shard
+/// knows them (every shard learns every leader).
+pub fn leaderships_of(shard: &Shard, node: i32) -> (usize, usize) {
     let meta = shard.metadata();
-    meta.topics
-        .values()
-        .map(|t| {
-            (0..t.partitions)
-                .filter(|p| shard.leader_of(&(t.id, *p)) == node)
-                .count()
-        })
-        .sum()
+    let (mut led, mut leaderless) = (0, 0);
+    for t in meta.topics.values() {
+        for p in 0..t.partitions {
+            match shard.leader_of(&(t.id, p)) {
+                l if l == node => led += 1,
+                -1 if t.hosted_by(p, node) => leaderless += 1,
+                _ => {}
+            }
+        }
+    }
+    (led, leaderless)
 }
 
 /// A shard's maintenance drain: at most one hand-over runs at a time.
@@ -148,7 +152,10 @@ pub struct MaintenanceStatus {
     pub enabled: bool,
     /// Partitions the broker still leads (0 once drained).
     pub leaderships: usize,
-    /// Enabled and no leadership left.
+    /// Partitions with a replica on the broker and no leader known yet
+    /// (a leadership being handed over, or lost).
+    pub leaderless: usize,
+    /// Enabled, no leadership left and none on its way.
     pub finished: bool,
 }
 
@@ -203,12 +210,13 @@ pub fn maintenance_status(shard: &Shard, node: i32) -> Result<MaintenanceStatus,
     let meta = shard.metadata();
     known(&meta, node)?;
     let enabled = !may_lead(&meta, node);
-    let leaderships = leaderships_of(shard, node);
+    let (leaderships, leaderless) = leaderships_of(shard, node);
     Ok(MaintenanceStatus {
         node_id: node,
         enabled,
         leaderships,
-        finished: enabled && leaderships == 0,
+        leaderless,
+        finished: enabled && leaderships == 0 && leaderless == 0,
     })
 }
 

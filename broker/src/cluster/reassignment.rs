@@ -108,6 +108,11 @@ async fn step(shard: &Rc<Shard>, part: &Partition, driver: &Driver) {
     if !part.is_leader() {
         return;
     }
+    // A quiet group (idle: no heartbeats) lets its leader lease run out,
+    // and openraft refuses a membership change without one
+    // (`LeaseExpired`): an idle partition was never moved. Waking it
+    // renews the lease; it goes quiet again once settled.
+    part.wake_quiet_leader().await;
     let me = shard.ctx.config.node_id;
     let (topic, index) = (t.name.clone(), part.index);
     let desired: BTreeSet<u64> = t

@@ -26,6 +26,7 @@ struct Maintenance {
     node_id: i32,
     enabled: bool,
     leaderships: usize,
+    leaderless: usize,
     finished: bool,
 }
 
@@ -90,13 +91,20 @@ pub fn maintenance(conn: &ConnFlags, cmd: MaintenanceCmd) -> Result<()> {
             }
             rows.sort_by_key(|m| m.node_id);
             emit(o.out.format, &rows, |w| {
-                let mut t = Table::new(&["node-id", "enabled", "finished", "leaderships"]);
+                let mut t = Table::new(&[
+                    "node-id",
+                    "enabled",
+                    "finished",
+                    "leaderships",
+                    "leaderless",
+                ]);
                 for m in &rows {
                     t.row([
                         m.node_id.to_string(),
                         m.enabled.to_string(),
                         m.finished.to_string(),
                         m.leaderships.to_string(),
+                        m.leaderless.to_string(),
                     ]);
                 }
                 t.render(w)

@@ -1,0 +1,260 @@
+"""Taking a broker out of service through the admin HTTP API, under a
+keyed acks=all confluent-kafka producer and a reader (the checker):
+
+* maintenance mode (PUT/DELETE /v1/brokers/{id}/maintenance): every
+  leadership leaves the broker, the leader balancing (every second here)
+  does not bring any back while it lasts, and they come back once it is
+  turned off;
+* decommissioning (PUT /v1/brokers/{id}/decommission) of a broker of a
+  four-broker cluster: every replica it held, `__consumer_offsets`
+  included, moves to the other brokers, its folders are removed, and the
+  cluster no longer lists it.
+
+Throughout, no record fails delivery (the producer sees only retriable
+errors, which it retries) and every acknowledged record is read back.
+`tmk cluster maintenance` and `tmk cluster brokers` drive the same API.
+"""
+
+import json
+import os
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import checker
+import cluster
+import harness
+
+pytestmark = pytest.mark.cluster
+
+needs_cluster = pytest.mark.skipif(
+    not cluster.binary_has_cluster_mode(),
+    reason="%s --help does not list --seeds (no cluster mode)" % harness.broker_binary())
+
+PARTITIONS = 6
+
+
+def _http(node, method, path):
+    """(status, JSON body) of one admin API request."""
+    req = urllib.request.Request(node.admin_url + path, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        body = e.read()
+        try:
+            return e.code, json.loads(body)
+        except ValueError:
+            return e.code, body.decode(errors="replace")
+
+
+def _leaders(c, topics, via):
+    """{(topic, partition): leader} from one broker's Metadata."""
+    md = c.metadata(topics, via)
+    return {(t["Name"], p["PartitionIndex"]): p["LeaderId"]
+            for t in md["Topics"] for p in t["Partitions"]}
+
+
+def _tmk(c, *args):
+    """Runs the built tmk (TMK_BIN, else target/release/tmk) against the
+    cluster's admin API."""
+    tmk = os.environ.get("TMK_BIN") or str(harness.REPO_ROOT / "target" / "release" / "tmk")
+    assert os.path.exists(tmk), "tmk is not built: %s (cargo build --release)" % tmk
+    env = dict(os.environ, TMK_CONFIG="/nonexistent/tmk.yaml")
+    admin_hosts = ",".join("%s:%d" % (n.host, n.admin_port) for n in c.nodes.values())
+    return subprocess.run([str(tmk), "-X", "brokers=" + c.bootstrap,
+                           "-X", "admin.hosts=" + admin_hosts] + list(args),
+                          capture_output=True, text=True, timeout=60, env=env)
+
+
+def _consumer(bootstrap, group):
+    from confluent_kafka import Consumer
+    return Consumer({"bootstrap.servers": bootstrap, "group.id": group,
+                     "enable.auto.commit": False})
+
+
+def _commit(bootstrap, group, topic, offset):
+    from confluent_kafka import TopicPartition
+    c = _consumer(bootstrap, group)
+    try:
+        c.commit(offsets=[TopicPartition(topic, 0, offset)], asynchronous=False)
+    finally:
+        c.close()
+
+
+def _committed(bootstrap, group, topic):
+    from confluent_kafka import TopicPartition
+    c = _consumer(bootstrap, group)
+    try:
+        return c.committed([TopicPartition(topic, 0)], timeout=30)[0].offset
+    finally:
+        c.close()
+
+
+@needs_cluster
+def test_maintenance_moves_every_leadership_off_and_back():
+    c = cluster.Cluster(3, name="maint", settings={
+        "auto.leader.rebalance.enable": "true",
+        "leader.imbalance.check.interval.seconds": "1",
+    })
+    run = None
+    try:
+        c.start()
+        topic = harness.unique_topic("maint")
+        c.create_topic(topic, PARTITIONS, full_isr=True)
+        run = checker.Run(c.bootstrap, topic, PARTITIONS, "3x-maintenance").start()
+        run.load.wait_acks(300, timeout=60)
+        victim = 2
+        assert victim in set(_leaders(c, [topic], 1).values()), "broker 2 leads something"
+
+        # Bad input: a broker that does not exist, a path that is not one.
+        status, body = _http(c.node(1), "PUT", "/v1/brokers/9/maintenance")
+        assert status == 404 and "not registered" in body["error"], (status, body)
+        status, _ = _http(c.node(1), "PUT", "/v1/brokers/x/maintenance")
+        assert status == 400, status
+
+        t = run.fault("maintenance-on")
+        # Asked through another broker: the state is the cluster's.
+        status, body = _http(c.node(3), "PUT", "/v1/brokers/%d/maintenance" % victim)
+        assert status == 200, (status, body)
+        harness.wait_until(
+            lambda: _http(c.node(1), "GET", "/v1/brokers/%d/maintenance" % victim)[1]
+            .get("finished"), timeout=30, interval=0.2, what="broker 2 to lead nothing")
+        led = _leaders(c, [topic], 1)
+        assert victim not in led.values(), led
+        run.load.wait_acks(300, after=t, timeout=60)
+        # Several balancing passes (one a second) later, still nothing on it.
+        time.sleep(3.0)
+        led = _leaders(c, [topic], 2)
+        assert victim not in led.values(), led
+        status, body = _http(c.node(victim), "GET", "/v1/brokers/%d/maintenance" % victim)
+        assert body == {"node_id": victim, "enabled": True, "leaderships": 0, "leaderless": 0,
+                        "finished": True}, body
+
+        r = _tmk(c, "cluster", "maintenance", "status", "--format", "json")
+        assert r.returncode == 0, r.stderr
+        rows = {m["node_id"]: m for m in json.loads(r.stdout)}
+        assert rows[victim]["enabled"] and rows[victim]["finished"], rows
+        assert not rows[1]["enabled"] and not rows[3]["enabled"], rows
+        r = _tmk(c, "cluster", "maintenance", "enable", "9")
+        assert r.returncode != 0 and "not registered" in r.stderr, (r.returncode, r.stderr)
+
+        t = run.fault("maintenance-off")
+        r = _tmk(c, "cluster", "maintenance", "disable", str(victim))
+        assert r.returncode == 0, r.stderr
+        # Its preferred leaderships come back through the balancing.
+        harness.wait_until(lambda: victim in _leaders(c, [topic], 1).values(), timeout=30,
+                           interval=0.3, what="broker 2 to lead again")
+        run.load.wait_acks(200, after=t, timeout=60)
+    except BaseException:
+        if run is not None:
+            run.abort()
+            run = None
+        raise
+    finally:
+        try:
+            if run is not None:
+                res = run.finish()
+                res.assert_ok()
+                assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
+        finally:
+            c.close()
+
+
+@needs_cluster
+def test_decommission_moves_every_replica_and_removes_the_broker():
+    c = cluster.Cluster(3, name="decom", settings={
+        "auto.leader.rebalance.enable": "false",
+        "offsets.topic.num.partitions": "4",
+        "group.initial.rebalance.delay.ms": "100",
+    })
+    run = joiner = None
+    try:
+        c.start()
+        joiner = cluster.Node(c, 4, "zone-a",
+                              cores=int(os.environ.get("TIDEMARK_CLUSTER_CORES", "1")),
+                              tmp_root=str(c.root))
+        joiner.argv_seeds = c.seeds
+        joiner.start()
+        c.nodes[4] = joiner
+        harness.wait_until(lambda: all(set(c.brokers_seen_by(n) or []) == {1, 2, 3, 4}
+                                       for n in (1, 2, 3, 4)),
+                           timeout=30, interval=0.2, what="every broker to list brokers 1-4")
+        topic = harness.unique_topic("decom")
+        c.create_topic(topic, PARTITIONS, replication_factor=3, full_isr=True, timeout=60)
+        run = checker.Run(c.bootstrap, topic, PARTITIONS, "4x-decommission").start()
+        run.load.wait_acks(300, timeout=60)
+        group = harness.unique_topic("decom-group")
+        _commit(c.bootstrap, group, topic, 42)
+        victim = 3
+        md = c.metadata(None, 1)
+        held = [(t["Name"], p["PartitionIndex"]) for t in md["Topics"] for p in t["Partitions"]
+                if victim in p["ReplicaNodes"]]
+        assert any(t == "__consumer_offsets" for t, _ in held), held
+        assert any(t == topic for t, _ in held), held
+
+        t = run.fault("decommission")
+        r = _tmk(c, "cluster", "brokers", "decommission", str(victim))
+        assert r.returncode == 0, r.stderr
+
+        last = []
+
+        def done():
+            s, b = _http(c.node(1), "GET", "/v1/brokers/%d/decommission" % victim)
+            last[:] = [s, b]
+            return s == 200 and b.get("removed") and b.get("replicas_left") == 0
+        try:
+            harness.wait_until(done, timeout=120, interval=0.5,
+                               what="broker 3 to hold no replica and be removed")
+        except AssertionError:
+            raise AssertionError("decommission not done; last status %r, partitions on it %r"
+                                 % (last, [(t["Name"], p["PartitionIndex"], p["ReplicaNodes"])
+                                           for t in (c.metadata(None, 1) or {}).get("Topics", [])
+                                           for p in t["Partitions"]
+                                           if victim in p["ReplicaNodes"]])) from None
+        md = c.metadata(None, 1)
+        still = [(t["Name"], p["PartitionIndex"]) for t in md["Topics"]
+                 for p in t["Partitions"] if victim in p["ReplicaNodes"]]
+        assert still == [], still
+        for t_ in md["Topics"]:
+            for p in t_["Partitions"]:
+                assert len(p["ReplicaNodes"]) == len(set(p["ReplicaNodes"])), p
+        harness.wait_until(lambda: victim not in (c.brokers_seen_by(1) or [victim]),
+                           timeout=30, interval=0.2, what="the cluster to stop listing broker 3")
+        harness.wait_until(lambda: cluster.partition_folders(c.node(victim), topic) == [],
+                           timeout=60, interval=0.5, what="broker 3 to remove its folders")
+        run.load.wait_acks(300, after=t, timeout=60)
+        # The group's offsets moved with __consumer_offsets.
+        assert _committed(c.bootstrap, group, topic) == 42
+
+        r = _tmk(c, "cluster", "brokers", "decommission-status", str(victim), "--format", "json")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["removed"] is True, r.stdout
+
+        # Three brokers left for replication factor 3: the next one is
+        # refused with the reason, and nothing changes.
+        status, body = _http(c.node(1), "PUT", "/v1/brokers/4/decommission")
+        assert status == 400 and "cannot decommission broker 4" in body["error"], (status, body)
+        status, body = _http(c.node(1), "GET", "/v1/brokers/4/decommission")
+        assert body["decommissioning"] is False and body["removed"] is False, body
+    except BaseException:
+        if run is not None:
+            run.abort()
+            run = None
+        raise
+    finally:
+        try:
+            if run is not None:
+                res = run.finish()
+                res.assert_ok()
+                assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
+        finally:
+            try:
+                if joiner is not None and joiner.running():
+                    joiner.close()
+            finally:
+                c.nodes.pop(4, None)
+                c.close()
