@@ -38,6 +38,7 @@ pub mod metadata;
 pub mod notify;
 pub mod partition;
 pub mod producer_state;
+pub mod quotas;
 pub mod record_validation;
 pub mod sasl;
 pub mod server;
@@ -85,6 +86,9 @@ pub struct BrokerContext {
     /// payload each pushed, shared by the shards (a client's requests may
     /// arrive on several connections). Held only for map operations.
     pub telemetry: std::sync::Mutex<client_metrics::Telemetry>,
+    /// Client quotas' rates, broker-wide (`quotas::manager`); the quotas
+    /// themselves are in the metadata (`ClusterMetadata::client_quotas`).
+    pub quotas: quotas::manager::QuotaManager,
 }
 
 pub use server::run;
