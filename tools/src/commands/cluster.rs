@@ -25,6 +25,7 @@ pub fn run(conn: &ConnFlags, cmd: ClusterCmd) -> Result<()> {
         ClusterCmd::Config(c) => config(&client, c),
         ClusterCmd::Logdirs(LogdirsCmd::Describe(d)) => logdirs(&client, d),
         ClusterCmd::Partitions(p) => partitions(&client, p),
+        ClusterCmd::Quotas(q) => super::quotas::run(&client, q),
     }
 }
 

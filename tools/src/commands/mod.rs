@@ -8,6 +8,7 @@ pub mod consume;
 pub mod group;
 pub mod produce;
 pub mod profile;
+pub mod quotas;
 pub mod security;
 pub mod topic;
 
