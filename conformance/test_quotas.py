@@ -415,3 +415,23 @@ def test_quota_apis_need_cluster_configs_permissions(broker_factory):
     assert describe_raw(b.bootstrap)[0] == CLUSTER_AUTHORIZATION_FAILED
     (ent, code, msg), = alter_raw(b.bootstrap, [({"client-id": "x"}, {"producer_byte_rate": 5})])
     assert (ent, code) == ({"client-id": "x"}, CLUSTER_AUTHORIZATION_FAILED)
+
+
+def test_request_percentage_throttles_request_time(broker):
+    """request_percentage counts the time spent handling a client's
+    requests (as a share of one thread); over it, responses carry a
+    throttle time. A new connection per request: a throttled one is
+    muted for that long."""
+    ok(alter_raw(broker.bootstrap, [({"client-id": "busy"}, {"request_percentage": 0.0001})]))
+    try:
+        throttle = 0
+        for _ in range(100):
+            with rawkafka.KafkaConn(broker.bootstrap, client_id="busy") as c:
+                throttle = c.metadata(None)["ThrottleTimeMs"]
+            if throttle > 0:
+                break
+        assert throttle > 0
+        with rawkafka.KafkaConn(broker.bootstrap, client_id="idle") as c:
+            assert c.metadata(None)["ThrottleTimeMs"] == 0
+    finally:
+        ok(alter_raw(broker.bootstrap, [({"client-id": "busy"}, {"request_percentage": None})]))
