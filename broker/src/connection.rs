@@ -6,6 +6,7 @@
 //! append queues before the next request is looked at), so records of two
 //! produce requests on one connection land in the order they were sent.
 
+use std::cell::Cell;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
@@ -159,6 +160,9 @@ impl SaslConn {
 pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnInfo) {
     let mut conn = Rc::new(conn);
     let mut sasl = conn.sasl.then(SaslConn::new);
+    // Set when a response carried a quota throttle time (KIP-219): no
+    // request is read from the client until then.
+    let muted: Muted = Rc::new(Cell::new(None));
     let peer = conn.peer;
     let (mut tx, mut rx) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
     let writer = monoio::spawn(async move {
@@ -208,8 +212,11 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
                 buf.reserve(missing.min(1 << 20));
                 break;
             }
+            if !wait_unmuted(&shard, &muted).await {
+                break 'conn Close::Stopping;
+            }
             let frame = buf.split_to(need).freeze().slice(4..);
-            match start_request(&shard, frame, &mut conn, &mut sasl).await {
+            match start_request(&shard, frame, &mut conn, &mut sasl, &muted).await {
                 Ok((pending, close_after)) => {
                     if tx.feed_pending(pending).await.is_err() {
                         break 'conn Close::Eof;
@@ -222,6 +229,9 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
             }
         }
         if shard.is_stopping() {
+            break Close::Stopping;
+        }
+        if !wait_unmuted(&shard, &muted).await {
             break Close::Stopping;
         }
         if buf.capacity() - buf.len() < 4096 {
@@ -250,6 +260,26 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
     let _ = writer.await;
 }
 
+/// Until when a throttled connection reads nothing (`quotas/`).
+type Muted = Rc<Cell<Option<Instant>>>;
+
+/// Waits out a quota mute; false if the broker is stopping meanwhile.
+async fn wait_unmuted(shard: &Rc<Shard>, muted: &Muted) -> bool {
+    // A response finishing meanwhile may push the end further.
+    while let Some(until) = muted.get() {
+        let now = Instant::now();
+        if until <= now {
+            muted.set(None);
+            break;
+        }
+        monoio::select! {
+            _ = monoio::time::sleep(until - now) => {},
+            _ = shard.stopping() => return false,
+        }
+    }
+    true
+}
+
 trait FeedPending {
     async fn feed_pending(&mut self, p: Pending) -> Result<(), ()>;
 }
@@ -267,6 +297,7 @@ async fn start_request(
     frame: Bytes,
     conn: &mut Rc<ConnInfo>,
     sasl: &mut Option<SaslConn>,
+    muted: &Muted,
 ) -> Result<(Pending, Option<Close>), Close> {
     let frame_len = frame.len();
     let mut d = Decoder::new(frame);
@@ -360,11 +391,34 @@ async fn start_request(
             .inflight_produce_bytes
             .fetch_add(produce_bytes, Ordering::Relaxed);
     }
+    let mut body = body;
+    let quota = crate::quotas::hooks::before(
+        shard,
+        &conn.principal,
+        header.client_id.as_deref(),
+        &mut body,
+        version,
+        frame_len,
+    );
     shard.ctx.inflight_requests.fetch_add(1, Ordering::SeqCst);
     let s = shard.clone();
     let conn = conn.clone();
+    let muted = muted.clone();
     monoio::spawn(async move {
-        let response = crate::handlers::handle(&s, &header, body, &conn).await;
+        let response = match quota {
+            None => crate::handlers::handle(&s, &header, body, &conn).await,
+            Some(q) => {
+                let (mut response, spent) =
+                    crate::quotas::hooks::timed(crate::handlers::handle(&s, &header, body, &conn))
+                        .await;
+                let throttle = crate::quotas::hooks::after(&s, q, &mut response, spent, version);
+                if !throttle.is_zero() {
+                    let until = Instant::now() + throttle;
+                    muted.set(Some(muted.get().map_or(until, |m| m.max(until))));
+                }
+                response
+            }
+        };
         match response.map(|body| encode_response(correlation_id, version, &body)) {
             None => {
                 let _ = tx.send(None);

@@ -42,6 +42,7 @@ pub mod metrics;
 pub mod notify;
 pub mod partition;
 pub mod producer_state;
+pub mod quotas;
 pub mod record_validation;
 pub mod sasl;
 pub mod server;
@@ -89,6 +90,9 @@ pub struct BrokerContext {
     /// payload each pushed, shared by the shards (a client's requests may
     /// arrive on several connections). Held only for map operations.
     pub telemetry: std::sync::Mutex<client_metrics::Telemetry>,
+    /// Client quotas' rates, broker-wide (`quotas::manager`); the quotas
+    /// themselves are in the metadata (`ClusterMetadata::client_quotas`).
+    pub quotas: quotas::manager::QuotaManager,
 }
 
 pub use server::run;

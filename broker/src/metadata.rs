@@ -269,6 +269,13 @@ pub enum Command {
         name: String,
         configs: BTreeMap<String, String>,
     },
+    /// One AlterClientQuotas request's accepted entities (`quotas/`;
+    /// validated by the handler as Kafka's `ClientQuotaControlManager`),
+    /// applied in order: keys set, keys removed, an entity left without
+    /// keys dropped. Never refused.
+    AlterClientQuotas {
+        alterations: Vec<crate::quotas::QuotaAlteration>,
+    },
 }
 
 /// A SCRAM credential to delete (`Command::AlterScram`).
@@ -447,6 +454,14 @@ struct Persisted {
         with = "group_configs_serde"
     )]
     client_metrics: GroupConfigs,
+    /// Client quotas by entity (`quotas/`; absent from metadata written
+    /// before they were stored here: none).
+    #[serde(
+        default,
+        skip_serializing_if = "imbl::OrdMap::is_empty",
+        with = "crate::quotas::serde_list"
+    )]
+    client_quotas: crate::quotas::ClientQuotas,
 }
 
 /// Group config overrides by group, shared with the shards' snapshots.
@@ -748,6 +763,9 @@ impl Persisted {
                     self.client_metrics.insert(name.clone(), configs.clone());
                 }
             }
+            Command::AlterClientQuotas { alterations } => {
+                crate::quotas::apply(&mut self.client_quotas, alterations);
+            }
         }
         Ok(Outcome::Done)
     }
@@ -917,6 +935,7 @@ impl Persisted {
             scram: self.scram.clone(),
             group_configs: self.group_configs.clone(),
             client_metrics: self.client_metrics.clone(),
+            client_quotas: self.client_quotas.clone(),
         }
     }
 
@@ -1037,7 +1056,8 @@ impl MetadataState {
             | Command::AlterScram { .. }
             | Command::BootstrapScram { .. }
             | Command::SetGroupConfigs { .. }
-            | Command::SetClientMetrics { .. } => {}
+            | Command::SetClientMetrics { .. }
+            | Command::AlterClientQuotas { .. } => {}
         }
         Ok(outcome)
     }
@@ -1158,6 +1178,9 @@ pub struct ClusterMetadata {
     /// Client-metrics subscriptions by name (`client_metrics.rs`; shared
     /// structure, like the topic maps).
     pub client_metrics: imbl::OrdMap<String, BTreeMap<String, String>>,
+    /// Client quotas by entity (`quotas/`; shared structure, like the
+    /// topic maps).
+    pub client_quotas: crate::quotas::ClientQuotas,
 }
 
 impl ClusterMetadata {

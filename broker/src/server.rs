@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use monoio::net::{ListenerOpts, TcpListener};
-use tracing::{error, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::BrokerContext;
 use crate::config::BrokerConfig;
@@ -129,6 +129,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         authorizer,
         peer_tls,
         telemetry: std::sync::Mutex::new(crate::client_metrics::Telemetry::default()),
+        quotas: crate::quotas::manager::QuotaManager::default(),
         config,
     });
 
@@ -451,6 +452,23 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                     shard.ctx.connections.fetch_sub(1, Ordering::Relaxed);
                     warn!(%peer, max, "connection refused: max.connections reached");
                     drop(stream);
+                    continue;
+                }
+                let throttle_ms = crate::quotas::hooks::connection_throttle_ms(&shard, peer.ip());
+                if throttle_ms > 0 {
+                    // Kafka's ConnectionQuotas: a connection over its
+                    // ip's connection_creation_rate is held unread for the
+                    // throttle time, then closed.
+                    let s = shard.clone();
+                    monoio::spawn(async move {
+                        monoio::select! {
+                            _ = monoio::time::sleep(Duration::from_millis(throttle_ms as u64)) => {},
+                            _ = s.stopping() => {},
+                        }
+                        drop(stream);
+                        s.ctx.connections.fetch_sub(1, Ordering::Relaxed);
+                    });
+                    debug!(%peer, throttle_ms, "connection over connection_creation_rate: closed after the throttle time");
                     continue;
                 }
                 let _ = stream.set_nodelay(true);

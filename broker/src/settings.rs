@@ -362,6 +362,34 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Bytes of produce requests held in memory at once; past it, reading from clients waits."
     ),
     b!(
+        "quota.window.num",
+        Int,
+        "11",
+        false,
+        "Client quotas (quotas/): the number of sample windows a client's byte and request rates are measured over."
+    ),
+    b!(
+        "quota.window.size.seconds",
+        Int,
+        "1",
+        false,
+        "Client quotas: the length of one sample window, seconds."
+    ),
+    b!(
+        "controller.quota.window.num",
+        Int,
+        "11",
+        false,
+        "Client quotas: the number of sample windows of controller_mutation_rate (partitions created or deleted per second)."
+    ),
+    b!(
+        "controller.quota.window.size.seconds",
+        Int,
+        "1",
+        false,
+        "Client quotas: the length of one controller_mutation_rate sample window, seconds."
+    ),
+    b!(
         "offsets.topic.num.partitions",
         Int,
         "50",
@@ -1148,6 +1176,10 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "group.max.size"
         | "offsets.retention.check.interval.ms"
         | "queued.max.request.bytes"
+        | "quota.window.num"
+        | "quota.window.size.seconds"
+        | "controller.quota.window.num"
+        | "controller.quota.window.size.seconds"
         | "log.retention.check.interval.ms"
         | "group.consumer.session.timeout.ms"
         | "group.consumer.heartbeat.interval.ms"

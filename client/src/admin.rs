@@ -7,6 +7,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use bytes::Bytes;
 use kafka_protocol::generated::{
+    AlterClientQuotasRequest, DescribeClientQuotasRequest, alter_client_quotas_request as acq,
+    describe_client_quotas_request as dcq,
+};
+use kafka_protocol::generated::{
     AlterPartitionReassignmentsRequest, AlterUserScramCredentialsRequest,
     ConsumerGroupDescribeRequest, ConsumerProtocolAssignment, ConsumerProtocolSubscription,
     CreateAclsRequest, CreatePartitionsRequest, CreateTopicsRequest, DeleteAclsRequest,
@@ -34,6 +38,23 @@ use crate::client::{Client, Route, TopicInfo};
 use crate::config::SaslMechanism;
 use crate::error::Error;
 use crate::sasl;
+
+/// A client-quota entity: (type, name), `None` naming the type's default.
+pub type QuotaEntity = Vec<(String, Option<String>)>;
+
+/// A described entity and its quota values (key, value).
+pub type DescribedQuota = (QuotaEntity, Vec<(String, f64)>);
+
+/// How a DescribeClientQuotas filter component matches its entity type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuotaMatch {
+    /// This name.
+    Exact(String),
+    /// The type's default entity.
+    Default,
+    /// Any entity of the type (default or named).
+    Any,
+}
 
 /// A topic and partition.
 pub type TopicPartition = (String, i32);
@@ -1408,6 +1429,98 @@ impl Client {
                 (r.user, res)
             })
             .collect())
+    }
+
+    /// Client quotas matching a filter (DescribeClientQuotas): each
+    /// component is an entity type and how it matches; `strict` leaves
+    /// out entities with other types. Answers each entity with its values.
+    pub fn describe_client_quotas(
+        &self,
+        components: &[(String, QuotaMatch)],
+        strict: bool,
+    ) -> Result<Vec<DescribedQuota>, Error> {
+        let req = DescribeClientQuotasRequest {
+            components: components
+                .iter()
+                .map(|(t, m)| {
+                    let (match_type, match_) = match m {
+                        QuotaMatch::Exact(n) => (0, Some(n.clone())),
+                        QuotaMatch::Default => (1, None),
+                        QuotaMatch::Any => (2, None),
+                    };
+                    dcq::ComponentData {
+                        entity_type: t.clone(),
+                        match_type,
+                        match_,
+                        ..Default::default()
+                    }
+                })
+                .collect(),
+            strict,
+            ..Default::default()
+        };
+        let resp = self.send(Route::Any, req)?;
+        Error::check(resp.error_code, resp.error_message, "DescribeClientQuotas")?;
+        Ok(resp
+            .entries
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| {
+                (
+                    e.entity
+                        .into_iter()
+                        .map(|d| (d.entity_type, d.entity_name))
+                        .collect(),
+                    e.values.into_iter().map(|v| (v.key, v.value)).collect(),
+                )
+            })
+            .collect())
+    }
+
+    /// Sets and removes one entity's quota keys (AlterClientQuotas);
+    /// `validate_only` checks without changing anything.
+    pub fn alter_client_quotas(
+        &self,
+        entity: &QuotaEntity,
+        set: &[(String, f64)],
+        remove: &[String],
+        validate_only: bool,
+    ) -> Result<(), Error> {
+        let mut ops: Vec<acq::OpData> = set
+            .iter()
+            .map(|(k, v)| acq::OpData {
+                key: k.clone(),
+                value: *v,
+                remove: false,
+                ..Default::default()
+            })
+            .collect();
+        ops.extend(remove.iter().map(|k| acq::OpData {
+            key: k.clone(),
+            remove: true,
+            ..Default::default()
+        }));
+        let req = AlterClientQuotasRequest {
+            entries: vec![acq::EntryData {
+                entity: entity
+                    .iter()
+                    .map(|(t, n)| acq::EntityData {
+                        entity_type: t.clone(),
+                        entity_name: n.clone(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ops,
+                ..Default::default()
+            }],
+            validate_only,
+            ..Default::default()
+        };
+        let resp = self.send(Route::Any, req)?;
+        for e in resp.entries {
+            Error::check(e.error_code, e.error_message, "AlterClientQuotas")?;
+        }
+        Ok(())
     }
 
     /// A broker's log directories (None: every partition).

@@ -512,6 +512,9 @@ pub enum ClusterCmd {
     /// Brokers: decommission one (move its replicas away, then remove it; admin API).
     #[command(subcommand)]
     Brokers(BrokersCmd),
+    /// Client quotas (Kafka's: user, client-id and ip entities).
+    #[command(subcommand, visible_alias = "quota")]
+    Quotas(QuotasCmd),
 }
 
 #[derive(Subcommand, Debug)]
@@ -565,6 +568,59 @@ pub enum BrokersCmd {
 pub struct BrokerStatus {
     /// The broker's node id.
     pub broker: i32,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum QuotasCmd {
+    /// Describe client quotas matching the filters (none: every quota).
+    #[command(
+        after_help = "EXAMPLES:\n  tmk cluster quotas describe\n  tmk cluster quotas describe --name client-id=foo\n  tmk cluster quotas describe --default user --any client-id --strict"
+    )]
+    Describe(QuotasDescribe),
+    /// Add or delete one entity's client quotas.
+    #[command(
+        after_help = "EXAMPLES:\n  tmk cluster quotas alter --add consumer_byte_rate=200000 --name client-id=foo\n  tmk cluster quotas alter --add producer_byte_rate=180000 --default client-id\n  tmk cluster quotas alter --delete producer_byte_rate --name client-id=foo"
+    )]
+    Alter(QuotasAlter),
+}
+
+#[derive(Args, Debug)]
+pub struct QuotasDescribe {
+    /// Entity for exact matching: type=name, type user, client-id or ip (repeatable).
+    #[arg(long = "name")]
+    pub names: Vec<String>,
+    /// Entity type for default matching (repeatable).
+    #[arg(long = "default")]
+    pub defaults: Vec<String>,
+    /// Entity type for any matching, default or named (repeatable).
+    #[arg(long = "any")]
+    pub any: Vec<String>,
+    /// Only entities with exactly the filtered types.
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct QuotasAlter {
+    /// Entity: type=name, type user, client-id or ip (repeatable).
+    #[arg(long = "name")]
+    pub names: Vec<String>,
+    /// Entity type whose default entity is meant (repeatable).
+    #[arg(long = "default")]
+    pub defaults: Vec<String>,
+    /// key=value quota to add, the value a number (repeatable).
+    #[arg(long = "add")]
+    pub add: Vec<String>,
+    /// Key of a quota to delete (repeatable).
+    #[arg(long = "delete")]
+    pub delete: Vec<String>,
+    /// Validate the request without altering the quotas.
+    #[arg(long)]
+    pub dry: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -10,6 +10,7 @@ use crate::shard::Shard;
 
 pub mod acls;
 pub mod api_versions;
+pub mod client_quotas;
 pub mod configs;
 pub mod consumer_group;
 pub mod describe_quorum;
@@ -270,6 +271,12 @@ async fn dispatch(
         }
         RequestBody::ListConfigResources(_) => {
             ResponseBody::ListConfigResources(telemetry::list_config_resources(shard, authz))
+        }
+        RequestBody::DescribeClientQuotas(r) => {
+            ResponseBody::DescribeClientQuotas(client_quotas::describe(shard, r, authz))
+        }
+        RequestBody::AlterClientQuotas(r) => {
+            ResponseBody::AlterClientQuotas(client_quotas::alter(shard, r, authz).await)
         }
         RequestBody::CreateAcls(r) => ResponseBody::CreateAcls(acls::create(shard, r, authz).await),
         RequestBody::DescribeAcls(r) => ResponseBody::DescribeAcls(acls::describe(shard, r, authz)),

@@ -27,6 +27,7 @@ pub fn run(conn: &ConnFlags, cmd: ClusterCmd) -> Result<()> {
         ClusterCmd::Config(c) => config(&connect(conn)?, c),
         ClusterCmd::Logdirs(LogdirsCmd::Describe(d)) => logdirs(&connect(conn)?, d),
         ClusterCmd::Partitions(p) => partitions(&connect(conn)?, p),
+        ClusterCmd::Quotas(q) => super::quotas::run(&connect(conn)?, q),
     }
 }
 

@@ -9,6 +9,7 @@ pub mod drain;
 pub mod group;
 pub mod produce;
 pub mod profile;
+pub mod quotas;
 pub mod security;
 pub mod topic;
 
