@@ -1,0 +1,170 @@
+"""The full-disk guard (`log.dir.min.free.bytes`, broker/src/disk_space.rs)
+on a real small file system: a broker whose data folder is a 64 MiB tmpfs
+(root only; tmpfs takes O_DIRECT since Linux 6.6, else the broker falls back
+to buffered writes by itself).
+
+One idempotent confluent-kafka producer fills the disk until produce is
+refused (a second producer without retries sees KAFKA_STORAGE_ERROR, which
+is retriable); reads, a group's offset commit and DescribeLogDirs (KIP-827
+TotalBytes/UsableBytes) keep working; deleting another topic frees space;
+the first producer's pending records are then delivered by its own retries
+and the whole topic reads back exactly as sent: nothing acknowledged lost,
+nothing duplicated.
+"""
+
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+import clients
+import harness
+import rawkafka
+
+MiB = 1024 * 1024
+FS_BYTES = 64 * MiB
+MIN_FREE_BYTES = 24 * MiB
+VALUE_BYTES = 16 * 1024
+
+
+def _mount_tmpfs(path, size):
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%d" % size, "tidemark-lowdisk",
+                        str(path)], capture_output=True, text=True, timeout=20)
+    if r.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here: %s" % r.stderr.strip())
+
+
+@pytest.fixture
+def small_disk_broker():
+    b = harness.Broker(settings={
+        "log.dir.min.free.bytes": str(MIN_FREE_BYTES),
+        # the fixed size decides (the smaller of the two applies)
+        "log.dir.min.free.percent": "100",
+        "log.dir.free.alert.percent": "50",
+        "log.segment.bytes": str(2 * MiB),
+        "auto.create.topics.enable": "false",
+        "offsets.topic.num.partitions": "1",
+    }, name="low-disk")
+    _mount_tmpfs(b.data_dir, FS_BYTES)
+    try:
+        b.start()
+        yield b
+    finally:
+        try:
+            b.close()
+        finally:
+            subprocess.run(["umount", "-l", str(b.data_dir)], capture_output=True, timeout=20)
+            shutil.rmtree(b.root, ignore_errors=True)
+
+
+def _fill_producer(bootstrap, delivered):
+    p = clients.confluent_producer(
+        bootstrap,
+        **{"enable.idempotence": True, "linger.ms": 5, "message.timeout.ms": 120000,
+           "retry.backoff.ms": 100, "retry.backoff.max.ms": 500,
+           "batch.size": 256 * 1024})
+
+    def on_delivery(err, msg):
+        delivered.append((err, msg.key(), msg.offset()))
+    return p, on_delivery
+
+
+def test_produce_refused_when_disk_low_then_resumes_without_loss(small_disk_broker):
+    from confluent_kafka import KafkaError, TopicPartition
+    b = small_disk_broker
+    fill, ballast = harness.unique_topic("lowdisk-fill"), harness.unique_topic("lowdisk-ballast")
+    rawkafka.ensure_topic(b.bootstrap, fill, 1)
+    rawkafka.ensure_topic(b.bootstrap, ballast, 1)
+
+    # 16 MiB in another topic: what the operator deletes later.
+    bp = clients.confluent_producer(b.bootstrap)
+    for i in range(16 * MiB // (64 * 1024)):
+        bp.produce(ballast, os.urandom(64 * 1024), partition=0)
+        bp.poll(0)
+    assert bp.flush(30) == 0
+
+    delivered = []
+    p, on_delivery = _fill_producer(b.bootstrap, delivered)
+    sent = 0
+    blocked = False
+    deadline = time.monotonic() + 30
+    # Bounded by the file system's size: it fills long before.
+    while sent * VALUE_BYTES < 2 * FS_BYTES and time.monotonic() < deadline:
+        for _ in range(32):
+            p.produce(fill, os.urandom(VALUE_BYTES), key=b"%d" % sent, partition=0,
+                      on_delivery=on_delivery)
+            sent += 1
+            p.poll(0)
+        if p.flush(2.0) > 0:
+            blocked = True
+            break
+    assert blocked, "produce never blocked after %d records (%d MiB)" % (
+        sent, sent * VALUE_BYTES // MiB)
+    acked_before = [d for d in delivered if d[0] is None]
+    assert [d for d in delivered if d[0] is not None] == [], "a delivery failed while retrying"
+    assert len(acked_before) < sent
+    pending = sent - len(delivered)
+    assert pending > 0
+
+    # A producer without retries hears the retriable error itself.
+    probe_errs = []
+    probe = clients.confluent_producer(b.bootstrap, **{"retries": 0,
+                                                       "message.timeout.ms": 10000})
+    probe.produce(fill, b"probe", partition=0,
+                  on_delivery=lambda err, msg: probe_errs.append(err))
+    assert probe.flush(15) == 0
+    assert len(probe_errs) == 1 and probe_errs[0] is not None
+    assert probe_errs[0].code() == KafkaError.KAFKA_STORAGE_ERROR, probe_errs[0]
+    import kafka.errors
+    assert kafka.errors.for_code(56).retriable
+
+    # Reads are served and a group commit works.
+    got = clients.confluent_consume(b.bootstrap, fill, [0], 10)
+    assert [m["key"] for m in got] == [b"%d" % i for i in range(10)]
+    group = harness.unique_topic("lowdisk-group")
+    c = clients.confluent_consumer(b.bootstrap, **{"group.id": group})
+    try:
+        c.commit(offsets=[TopicPartition(fill, 0, 7)], asynchronous=False)
+        committed = c.committed([TopicPartition(fill, 0)], timeout=10)
+        assert committed[0].offset == 7 and committed[0].error is None
+    finally:
+        c.close()
+
+    # DescribeLogDirs v4 (KIP-827): the file system's size and what is left.
+    a = clients.kp_admin(b.bootstrap)
+    try:
+        dirs = a.describe_log_dirs([fill])
+        ld = dirs[0]["log_dirs"][0]
+        if "total_bytes" in ld:
+            assert 0 < ld["total_bytes"] <= FS_BYTES
+            assert 0 <= ld["usable_bytes"] < MIN_FREE_BYTES
+    finally:
+        a.close()
+
+    # Still refused a few seconds on: nothing was delivered meanwhile.
+    p.poll(1.0)
+    assert len([d for d in delivered if d[0] is None]) == len(acked_before)
+
+    # Free space: delete the other topic. The producer's own retries then
+    # deliver everything it held.
+    ca = clients.confluent_admin(b.bootstrap)
+    ca.delete_topics([ballast], operation_timeout=30)[ballast].result(timeout=30)
+    assert p.flush(60) == 0, "pending records not delivered after space was freed"
+    errs = [d for d in delivered if d[0] is not None]
+    assert errs == [], errs[:3]
+    assert len(delivered) == sent
+
+    # Everything acknowledged is there, once, in order.
+    got = clients.confluent_consume(b.bootstrap, fill, [0], sent, timeout=60, conf={
+        "fetch.max.bytes": 8 * MiB})
+    assert [m["key"] for m in got] == [b"%d" % i for i in range(sent)]
+    assert [m["offset"] for m in got] == list(range(sent))
+    with rawkafka.KafkaConn(b.bootstrap) as conn:
+        assert conn.list_offset(fill, 0, rawkafka.LATEST)["Offset"] == sent
+    log = open(b.log_paths[-1], errors="replace").read()
+    assert "below its free-space minimum" in log
+    assert "previous=low" in log, "no log line for leaving the low state"
