@@ -10,6 +10,11 @@ TotalBytes/UsableBytes) keep working; deleting another topic frees space;
 the first producer's pending records are then delivered by its own retries
 and the whole topic reads back exactly as sent: nothing acknowledged lost,
 nothing duplicated.
+
+In a cluster (second test): a follower whose small disk fills is not
+protected by the guard (replicated writes are not refused); its copy of the
+partition fails at ENOSPC and falls behind while the leader goes on with the
+other voter; after a bigger disk and a restart it catches up.
 """
 
 import os
@@ -168,3 +173,108 @@ def test_produce_refused_when_disk_low_then_resumes_without_loss(small_disk_brok
     log = open(b.log_paths[-1], errors="replace").read()
     assert "below its free-space minimum" in log
     assert "previous=low" in log, "no log line for leaving the low state"
+
+
+@pytest.fixture
+def cluster_small_follower(request):
+    """Three brokers; node 3's data folder is a 48 MiB tmpfs."""
+    import cluster
+    c = cluster.Cluster(3, settings={"log.segment.bytes": str(2 * MiB),
+                                     "auto.leader.rebalance.enable": "false"},
+                        name=request.node.name)
+    small = c.node(3)
+    try:
+        _mount_tmpfs(small.data_dir, 48 * MiB)
+    except BaseException:
+        c.close()
+        raise
+    try:
+        c.start()
+        yield c
+    finally:
+        try:
+            c.close()
+        finally:
+            subprocess.run(["umount", "-l", str(small.data_dir)], capture_output=True,
+                           timeout=20)
+            shutil.rmtree(small.root, ignore_errors=True)
+            shutil.rmtree(c.root, ignore_errors=True)
+
+
+def _partition_sizes(c, topic, part):
+    """{node id: bytes of the partition's log} by DescribeLogDirs."""
+    a = clients.kp_admin(c.bootstrap)
+    try:
+        out = {}
+        for d in a.describe_log_dirs({topic: [part]}):
+            for ld in d["log_dirs"]:
+                for t in ld["topics"]:
+                    for p in t["partitions"]:
+                        if t["name"] == topic and p["partition_index"] == part:
+                            out[d["broker"]] = p["partition_size"]
+        return out
+    finally:
+        a.close()
+
+
+def test_follower_out_of_space_falls_behind_and_the_leader_goes_on(cluster_small_follower):
+    """A follower's replicated writes are not refused by the guard (its own
+    clients' produce is): when its disk fills, that partition's log fails
+    at ENOSPC on the follower only, the follower falls behind, and the
+    leader goes on acknowledging acks=all with the other voter. The
+    follower process stays up; after a bigger disk and a restart it
+    catches up."""
+    c = cluster_small_follower
+    small = c.node(3)
+    topic = harness.unique_topic("lowdisk-follower")
+    c.create_topic(topic, 3, replication_factor=3, full_isr=True)
+    # A partition whose preferred replica (where a new partition's
+    # leadership settles) is not node 3, once it is led from there.
+    preferred = {p: c.partition_state(topic, p)["ReplicaNodes"][0] for p in range(3)}
+    part = next(p for p in range(3) if preferred[p] != 3)
+    leader = preferred[part]
+    harness.wait_until(lambda: c.leader_of(topic, part) == leader, timeout=20,
+                       what="%s/%d led by its preferred replica %d" % (topic, part, leader))
+    p = clients.confluent_producer(c.node(leader).bootstrap, **{
+        "enable.idempotence": True, "message.timeout.ms": 60000, "batch.size": 256 * 1024})
+    errs, acked = [], [0]
+
+    def on_delivery(err, msg):
+        if err is None:
+            acked[0] += 1
+        else:
+            errs.append(err)
+    # 64 MiB: more than the follower's 48 MiB disk can hold.
+    total = 64 * MiB // VALUE_BYTES
+    deadline = time.monotonic() + 60
+    for i in range(total):
+        p.produce(topic, os.urandom(VALUE_BYTES), key=b"%d" % i, partition=part,
+                  on_delivery=on_delivery)
+        if i % 64 == 63:
+            p.flush(30)
+        assert time.monotonic() < deadline, "producing 64 MiB took over 60 s"
+    assert p.flush(30) == 0
+    assert errs == [], errs[:3]
+    assert acked[0] == total
+    small.check_alive()
+    log = open(small.log_paths[-1], errors="replace").read()
+    assert "No space left" in log, "the follower never hit ENOSPC"
+    with rawkafka.KafkaConn(c.node(leader).bootstrap) as conn:
+        assert conn.list_offset(topic, part, rawkafka.LATEST)["Offset"] == total
+    sizes = _partition_sizes(c, topic, part)
+    assert sizes[3] < sizes[leader], "the full follower did not fall behind: %s" % sizes
+
+    # A bigger disk (tmpfs grows in place) and a restart: the follower
+    # recovers its log and catches up.
+    r = subprocess.run(["mount", "-o", "remount,size=%d" % (256 * MiB), str(small.data_dir)],
+                       capture_output=True, text=True, timeout=20)
+    assert r.returncode == 0, r.stderr
+    c.restart(3, how="term")
+    last = {}
+
+    def caught_up():
+        last.update(_partition_sizes(c, topic, part))
+        return last.get(3) == last[leader]
+    harness.wait_until(caught_up, timeout=60,
+                       what="node 3 to hold as much of %s/%d as the leader" % (topic, part))
+    assert last[leader] == sizes[leader]
