@@ -3,7 +3,9 @@
 //! error, never a panic; the log refuses further writes rather than
 //! retrying an fsync that may have lost data; every append that was
 //! acknowledged is still there, byte for byte, after a reopen; and once
-//! space is freed the reopened log takes appends again.
+//! space is freed the reopened log takes appends again. `Log::failure`
+//! tells a full disk apart, so the broker reopens such a log by itself
+//! once space is back (`broker/src/disk_space.rs`).
 //!
 //! Needs a small file system: a 4 MiB tmpfs mounted by the test, so it
 //! runs as root (as CI does) and says it skipped otherwise.
@@ -100,6 +102,9 @@ async fn fill(dir: &Path) -> (Vec<bytes::Bytes>, StorageError) {
                     .append(BytesMut::from(&batch_for(0, 1, 10)[..]), 3, None)
                     .await;
                 assert!(again.is_err(), "a failed log took another append");
+                // It says why, and that it was the space: reopenable.
+                let (why, no_space) = log.failure().expect("the log is failed");
+                assert!(no_space, "not seen as a full disk: {why}");
                 // Reads of what was acknowledged are still served.
                 let got = read_all(&log, 0).await;
                 assert!(got.len() >= acked.len());
