@@ -7,7 +7,8 @@
 //! Why refuse early rather than at ENOSPC: a write that fails for want of
 //! space fails the log it was for (storage treats a failed write or fsync
 //! as fatal until the log is reopened, since a retried fsync can report
-//! success for lost data), so the partition stops until a restart. Below
+//! success for lost data), so the partition stops until it is reopened
+//! ([`reopen_failed`]) and its Raft group has caught up again. Below
 //! the threshold only client produce to user topics is refused, with
 //! KAFKA_STORAGE_ERROR: Kafka's answer when a log directory cannot take a
 //! write, retriable in the Java client (`KafkaStorageException`) and
@@ -27,7 +28,8 @@
 //! Replicated writes on a follower are not refused here (they come from
 //! the Raft leader, not a client): a follower whose disk fills fails that
 //! partition's log at ENOSPC and falls behind, and its leader goes on with
-//! the other voters (see `ARCHITECTURE.md`).
+//! the other voters; [`reopen_failed`] brings such a log back once space
+//! is (see `ARCHITECTURE.md`).
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -339,6 +341,46 @@ pub async fn run(shard: Rc<Shard>) {
             .ctx
             .disk_space
             .apply_settings(&shard.metadata().settings);
+    }
+}
+
+/// Every shard: a partition whose log failed at ENOSPC anyway (the guard's
+/// minimum was not enough, or the disk filled from outside) is reopened
+/// once the data folder is above its minimum again, so writing resumes
+/// without a restart. The reopen recovers the log from disk (cutting the
+/// unacknowledged tail) and starts its Raft group again, which catches up
+/// from the leader like a restarted replica. Logs failed by anything else
+/// (a failed fsync: the page cache may hold what the disk lost) wait for a
+/// restart.
+pub async fn reopen_failed(shard: Rc<Shard>) {
+    loop {
+        monoio::select! {
+            _ = monoio::time::sleep(Duration::from_millis(CHECK_INTERVAL_MS)) => {},
+            _ = shard.stopping() => return,
+        }
+        if shard.ctx.disk_space.state() == DiskState::Low {
+            continue;
+        }
+        let failed: Vec<(crate::shard::PartitionKey, String)> = shard
+            .partitions
+            .borrow()
+            .iter()
+            .filter_map(|(k, p)| match p.log.failure() {
+                Some((why, true)) => Some((*k, why)),
+                _ => None,
+            })
+            .collect();
+        for ((id, index), why) in failed {
+            if shard.is_stopping() {
+                return;
+            }
+            let meta = shard.metadata();
+            let Some(t) = meta.topic_by_id(&id) else {
+                continue;
+            };
+            tracing::warn!(topic = %t.name, partition = index, failure = %why, "reopening a partition whose log failed for want of space, now that space is back");
+            crate::topics::reopen_partition(&shard, t, index, "space back after ENOSPC").await;
+        }
     }
 }
 

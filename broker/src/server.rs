@@ -395,6 +395,7 @@ fn shard_main(
         if id == 0 {
             monoio::spawn(crate::disk_space::run(shard.clone()));
         }
+        monoio::spawn(crate::disk_space::reopen_failed(shard.clone()));
         // Keep serving other shards' jobs until this shard has stopped:
         // during shutdown they may still need it to finish their requests.
         loop {
