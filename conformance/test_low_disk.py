@@ -6,7 +6,8 @@ to buffered writes by itself).
 One idempotent confluent-kafka producer fills the disk until produce is
 refused (a second producer without retries sees KAFKA_STORAGE_ERROR, which
 is retriable); reads, a group's offset commit and DescribeLogDirs (KIP-827
-TotalBytes/UsableBytes) keep working; deleting another topic frees space;
+TotalBytes/UsableBytes) keep working; deleting another topic (DeleteTopics,
+or DeleteRecords up to its end) frees space;
 the first producer's pending records are then delivered by its own retries
 and the whole topic reads back exactly as sent: nothing acknowledged lost,
 nothing duplicated.
@@ -79,7 +80,8 @@ def _fill_producer(bootstrap, delivered):
     return p, on_delivery
 
 
-def test_produce_refused_when_disk_low_then_resumes_without_loss(small_disk_broker):
+@pytest.mark.parametrize("free_by", ["delete_topics", "delete_records"])
+def test_produce_refused_when_disk_low_then_resumes_without_loss(small_disk_broker, free_by):
     from confluent_kafka import KafkaError, TopicPartition
     b = small_disk_broker
     fill, ballast = harness.unique_topic("lowdisk-fill"), harness.unique_topic("lowdisk-ballast")
@@ -155,10 +157,17 @@ def test_produce_refused_when_disk_low_then_resumes_without_loss(small_disk_brok
     p.poll(1.0)
     assert len([d for d in delivered if d[0] is None]) == len(acked_before)
 
-    # Free space: delete the other topic. The producer's own retries then
+    # Free space: delete the other topic, or its records (whole segments
+    # below the new log start go at once). The producer's own retries then
     # deliver everything it held.
     ca = clients.confluent_admin(b.bootstrap)
-    ca.delete_topics([ballast], operation_timeout=30)[ballast].result(timeout=30)
+    if free_by == "delete_topics":
+        ca.delete_topics([ballast], operation_timeout=30)[ballast].result(timeout=30)
+    else:
+        from confluent_kafka import OFFSET_END
+        tp = TopicPartition(ballast, 0, OFFSET_END)
+        res = list(ca.delete_records([tp], operation_timeout=30).values())[0].result(timeout=30)
+        assert res.low_watermark > 0, res
     assert p.flush(60) == 0, "pending records not delivered after space was freed"
     errs = [d for d in delivered if d[0] is not None]
     assert errs == [], errs[:3]
