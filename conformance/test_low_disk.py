@@ -7,16 +7,16 @@ One idempotent confluent-kafka producer fills the disk until produce is
 refused (a second producer without retries sees KAFKA_STORAGE_ERROR, which
 is retriable); reads, a group's offset commit and DescribeLogDirs (KIP-827
 TotalBytes/UsableBytes) keep working; deleting another topic (DeleteTopics,
-or DeleteRecords up to its end) frees space;
-the first producer's pending records are then delivered by its own retries
-and the whole topic reads back exactly as sent: nothing acknowledged lost,
-nothing duplicated.
+or DeleteRecords up to its end) frees space; the first producer's pending
+records are then delivered by its own retries and the whole topic reads
+back exactly as sent: nothing acknowledged lost, nothing duplicated.
 
-In a cluster (second test): a follower whose small disk fills is not
-protected by the guard (replicated writes are not refused); its copy of the
-partition fails at ENOSPC and falls behind while the leader goes on with the
-other voter; once its disk is bigger it reopens the failed log by itself
-and catches up, without a restart.
+The settings apply live (`test_guard_settings_apply_live`, no mount
+needed). In a cluster (`test_follower_out_of_space_...`): a follower whose
+small disk fills is not protected by the guard (replicated writes are not
+refused); its copy of the partition fails at ENOSPC and falls behind while
+the leader goes on with the other voter; once its disk is bigger it reopens
+the failed log by itself and catches up, without a restart.
 """
 
 import os
@@ -291,3 +291,46 @@ def test_follower_out_of_space_falls_behind_and_the_leader_goes_on(cluster_small
     small.check_alive()
     log = open(small.log_paths[-1], errors="replace").read()
     assert "reopening a partition whose log failed for want of space" in log
+
+
+def _produce_once(bootstrap, topic):
+    """One record without retries: its delivery error (None when stored)."""
+    errs = []
+    p = clients.confluent_producer(bootstrap, **{"retries": 0, "message.timeout.ms": 10000})
+    p.produce(topic, b"x", partition=0, on_delivery=lambda err, msg: errs.append(err))
+    assert p.flush(15) == 0
+    return errs[0]
+
+
+def test_guard_settings_apply_live(broker_factory):
+    """The guard's settings are dynamic (no mount needed): a minimum above
+    the disk's free space refuses produce within the periodic check, and
+    deleting it lets produce through again."""
+    from confluent_kafka import KafkaError
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
+    b = broker_factory({"auto.create.topics.enable": "false"})
+    topic = harness.unique_topic("lowdisk-live")
+    rawkafka.ensure_topic(b.bootstrap, topic, 1)
+    assert _produce_once(b.bootstrap, topic) is None
+    a = clients.confluent_admin(b.bootstrap)
+
+    # a minimum no disk has (the fixed size decides at 100%)
+    impossible = {"log.dir.min.free.bytes": str(1 << 62), "log.dir.min.free.percent": "100"}
+
+    def alter(op):
+        res = ConfigResource(ResourceType.BROKER, str(b.node_id), incremental_configs=[
+            ConfigEntry(name, value if op == AlterConfigOpType.SET else None,
+                        incremental_operation=op)
+            for name, value in impossible.items()])
+        a.incremental_alter_configs([res])[res].result(timeout=30)
+
+    alter(AlterConfigOpType.SET)
+    harness.wait_until(
+        lambda: (e := _produce_once(b.bootstrap, topic)) is not None
+        and e.code() == KafkaError.KAFKA_STORAGE_ERROR,
+        timeout=10, interval=0.2, what="produce refused under an impossible minimum")
+    alter(AlterConfigOpType.DELETE)
+    harness.wait_until(lambda: _produce_once(b.bootstrap, topic) is None, timeout=10,
+                       interval=0.2, what="produce accepted again")
+    log = open(b.log_paths[-1], errors="replace").read()
+    assert "below its free-space minimum" in log
