@@ -344,23 +344,36 @@ pub async fn run(shard: Rc<Shard>) {
     }
 }
 
+/// The first wait before reopening the same partition again after a
+/// reopen that failed at ENOSPC once more; doubled each time.
+pub const REOPEN_BACKOFF_FIRST_MS: u64 = 1000;
+
+/// The longest wait between two reopens of the same partition.
+pub const REOPEN_BACKOFF_MAX_MS: u64 = 60_000;
+
 /// Every shard: a partition whose log failed at ENOSPC anyway (the guard's
 /// minimum was not enough, or the disk filled from outside) is reopened
-/// once the data folder is above its minimum again, so writing resumes
-/// without a restart. The reopen recovers the log from disk (cutting the
-/// unacknowledged tail) and starts its Raft group again, which catches up
-/// from the leader like a restarted replica. Logs failed by anything else
-/// (a failed fsync: the page cache may hold what the disk lost) wait for a
-/// restart.
+/// once the data folder is back above its alert threshold, so writing
+/// resumes without a restart. The reopen recovers the log from disk
+/// (cutting the unacknowledged tail) and starts its Raft group again,
+/// which catches up from the leader like a restarted replica. A partition
+/// that fails again (space the statistics do not show, e.g. a quota) is
+/// retried with a doubling wait, at most [`REOPEN_BACKOFF_MAX_MS`]. Logs
+/// failed by anything else (a failed fsync: the page cache may hold what
+/// the disk lost) wait for a restart.
 pub async fn reopen_failed(shard: Rc<Shard>) {
+    use std::collections::HashMap;
+    // Per partition: (wait before the next reopen, earliest next reopen).
+    let mut backoff: HashMap<crate::shard::PartitionKey, (u64, u64)> = HashMap::new();
     loop {
         monoio::select! {
             _ = monoio::time::sleep(Duration::from_millis(CHECK_INTERVAL_MS)) => {},
             _ = shard.stopping() => return,
         }
-        if shard.ctx.disk_space.state() == DiskState::Low {
+        if shard.ctx.disk_space.state() != DiskState::Ok {
             continue;
         }
+        let now = now_ms();
         let failed: Vec<(crate::shard::PartitionKey, String)> = shard
             .partitions
             .borrow()
@@ -370,10 +383,30 @@ pub async fn reopen_failed(shard: Rc<Shard>) {
                 _ => None,
             })
             .collect();
+        // Forget partitions that have stayed healthy (or gone) for a while;
+        // one that fails again soon after a reopen keeps its doubled wait.
+        backoff.retain(|k, (_, next_ms)| {
+            failed.iter().any(|(f, _)| f == k)
+                || now < next_ms.saturating_add(REOPEN_BACKOFF_MAX_MS)
+        });
         for ((id, index), why) in failed {
             if shard.is_stopping() {
                 return;
             }
+            let (wait_ms, next_ms) = backoff
+                .get(&(id, index))
+                .copied()
+                .unwrap_or((REOPEN_BACKOFF_FIRST_MS, 0));
+            if now < next_ms {
+                continue;
+            }
+            backoff.insert(
+                (id, index),
+                (
+                    (wait_ms * 2).min(REOPEN_BACKOFF_MAX_MS),
+                    now.saturating_add(wait_ms),
+                ),
+            );
             let meta = shard.metadata();
             let Some(t) = meta.topic_by_id(&id) else {
                 continue;
