@@ -17,6 +17,7 @@
 //! | [`handlers`] | one module per API |
 //! | [`groups`] | the group coordinator and committed offsets (`__consumer_offsets`) |
 //! | [`metadata`] | topics, ids, dynamic settings, SCRAM credentials (single node: a file) |
+//! | [`disk_space`] | the full-disk guard: free space of the data folder, produce refused below the minimum |
 //! | [`partition`] | a partition replica: log, high watermark, waiting readers |
 //! | [`record_validation`] | Kafka's per-record produce checks (KIP-467): keys on compacted topics, timestamp bounds |
 //! | [`apis`] | which API versions this broker implements |
@@ -31,6 +32,7 @@ pub mod client_metrics;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod disk_space;
 pub mod fetch_session;
 pub mod group_config;
 pub mod groups;
@@ -93,6 +95,10 @@ pub struct BrokerContext {
     /// Client quotas' rates, broker-wide (`quotas::manager`); the quotas
     /// themselves are in the metadata (`ClusterMetadata::client_quotas`).
     pub quotas: quotas::manager::QuotaManager,
+    /// The data folder's free space and the full-disk guard
+    /// (`log.dir.min.free.*`): checked by shard 0 every second, read by
+    /// the produce path, DescribeLogDirs, and metrics/health.
+    pub disk_space: disk_space::DiskSpace,
 }
 
 pub use server::run;

@@ -130,6 +130,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         peer_tls,
         telemetry: std::sync::Mutex::new(crate::client_metrics::Telemetry::default()),
         quotas: crate::quotas::manager::QuotaManager::default(),
+        disk_space: crate::disk_space::DiskSpace::new(&config.data_dir, &config.settings),
         config,
     });
 
@@ -421,6 +422,10 @@ fn shard_main(
         }
         monoio::spawn(crate::maintenance::run(shard.clone()));
         monoio::spawn(crate::maintenance::hibernate(shard.clone()));
+        if id == 0 {
+            monoio::spawn(crate::disk_space::run(shard.clone()));
+        }
+        monoio::spawn(crate::disk_space::reopen_failed(shard.clone()));
         // Keep serving other shards' jobs until this shard has stopped:
         // during shutdown they may still need it to finish their requests.
         loop {

@@ -739,6 +739,27 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         true,
         "How often retention and compaction run."
     ),
+    b!(
+        "log.dir.min.free.bytes",
+        Long,
+        "1073741824",
+        true,
+        "Full-disk guard (as Redpanda's storage_min_free_bytes): while the data folder's file system has fewer free bytes than the smaller of this and log.dir.min.free.percent of its size, Produce to user topics is refused with KAFKA_STORAGE_ERROR (retriable: producers keep their records and deliver them once space is back); fetches, group offset commits, transaction and share-group state, DeleteRecords, DeleteTopics and retention go on. Checked every second and as appends approach it. 0 disables the guard."
+    ),
+    b!(
+        "log.dir.min.free.percent",
+        Int,
+        "5",
+        true,
+        "The full-disk guard's minimum as a share of the file system (0-100); the smaller of this and log.dir.min.free.bytes applies, so a small disk is not refused outright. 0 disables the guard."
+    ),
+    b!(
+        "log.dir.free.alert.percent",
+        Int,
+        "10",
+        true,
+        "Below this share of the file system free (0-100; never below the guard's minimum), the data folder is in the alert state: a warning is logged and operators see it (DescribeLogDirs' UsableBytes, the disk-space state); produce still works."
+    ),
 ];
 
 macro_rules! t {
@@ -1218,6 +1239,7 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         "group.share.max.partition.max.record.locks" => 100_000,
         "group.share.max.size" => 1000,
         "share.coordinator.state.topic.replication.factor" => i16::MAX as i64,
+        "log.dir.min.free.percent" | "log.dir.free.alert.percent" => 100,
         _ => i64::MAX,
     };
     if n < min {

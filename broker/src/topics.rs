@@ -727,21 +727,28 @@ pub async fn reconfigure_topic(s0: &Rc<Shard>, t: &TopicMeta) {
         let tt = t.clone();
         let _ = s0
             .submit_to(owner, move |s| async move {
-                // The log is reopened with its new configuration (a
-                // recovery pass over the tail; requests in between get a
-                // retriable NOT_LEADER_OR_FOLLOWER).
-                let old = s.partitions.borrow_mut().remove(&(tt.id, p));
-                if let Some(old) = old {
-                    if let Err(e) = old.close().await {
-                        tracing::error!(topic = %tt.name, partition = p, error = %e, "closing for reconfiguration failed");
-                    }
-                    if let Err(e) = open_partition(&s, &tt, p).await {
-                        tracing::error!(topic = %tt.name, partition = p, error = %e, "reopening with new configs failed");
-                    }
-                    old.new_data.notify_all();
-                }
+                // The log is reopened with its new configuration.
+                reopen_partition(&s, &tt, p, "new configs").await;
             })
             .await;
+    }
+}
+
+/// Closes a partition replica this shard holds and opens it again (a
+/// recovery pass over the log's tail; requests in between get a retriable
+/// NOT_LEADER_OR_FOLLOWER). For new configs, and for a log failed by a
+/// full disk once space is back (`disk_space::reopen_failed`). `why`
+/// names the reason in the logs.
+pub async fn reopen_partition(s: &Rc<Shard>, t: &TopicMeta, p: i32, why: &str) {
+    let old = s.partitions.borrow_mut().remove(&(t.id, p));
+    if let Some(old) = old {
+        if let Err(e) = old.close().await {
+            tracing::error!(topic = %t.name, partition = p, error = %e, why, "closing a partition to reopen it failed");
+        }
+        if let Err(e) = open_partition(s, t, p).await {
+            tracing::error!(topic = %t.name, partition = p, error = %e, why, "reopening a partition failed");
+        }
+        old.new_data.notify_all();
     }
 }
 

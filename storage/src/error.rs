@@ -65,6 +65,16 @@ pub enum StorageError {
 }
 
 impl StorageError {
+    /// Whether the file system was full (ENOSPC, or EDQUOT for a quota).
+    /// Such a write put nothing durable in place of what was there, so a
+    /// log failed by it may be reopened once space is back (unlike a
+    /// failed fsync, after which the page cache may hold data the disk
+    /// lost).
+    pub fn is_no_space(&self) -> bool {
+        matches!(self, StorageError::Io { source, .. }
+            if matches!(source.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)))
+    }
+
     pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Self {
         StorageError::Io {
             op,

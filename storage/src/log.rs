@@ -158,6 +158,9 @@ pub(crate) struct State {
     /// completed since (a batch of new partitions is synced at once).
     dir_unsynced: Option<Option<(u64, u64)>>,
     failed: Option<String>,
+    /// `failed` came from a full file system (see
+    /// [`StorageError::is_no_space`]).
+    failed_no_space: bool,
     corruption: Option<Corruption>,
     index_cache: VecDeque<(i64, u64, Rc<SegIndex>)>,
     exclusive: bool,
@@ -490,6 +493,7 @@ impl Log {
                 parked,
                 dir_unsynced,
                 failed: None,
+                failed_no_space: false,
                 corruption,
                 index_cache: VecDeque::new(),
                 exclusive: false,
@@ -778,6 +782,15 @@ impl Log {
                 .sum::<usize>()
             + st.segments.len() * std::mem::size_of::<Segment>()
             + st.txns.heap_bytes()
+    }
+
+    /// Why the log refuses writes (an earlier write or fsync failed), and
+    /// whether that was a full file system: such a log may be reopened once
+    /// space is back ([`StorageError::is_no_space`]); any other failure
+    /// waits for the process to restart. `None` while the log is writable.
+    pub fn failure(&self) -> Option<(String, bool)> {
+        let st = self.st.borrow();
+        st.failed.clone().map(|f| (f, st.failed_no_space))
     }
 
     fn check_writable(st: &State) -> Result<()> {
@@ -1132,6 +1145,7 @@ impl Log {
         self.syncs.set(self.syncs.get() + 1);
         let mut st = self.st.borrow_mut();
         let Some(writer) = writer else {
+            st.failed_no_space = res.as_ref().err().is_some_and(StorageError::is_no_space);
             let msg = res
                 .err()
                 .map_or("segment writer lost".to_string(), |e| e.to_string());
@@ -1152,6 +1166,7 @@ impl Log {
             }
             Err(e) => {
                 tracing::error!(dir = %self.dir.display(), error = %e, "log write failed; the log is now failed");
+                st.failed_no_space = e.is_no_space();
                 st.failed = Some(e.to_string());
                 Err(e)
             }
@@ -1644,7 +1659,11 @@ impl Log {
         if let Err(e) = &res
             && !matches!(e, StorageError::OffsetOutOfRange { .. })
         {
-            self.st.borrow_mut().failed = Some(e.to_string());
+            let mut st = self.st.borrow_mut();
+            st.failed = Some(e.to_string());
+            // A truncation rewrites what was durable: never reopened
+            // without a restart.
+            st.failed_no_space = false;
         }
         res
     }
@@ -1829,6 +1848,7 @@ impl Log {
         st.exclusive = false;
         if let Err(e) = &res {
             st.failed = Some(e.to_string());
+            st.failed_no_space = false;
         }
         res
     }

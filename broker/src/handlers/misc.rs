@@ -132,7 +132,11 @@ pub async fn describe_log_dirs(
         });
     }
     let dir = shard.ctx.config.data_dir.clone();
-    let (total, usable) = disk_space(&dir).unwrap_or((-1, -1));
+    // KIP-827 (v4+): read now rather than the guard's last figures, so an
+    // operator who just freed space sees it at once.
+    let (total, usable) = crate::disk_space::statvfs(&dir)
+        .map(|(free, total)| (total as i64, free as i64))
+        .unwrap_or((-1, -1));
     DescribeLogDirsResponse {
         results: vec![DescribeLogDirsResult {
             log_dir: std::fs::canonicalize(&dir)
@@ -149,26 +153,6 @@ pub async fn describe_log_dirs(
 }
 
 /// Total and available bytes of the file system holding `dir`.
-fn disk_space(dir: &std::path::Path) -> Option<(i64, i64)> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    let mut s: libc::statvfs = unsafe_zeroed_statvfs();
-    // SAFETY: `c` is a valid NUL-terminated path and `s` a valid, writable
-    // statvfs the call fills in; nothing else is touched.
-    let rc = unsafe { libc::statvfs(c.as_ptr(), &mut s) };
-    if rc != 0 {
-        return None;
-    }
-    let frsize = s.f_frsize as i64;
-    Some((s.f_blocks as i64 * frsize, s.f_bavail as i64 * frsize))
-}
-
-fn unsafe_zeroed_statvfs() -> libc::statvfs {
-    // SAFETY: statvfs is a plain C struct of integers, for which all-zero
-    // bytes are a valid value.
-    unsafe { std::mem::zeroed() }
-}
-
 /// Kafka's `LeaderEpochFileCache.endOffsetFor`, over the epochs the log
 /// records plus the current one. A new leader's epoch only reaches the
 /// log with its first batch (Raft's own entries are not Kafka batches),

@@ -152,6 +152,19 @@ pub async fn handle(
             let tm = topic.expect("checked above");
             let key = (tm.id, p.index);
             let records = p.records.unwrap_or_default();
+            // The full-disk guard (`disk_space.rs`): user topics only. A
+            // client's produce to an internal topic (`__admin_client`) is
+            // as rare as the coordinators' own writes, which go on.
+            if !tm.is_internal()
+                && let Err(e) = shard.ctx.disk_space.admit_produce(records.len() as u64)
+            {
+                tr.partition_responses.push(error_response(
+                    p.index,
+                    ErrorCode::KafkaStorageError,
+                    Some(e.to_string()),
+                ));
+                continue;
+            }
             let owner = owner_shard(tm.id, p.index, shard.shard_count());
             tr.partition_responses
                 .push(error_response(p.index, ErrorCode::None, None));

@@ -5,6 +5,7 @@
 mod common;
 mod corruption;
 mod crash;
+mod disk_full;
 mod log_basic;
 mod model;
 mod producers;
