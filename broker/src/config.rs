@@ -108,6 +108,8 @@ pub struct BrokerConfig {
     pub cluster: Option<ClusterConfig>,
     /// The admin HTTP server's address (`None`: no admin server).
     pub admin_addr: Option<SocketAddr>,
+    /// `metrics.enabled`: the shards count requests, bytes and records.
+    pub metrics_enabled: bool,
 }
 
 /// How this broker takes part in a cluster.
@@ -385,6 +387,7 @@ impl BrokerConfig {
             a => Some(resolve(a)?),
         };
         Ok(BrokerConfig {
+            metrics_enabled: settings.get("metrics.enabled") == "true",
             admin_addr,
             cluster,
             data_dir: cli
