@@ -114,6 +114,7 @@ def main():
     ap.add_argument("--records", type=int, default=300_000)
     ap.add_argument("--partitions", type=int, default=10_000)
     ap.add_argument("--work-dir", default=None)
+    ap.add_argument("--no-scrape", action="store_true", help="throughput rounds only")
     args = ap.parse_args()
     root = tempfile.mkdtemp(prefix="metricsbench-", dir=args.work_dir)
     res = {"rounds": []}
@@ -130,8 +131,20 @@ def main():
             res["median_on" if enabled else "median_off"] = statistics.median(rates)
         res["on_vs_off_percent"] = round(
             100.0 * (res["median_on"] - res["median_off"]) / res["median_off"], 2)
-        print("median on %.0f, off %.0f records/s: %+.2f%%"
-              % (res["median_on"], res["median_off"], res["on_vs_off_percent"]), flush=True)
+        # Each round's pair ran back to back: their ratio is less exposed
+        # to a machine whose load changes between rounds.
+        ratios = []
+        for r in range(args.rounds):
+            pair = {x["metrics"]: x["records_per_sec"] for x in res["rounds"][2 * r:2 * r + 2]}
+            ratios.append(pair[True] / pair[False])
+        res["pair_ratios"] = [round(x, 4) for x in ratios]
+        res["median_pair_percent"] = round(100.0 * (statistics.median(ratios) - 1.0), 2)
+        print("median on %.0f, off %.0f records/s: %+.2f%%; median of the rounds' on/off: %+.2f%%"
+              % (res["median_on"], res["median_off"], res["on_vs_off_percent"],
+                 res["median_pair_percent"]), flush=True)
+        if args.no_scrape:
+            print(json.dumps({k: v for k, v in res.items() if k != "rounds"}, indent=1))
+            return
 
         data = os.path.join(root, "scrape")
         os.makedirs(data)
