@@ -286,7 +286,6 @@ needs_cluster = pytest.mark.skipif(
 
 
 @pytest.mark.cluster
-@pytest.mark.waits
 @needs_cluster
 @pytest.mark.skipif(shutil.which("prometheus") is None,
                     reason="no prometheus binary (conformance/install.sh installs it)")
