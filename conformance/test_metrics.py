@@ -7,7 +7,8 @@ tidemark_topic_records_in_total and in the partitions' high watermarks; a
 Produce to a topic that does not exist shows under its error code; a
 group's lag is the high watermark minus its committed offset and falls to
 0 when the consumer commits the end; live, ready, health, brokers and
-partition JSON; --log-format json writes one JSON object per line.
+partition JSON; --log-format json writes one JSON object per line; with
+TIDEMARK_ADMIN_TOKEN set only the probes answer without the bearer token.
 
 Three nodes: health and the brokers and partition endpoints; a broker
 holding a replication-factor-1 partition is killed and the leaderless
@@ -235,6 +236,42 @@ def test_admin_server_off_and_port_taken(broker_factory):
     assert "cannot start the admin server" in str(e.value)
 
 
+def test_admin_bearer_token(broker_factory):
+    """With TIDEMARK_ADMIN_TOKEN set, everything but the probes needs
+    `Authorization: Bearer TOKEN`."""
+    token = "s3cret-%d" % os.getpid()
+    old = os.environ.get("TIDEMARK_ADMIN_TOKEN")
+    os.environ["TIDEMARK_ADMIN_TOKEN"] = token
+    try:
+        b = broker_factory()
+    finally:
+        if old is None:
+            os.environ.pop("TIDEMARK_ADMIN_TOKEN", None)
+        else:
+            os.environ["TIDEMARK_ADMIN_TOKEN"] = old
+
+    def get(path, auth=None):
+        req = urllib.request.Request(b.admin_url + path)
+        if auth:
+            req.add_header("Authorization", auth)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
+
+    assert get("/v1/status/live")[0] == 200
+    assert get("/v1/status/ready")[0] == 200
+    for path in ("/metrics", "/v1/cluster/health", "/v1/brokers"):
+        status, headers, _ = get(path)
+        assert status == 401 and headers["WWW-Authenticate"] == "Bearer", path
+        assert get(path, "Bearer wrong")[0] == 401
+        assert get(path, "Bearer " + token + "x")[0] == 401
+        assert get(path, "Basic " + token)[0] == 401
+        assert get(path, "Bearer " + token)[0] == 200, path
+    assert token not in open(b.log_paths[-1]).read()
+
+
 class Prometheus:
     """A prometheus server on 127.0.0.1 scraping the given targets every
     second, with its own data folder; stopped by PID."""
@@ -286,7 +323,6 @@ needs_cluster = pytest.mark.skipif(
 
 
 @pytest.mark.cluster
-@pytest.mark.waits
 @needs_cluster
 @pytest.mark.skipif(shutil.which("prometheus") is None,
                     reason="no prometheus binary (conformance/install.sh installs it)")

@@ -87,6 +87,7 @@ class TlsBroker(harness.Broker):
     def argv(self):
         argv = [str(self.binary), "--data-dir", str(self.data_dir), "--node-id", str(self.node_id),
                 "--cores", str(self.cores),
+                "--admin-addr", "127.0.0.1:%d" % self.admin_port,
                 "--set", "listeners=" + self.listeners % (self.port, self.ssl_port)]
         for k, v in self.settings.items():
             argv += ["--set", "%s=%s" % (k, v)]

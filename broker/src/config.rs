@@ -53,6 +53,11 @@ pub struct Cli {
     /// `admin.listeners` setting (default 127.0.0.1:9644).
     #[arg(long, env = "TIDEMARK_ADMIN_ADDR")]
     pub admin_addr: Option<String>,
+    /// A bearer token the admin server then asks of every request but the
+    /// liveness and readiness probes (`Authorization: Bearer TOKEN`).
+    /// Give it through the environment: a flag is visible to `ps`.
+    #[arg(long, env = "TIDEMARK_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
     /// Log lines as plain text (default) or as one JSON object per line
     /// (tracing-subscriber's JSON format, for log shippers).
     #[arg(long, env = "TIDEMARK_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -108,6 +113,20 @@ pub struct BrokerConfig {
     pub cluster: Option<ClusterConfig>,
     /// The admin HTTP server's address (`None`: no admin server).
     pub admin_addr: Option<SocketAddr>,
+    /// `metrics.enabled`: the shards count requests, bytes and records.
+    pub metrics_enabled: bool,
+    /// `TIDEMARK_ADMIN_TOKEN`: the admin server's bearer token.
+    pub admin_token: Option<AdminToken>,
+}
+
+/// The admin server's bearer token; its `Debug` does not show it.
+#[derive(Clone)]
+pub struct AdminToken(pub String);
+
+impl std::fmt::Debug for AdminToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AdminToken(..)")
+    }
 }
 
 /// How this broker takes part in a cluster.
@@ -384,7 +403,10 @@ impl BrokerConfig {
             "" => None,
             a => Some(resolve(a)?),
         };
+        let admin_token = cli.admin_token.filter(|t| !t.is_empty()).map(AdminToken);
         Ok(BrokerConfig {
+            admin_token,
+            metrics_enabled: settings.get("metrics.enabled") == "true",
             admin_addr,
             cluster,
             data_dir: cli

@@ -324,6 +324,7 @@ fn shard_main(
             return;
         }
     };
+    crate::metrics::record::set_enabled(ctx.config.metrics_enabled);
     rt.block_on(async move {
         let cluster = ctx.config.cluster.clone();
         let net = cluster

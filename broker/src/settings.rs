@@ -229,6 +229,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "The admin HTTP server's address, HOST:PORT (/metrics, /v1/status, /v1/cluster/health, /v1/brokers, /v1/partitions); port 0 picks a free port (logged at start); empty: no admin server. --admin-addr overrides it. No TLS or credentials: keep it on a private address."
     ),
     b!(
+        "metrics.enabled",
+        Boolean,
+        "true",
+        false,
+        "false: the shards count nothing on the request path (requests, latency, errors, bytes and records by topic, connections, elections); /metrics keeps the values read when scraped (offsets, sizes, lag, health, memory, disk). For measuring what the counting costs."
+    ),
+    b!(
         "metrics.partition.series.max",
         Int,
         "1000",

@@ -10,8 +10,10 @@
 //! (`drain.rs`), one request per connection (`Connection: close`), a head of at
 //! most [`HEAD_MAX_BYTES`], no body, [`REQUEST_TIMEOUT_MS`] for the whole
 //! exchange, at most [`CONNECTIONS_MAX`] connections at once (more are
-//! answered 503 and closed). No TLS and no credentials yet: the address
-//! is loopback by default and must be kept private.
+//! answered 503 and closed). With `TIDEMARK_ADMIN_TOKEN` set, every
+//! request but the liveness and readiness probes must carry
+//! `Authorization: Bearer TOKEN` (else 401). No TLS yet: the address is
+//! loopback by default and must be kept private.
 
 mod drain;
 mod routes;
@@ -106,11 +108,15 @@ fn accept_loop(listener: TcpListener, admin: Arc<Admin>) {
     }
 }
 
+/// A request's method, path and `Authorization` header.
+struct Head {
+    method: String,
+    path: String,
+    authorization: Option<Vec<u8>>,
+}
+
 /// Reads one request head; `Err` carries the response to a bad one.
-fn read_head(
-    stream: &mut TcpStream,
-    deadline: Instant,
-) -> Result<Option<(String, String)>, Vec<u8>> {
+fn read_head(stream: &mut TcpStream, deadline: Instant) -> Result<Option<Head>, Vec<u8>> {
     let mut buf = vec![0u8; HEAD_MAX_BYTES];
     let mut len = 0;
     loop {
@@ -141,10 +147,15 @@ fn read_head(
                         b"no request body is accepted\n",
                     ));
                 }
-                return Ok(Some((
-                    req.method.unwrap_or("").to_string(),
-                    req.path.unwrap_or("").to_string(),
-                )));
+                return Ok(Some(Head {
+                    method: req.method.unwrap_or("").to_string(),
+                    path: req.path.unwrap_or("").to_string(),
+                    authorization: req
+                        .headers
+                        .iter()
+                        .find(|h| h.name.eq_ignore_ascii_case("authorization"))
+                        .map(|h| h.value.to_vec()),
+                }));
             }
             Ok(httparse::Status::Partial) => continue,
             Err(_) => return Err(response(400, "text/plain", b"bad request\n")),
@@ -159,9 +170,20 @@ fn serve(admin: &Admin, mut stream: TcpStream) {
     let out = match head {
         Ok(None) => return,
         Err(refusal) => refusal,
-        Ok(Some((method, path))) => {
+        Ok(Some(Head {
+            method,
+            path,
+            authorization,
+        })) => {
             let head_only = method == "HEAD";
-            let (status, content_type, body) = routes::route(admin, &method, &path);
+            // Every method (PUT/DELETE change the cluster) needs the token.
+            let (status, content_type, body) =
+                if !authorized(admin, &path, authorization.as_deref()) {
+                    (401, "text/plain", b"a bearer token is needed
+".to_vec())
+                } else {
+                    routes::route(admin, &method, &path)
+                };
             debug!(%method, %path, status, "admin request");
             let mut out = response(status, content_type, &body);
             if head_only {
@@ -178,10 +200,36 @@ fn serve(admin: &Admin, mut stream: TcpStream) {
     let _ = stream.flush();
 }
 
+/// Whether the request may see `path`: the probes always, the rest with
+/// the bearer token when one is set (compared in constant time).
+fn authorized(admin: &Admin, path: &str, authorization: Option<&[u8]>) -> bool {
+    let Some(token) = &admin.ctx.config.admin_token else {
+        return true;
+    };
+    let path = path.split('?').next().unwrap_or("");
+    if matches!(
+        path.trim_end_matches('/'),
+        "/v1/status/live" | "/v1/status/ready"
+    ) {
+        return true;
+    }
+    let Some(given) = authorization.and_then(|a| a.strip_prefix(b"Bearer ")) else {
+        return false;
+    };
+    let want = token.0.as_bytes();
+    given.len() == want.len()
+        && given
+            .iter()
+            .zip(want)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        401 => "Unauthorized",
         404 => "Not Found",
         405 => "Method Not Allowed",
         413 => "Payload Too Large",
@@ -193,8 +241,13 @@ fn reason(status: u16) -> &'static str {
 
 /// A whole response; the length names the body even when HEAD cuts it.
 fn response(status: u16, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let challenge = if status == 401 {
+        "WWW-Authenticate: Bearer\r\n"
+    } else {
+        ""
+    };
     let mut out = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
+        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n{challenge}\r\n",
         reason(status),
         body.len()
     )

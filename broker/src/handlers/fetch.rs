@@ -377,7 +377,10 @@ pub async fn handle(
                 Some(Bytes::from(v))
             }
         };
-        if let Some(b) = &records {
+        if let Some(b) = records
+            .as_ref()
+            .filter(|_| shard.ctx.config.metrics_enabled)
+        {
             let (n, bytes) = crate::metrics::record::batch_counts(b);
             crate::metrics::record::fetched(&t.sp.topic, n, bytes);
         }

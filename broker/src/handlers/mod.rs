@@ -46,6 +46,9 @@ pub async fn handle(
     body: RequestBody,
     conn: &crate::connection::ConnInfo,
 ) -> Option<ResponseBody> {
+    if !shard.ctx.config.metrics_enabled {
+        return dispatch(shard, header, body, conn).await;
+    }
     let started = std::time::Instant::now();
     let resp = dispatch(shard, header, body, conn).await;
     let mut errors = Vec::new();

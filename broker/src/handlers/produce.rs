@@ -184,7 +184,11 @@ pub async fn handle(
                 });
                 match s.partition(&key) {
                     Some(part) => {
-                        let (n, bytes) = crate::metrics::record::batch_counts(&records);
+                        let (n, bytes) = if s.ctx.config.metrics_enabled {
+                            crate::metrics::record::batch_counts(&records)
+                        } else {
+                            (0, 0)
+                        };
                         let out = part
                             .append_with_verifier(records, acks, timeout, verifier)
                             .await;

@@ -7,7 +7,7 @@
 //! sending each shard a job that clones them on the shard itself
 //! ([`super::gather`]).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -60,6 +60,18 @@ pub struct ShardStats {
 
 thread_local! {
     static STATS: RefCell<ShardStats> = RefCell::new(ShardStats::default());
+    /// `metrics.enabled`, set on each shard thread at its start.
+    static ENABLED: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns this thread's counting on or off (`metrics.enabled`; off, the
+/// functions below return at once: what the cost benchmark compares).
+pub fn set_enabled(on: bool) {
+    ENABLED.with(|e| e.set(on));
+}
+
+fn enabled() -> bool {
+    ENABLED.with(|e| e.get())
 }
 
 /// A copy of this thread's counts.
@@ -70,6 +82,9 @@ pub fn snapshot() -> ShardStats {
 /// One request of API `api_key` answered after `took`, with the error
 /// codes its response carries (`errors`, codes other than NONE).
 pub fn request(api_key: i16, took: Duration, errors: &[i16]) {
+    if !enabled() {
+        return;
+    }
     STATS.with(|s| {
         let mut s = s.borrow_mut();
         let a = s.apis.entry(api_key).or_insert_with(|| ApiStats {
@@ -104,6 +119,9 @@ pub fn fetched(topic: &str, records: u64, bytes: u64) {
 }
 
 fn topic_io(topic: &str, f: impl FnOnce(&mut TopicIo)) {
+    if !enabled() {
+        return;
+    }
     STATS.with(|s| {
         let mut s = s.borrow_mut();
         match s.topics.get_mut(topic) {
@@ -124,6 +142,9 @@ pub fn connection_closed(listener: &str) {
 }
 
 fn connection(listener: &str, f: impl FnOnce(&mut (u64, u64))) {
+    if !enabled() {
+        return;
+    }
     STATS.with(|s| {
         let mut s = s.borrow_mut();
         match s.connections.get_mut(listener) {
@@ -136,6 +157,9 @@ fn connection(listener: &str, f: impl FnOnce(&mut (u64, u64))) {
 /// A partition replica owned by this shard saw a new leadership: a new
 /// leader epoch is an election, a different leader a leader change.
 pub fn leadership(election: bool, leader_changed: bool) {
+    if !enabled() {
+        return;
+    }
     STATS.with(|s| {
         let mut s = s.borrow_mut();
         s.elections += u64::from(election);
@@ -148,6 +172,9 @@ pub fn leadership(election: bool, leader_changed: bool) {
 /// `tidemark_throttled_responses_total` by client id. Call it on the
 /// shard that answers the request.
 pub fn throttled(client_id: &str, throttle_time_ms: u64) {
+    if !enabled() {
+        return;
+    }
     STATS.with(|s| {
         let mut s = s.borrow_mut();
         let t = s.throttle.entry(client_id.to_string()).or_default();
