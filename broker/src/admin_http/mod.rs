@@ -179,8 +179,13 @@ fn serve(admin: &Admin, mut stream: TcpStream) {
             // Every method (PUT/DELETE change the cluster) needs the token.
             let (status, content_type, body) =
                 if !authorized(admin, &path, authorization.as_deref()) {
-                    (401, "text/plain", b"a bearer token is needed
-".to_vec())
+                    (
+                        401,
+                        "text/plain",
+                        b"a bearer token is needed
+"
+                        .to_vec(),
+                    )
                 } else {
                     routes::route(admin, &method, &path)
                 };

@@ -521,6 +521,30 @@ fn resources(o: &mut Out, ctx: &BrokerContext, samples: &[ShardSample], host: &H
         );
         o.sample("disk_total_bytes", &[], total);
     }
+    // The full-disk guard (`disk_space.rs`): 1 for the current state.
+    let disk = ctx.disk_space.usage();
+    o.family(
+        "disk_space_state",
+        "gauge",
+        "The full-disk guard's state: ok, alert (below log.dir.free.alert.percent) or low (below the minimum: produce to user topics refused).",
+    );
+    for (name, state) in [
+        ("ok", crate::disk_space::DiskState::Ok),
+        ("alert", crate::disk_space::DiskState::Alert),
+        ("low", crate::disk_space::DiskState::Low),
+    ] {
+        o.sample(
+            "disk_space_state",
+            &[("state", name)],
+            u64::from(disk.state == state),
+        );
+    }
+    o.family(
+        "disk_min_free_bytes",
+        "gauge",
+        "Free bytes below which produce to user topics is refused.",
+    );
+    o.sample("disk_min_free_bytes", &[], disk.min_free_bytes);
     let mut conns: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for s in samples {
         for (l, (opened, closed)) in &s.stats.connections {

@@ -279,6 +279,8 @@ impl QuotaManager {
         if throttle_ms <= 0 {
             return;
         }
+        // The Prometheus series (per shard, gathered at scrape time).
+        crate::metrics::throttled(client_id, throttle_ms as u64);
         let mut st = self.lock();
         if st.throttles.len() > SWEEP_AT_LEN
             && !st.throttles.contains_key(&(client_id.to_string(), qt))
