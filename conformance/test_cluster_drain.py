@@ -30,10 +30,6 @@ import harness
 
 pytestmark = pytest.mark.cluster
 
-needs_cluster = pytest.mark.skipif(
-    not cluster.binary_has_cluster_mode(),
-    reason="%s --help does not list --seeds (no cluster mode)" % harness.broker_binary())
-
 PARTITIONS = 6
 
 
@@ -94,7 +90,6 @@ def _committed(bootstrap, group, topic):
         c.close()
 
 
-@needs_cluster
 def test_maintenance_moves_every_leadership_off_and_back():
     c = cluster.Cluster(3, name="maint", settings={
         "auto.leader.rebalance.enable": "true",
@@ -164,7 +159,6 @@ def test_maintenance_moves_every_leadership_off_and_back():
             c.close()
 
 
-@needs_cluster
 def test_decommission_moves_every_replica_and_removes_the_broker():
     c = cluster.Cluster(3, name="decom", settings={
         "auto.leader.rebalance.enable": "false",

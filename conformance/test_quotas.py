@@ -15,7 +15,6 @@ reaches its steady rate within the few seconds a test can spend.
 
 import json
 import socket
-import threading
 import time
 
 import pytest
@@ -352,8 +351,6 @@ def test_quotas_survive_a_restart(fresh_broker):
 
 @pytest.mark.cluster
 def test_three_node_cluster_sees_the_quota_on_every_broker():
-    if not cluster.binary_has_cluster_mode():
-        pytest.skip("binary without cluster mode")
     c = cluster.Cluster(3, name="quotacluster", settings={"quota.window.num": 4})
     try:
         c.start()
