@@ -106,21 +106,17 @@ pub fn drain_leaderships(shard: &Rc<Shard>, drainer: &Drainer) {
         let moves: Vec<_> = parts
             .iter()
             .filter_map(|part| {
-                let preferred = meta
-                    .topic_by_id(&part.topic_id)
-                    .map(|t| t.preferred_leader(part.index, me));
-                let isr = part.in_sync_replicas(Duration::from_secs(1))?;
-                let mut order: Vec<u64> = Vec::new();
-                for n in preferred.into_iter().chain(isr) {
-                    if n != me && may_lead(&meta, n) && !order.contains(&(n as u64)) {
-                        order.push(n as u64);
-                    }
-                }
+                let order = super::leadership::handoff_targets(
+                    &meta,
+                    part,
+                    me,
+                    Duration::from_secs(1),
+                    |n| may_lead(&meta, n),
+                );
                 (!order.is_empty()).then(|| (part.replica().clone(), order))
             })
             .collect();
-        let count = moves.len();
-        if count > 0 {
+        if !moves.is_empty() {
             super::leadership::hand_over(moves, Duration::from_secs(5)).await;
             let kept = parts.iter().filter(|p| p.is_leader()).count();
             info!(

@@ -334,20 +334,7 @@ pub async fn hand_off(shard: &Rc<Shard>) {
     let moves = parts
         .iter()
         .map(|part| {
-            let preferred = meta
-                .topic_by_id(&part.topic_id)
-                .map(|t| t.preferred_leader(part.index, me))
-                .filter(|p| *p != me);
-            let mut order: Vec<u64> = preferred.into_iter().map(|p| p as u64).collect();
-            for n in part
-                .in_sync_replicas(Duration::from_secs(2))
-                .unwrap_or_default()
-            {
-                let n = n as u64;
-                if n != me as u64 && !order.contains(&n) {
-                    order.push(n);
-                }
-            }
+            let order = handoff_targets(&meta, part, me, Duration::from_secs(2), |_| true);
             (part.replica().clone(), order)
         })
         .collect();
@@ -359,6 +346,30 @@ pub async fn hand_off(shard: &Rc<Shard>) {
         kept,
         "controlled shutdown: leadership handed off"
     );
+}
+
+/// Where `part`'s leadership may go, in order of preference: its
+/// preferred replica, then its replicas in sync within `lag`, leaving out
+/// this broker (`me`) and any broker `eligible` refuses (maintenance
+/// draining leaves out brokers in maintenance; a shutdown takes anyone).
+pub(crate) fn handoff_targets(
+    meta: &crate::metadata::ClusterMetadata,
+    part: &crate::partition::Partition,
+    me: i32,
+    lag: Duration,
+    eligible: impl Fn(i32) -> bool,
+) -> Vec<u64> {
+    let preferred = meta
+        .topic_by_id(&part.topic_id)
+        .map(|t| t.preferred_leader(part.index, me));
+    let isr = part.in_sync_replicas(lag).unwrap_or_default();
+    let mut order: Vec<u64> = Vec::new();
+    for n in preferred.into_iter().chain(isr) {
+        if n != me && eligible(n) && !order.contains(&(n as u64)) {
+            order.push(n as u64);
+        }
+    }
+    order
 }
 
 /// Moves each replica's leadership to the first of its candidates (in

@@ -183,34 +183,15 @@ pub fn throttled(client_id: &str, throttle_time_ms: u64) {
     });
 }
 
-/// Records and bytes in a run of v2 record batches (the produce request's
-/// or fetch response's `records` field), read from each batch header; a
-/// truncated or older-format tail counts as bytes only.
-pub fn batch_counts(records: &[u8]) -> (u64, u64) {
-    // baseOffset (8) batchLength (4) ... magic at 16, recordsCount at 57.
-    const LENGTH_AT: usize = 8;
-    const MAGIC_AT: usize = 16;
-    const COUNT_AT: usize = 57;
-    let mut at = 0usize;
-    let mut n = 0u64;
-    while records.len() >= at + COUNT_AT + 4 {
-        let len_bytes: [u8; 4] = records[at + LENGTH_AT..at + LENGTH_AT + 4]
-            .try_into()
-            .expect("four bytes");
-        let batch_len = i32::from_be_bytes(len_bytes);
-        if batch_len <= 0 || records[at + MAGIC_AT] != 2 {
-            break;
-        }
-        let end = at + 12 + batch_len as usize;
-        if end > records.len() {
-            break;
-        }
-        let count_bytes: [u8; 4] = records[at + COUNT_AT..at + COUNT_AT + 4]
-            .try_into()
-            .expect("four bytes");
-        n += i32::from_be_bytes(count_bytes).max(0) as u64;
-        at = end;
-    }
+/// Records and bytes in a run of record batches (the produce request's
+/// or fetch response's `records` field), from each batch header through
+/// the codec's zero-copy `RecordBatches` (the `Bytes` clone is a
+/// reference count); a partial or older-format tail counts as bytes only.
+pub fn batch_counts(records: &bytes::Bytes) -> (u64, u64) {
+    let n = kafka_protocol::records::RecordBatches::new(records.clone())
+        .map_while(Result::ok)
+        .map(|b| b.records_count().max(0) as u64)
+        .sum();
     (n, records.len() as u64)
 }
 
@@ -229,10 +210,11 @@ mod tests {
                 .unwrap();
             all.extend_from_slice(&b);
         }
+        let all = bytes::Bytes::from(all);
         assert_eq!(batch_counts(&all), (8, all.len() as u64));
         // A cut batch at the end counts as bytes only.
-        let cut = &all[..all.len() - 3];
-        assert_eq!(batch_counts(cut).0, 3);
-        assert_eq!(batch_counts(&[]), (0, 0));
+        let cut = all.slice(..all.len() - 3);
+        assert_eq!(batch_counts(&cut).0, 3);
+        assert_eq!(batch_counts(&bytes::Bytes::new()), (0, 0));
     }
 }

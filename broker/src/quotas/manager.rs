@@ -78,6 +78,17 @@ struct Sensor {
     last_used_ms: i64,
 }
 
+/// The sensor of `key`, created if new, marked used at `now` (idle ones
+/// are swept).
+fn touch<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Sensor>, key: K, now: i64) -> &mut Sensor {
+    let s = map.entry(key).or_insert_with(|| Sensor {
+        rate: Rate::new(),
+        last_used_ms: now,
+    });
+    s.last_used_ms = now;
+    s
+}
+
 #[derive(Default)]
 struct State {
     rates: HashMap<(QuotaType, SensorKey), Sensor>,
@@ -154,11 +165,7 @@ impl QuotaManager {
         let now = self.now_ms();
         let mut st = self.lock();
         sweep(&mut st.rates, now);
-        let s = st.rates.entry((qt, key)).or_insert_with(|| Sensor {
-            rate: Rate::new(),
-            last_used_ms: now,
-        });
-        s.last_used_ms = now;
+        let s = touch(&mut st.rates, (qt, key), now);
         s.rate.record_and_throttle_ms(cfg, value, bound, now)
     }
 
@@ -199,11 +206,7 @@ impl QuotaManager {
         };
         let now = self.now_ms();
         let mut st = self.lock();
-        let s = st.rates.entry((qt, key)).or_insert_with(|| Sensor {
-            rate: Rate::new(),
-            last_used_ms: now,
-        });
-        s.last_used_ms = now;
+        let s = touch(&mut st.rates, (qt, key), now);
         let throttle = s.rate.throttle_ms(cfg, bound, now);
         if throttle > 0 {
             return throttle;
@@ -262,11 +265,7 @@ impl QuotaManager {
         let now = self.now_ms();
         let mut st = self.lock();
         sweep(&mut st.connections, now);
-        let s = st.connections.entry(ip).or_insert_with(|| Sensor {
-            rate: Rate::new(),
-            last_used_ms: now,
-        });
-        s.last_used_ms = now;
+        let s = touch(&mut st.connections, ip, now);
         let t = s.rate.record_and_throttle_ms(cfg, 1.0, bound, now);
         if t > 0 {
             s.rate.record(cfg, -1.0, now);
