@@ -337,6 +337,22 @@ class Cluster:
             self.wait_rejoined(node_id, rejoin_timeout)
         return t
 
+    def join(self, node_id, rack, timeout=30.0):
+        """Start a broker outside --seeds (it joins through the seeds, as a
+        controller learner), add it to self.nodes (self.seeds stays the
+        voters) and wait until every broker lists every broker. The caller
+        closes it with the cluster (close() stops every node)."""
+        n = Node(self, node_id, rack, cores=int(os.environ.get("TIDEMARK_CLUSTER_CORES", "1")),
+                 tmp_root=str(self.root))
+        n.argv_seeds = self.seeds
+        n.start()
+        self.nodes[node_id] = n
+        want = set(self.nodes)
+        harness.wait_until(lambda: all(set(self.brokers_seen_by(b) or []) == want for b in want),
+                           timeout=timeout, interval=0.2,
+                           what="every broker to list brokers %s" % sorted(want))
+        return n
+
     def wait_rejoined(self, node_id, timeout=30.0):
         """Wait until this broker's Metadata lists every running broker (a
         restarted or wiped broker has caught up with the cluster's view)."""

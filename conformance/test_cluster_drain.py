@@ -165,18 +165,10 @@ def test_decommission_moves_every_replica_and_removes_the_broker():
         "offsets.topic.num.partitions": "4",
         "group.initial.rebalance.delay.ms": "100",
     })
-    run = joiner = None
+    run = None
     try:
         c.start()
-        joiner = cluster.Node(c, 4, "zone-a",
-                              cores=int(os.environ.get("TIDEMARK_CLUSTER_CORES", "1")),
-                              tmp_root=str(c.root))
-        joiner.argv_seeds = c.seeds
-        joiner.start()
-        c.nodes[4] = joiner
-        harness.wait_until(lambda: all(set(c.brokers_seen_by(n) or []) == {1, 2, 3, 4}
-                                       for n in (1, 2, 3, 4)),
-                           timeout=30, interval=0.2, what="every broker to list brokers 1-4")
+        c.join(4, "zone-a")
         topic = harness.unique_topic("decom")
         c.create_topic(topic, PARTITIONS, replication_factor=3, full_isr=True, timeout=60)
         run = checker.Run(c.bootstrap, topic, PARTITIONS, "4x-decommission").start()
@@ -246,9 +238,4 @@ def test_decommission_moves_every_replica_and_removes_the_broker():
                 res.assert_ok()
                 assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
         finally:
-            try:
-                if joiner is not None and joiner.running():
-                    joiner.close()
-            finally:
-                c.nodes.pop(4, None)
-                c.close()
+            c.close()

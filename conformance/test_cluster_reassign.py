@@ -15,7 +15,6 @@ read back (so the new replica holds the data). Retention passes run every
 second throughout.
 """
 
-import os
 import time
 
 import pytest
@@ -91,15 +90,7 @@ def test_reassign_partitions_onto_a_new_broker_under_load():
         old = {p: c.replicas_of(topic, p) for p in range(PARTITIONS)}
         assert all(sorted(r) == [1, 2, 3] for r in old.values()), old
 
-        joiner = cluster.Node(c, 4, "zone-a",
-                              cores=int(os.environ.get("TIDEMARK_CLUSTER_CORES", "1")),
-                              tmp_root=str(c.root))
-        joiner.argv_seeds = c.seeds
-        joiner.start()
-        c.nodes[4] = joiner
-        harness.wait_until(lambda: all(set(c.brokers_seen_by(n) or []) == {1, 2, 3, 4}
-                                       for n in (1, 2, 3, 4)),
-                           timeout=30, interval=0.2, what="every broker to list brokers 1-4")
+        joiner = c.join(4, "zone-a")
 
         run = checker.Run(c.bootstrap, topic, PARTITIONS, "3x-reassign")
         run.start()
