@@ -56,21 +56,44 @@ impl Default for Opts {
 
 /// Starts a broker. A missing binary fails the test (`./test.sh` builds
 /// it first), rather than letting it pass without checking anything.
+///
+/// Ports come from `free_port`, which releases them before the broker
+/// binds; another test's broker can take one in between. A broker that
+/// exits before it is ready is therefore started again on fresh ports (at
+/// most `START_ATTEMPTS` times), and its stderr is in the panic message.
 pub fn start(opts: Opts) -> Option<Broker> {
+    const START_ATTEMPTS: usize = 3;
+    let mut last_stderr = String::new();
+    for _ in 0..START_ATTEMPTS {
+        match start_once(&opts) {
+            Ok(b) => return Some(b),
+            Err(stderr) => last_stderr = stderr,
+        }
+    }
+    panic!(
+        "broker exited before it was ready, {START_ATTEMPTS} times; last stderr:\n{last_stderr}"
+    );
+}
+
+/// One attempt: Ok once a client connects, Err(stderr) if the broker
+/// exited first; panics if it neither exits nor gets ready in 20 s.
+fn start_once(opts: &Opts) -> Result<Broker, String> {
     let Some(bin) = binary() else {
         panic!("no tidemark binary: set TIDEMARK_BIN or build target/release/tidemark");
     };
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
+    let stderr_path = dir.path().join("broker.stderr");
+    let data_dir = dir.path().join("data");
     let mut cmd = Command::new(bin);
     cmd.arg("--data-dir")
-        .arg(dir.path())
+        .arg(&data_dir)
         .arg("--cores")
         .arg("1")
-        // The admin HTTP server on a port of its own (default 9644 would
-        // be shared by every broker the tests start).
+        // No admin HTTP server: these tests do not use it, and its default
+        // port (9644) would be shared by every broker the tests start.
         .arg("--admin-addr")
-        .arg("127.0.0.1:0");
+        .arg("");
     let mut ports = Vec::new();
     match &opts.listeners {
         None => {
@@ -93,9 +116,10 @@ pub fn start(opts: Opts) -> Option<Broker> {
         cmd.env(k, v);
     }
     cmd.env("TIDEMARK_LOG", "warn");
-    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_path).unwrap());
     let child = cmd.spawn().expect("starting tidemark");
-    let b = Broker {
+    let mut b = Broker {
         child,
         port,
         ports,
@@ -107,9 +131,16 @@ pub fn start(opts: Opts) -> Option<Broker> {
         cfg.request_timeout_ms = 2000;
         cfg.retries = 0;
         if Client::connect(cfg).is_ok() {
-            return Some(b);
+            return Ok(b);
         }
-        assert!(Instant::now() < deadline, "broker not ready within 20 s");
+        if let Ok(Some(_)) = b.child.try_wait() {
+            return Err(std::fs::read_to_string(&stderr_path).unwrap_or_default());
+        }
+        assert!(
+            Instant::now() < deadline,
+            "broker not ready within 20 s; stderr:\n{}",
+            std::fs::read_to_string(&stderr_path).unwrap_or_default()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -182,8 +213,9 @@ pub fn start_cluster(n: usize, settings: &[(&str, &str)]) -> Option<Vec<Broker>>
             .arg(format!("127.0.0.1:{rpc_port}"))
             .arg("--seeds")
             .arg(&seeds)
+            // No admin HTTP server (see `start_once`).
             .arg("--admin-addr")
-            .arg("127.0.0.1:0");
+            .arg("");
         for (k, v) in settings {
             cmd.arg("--set").arg(format!("{k}={v}"));
         }
