@@ -961,6 +961,40 @@ impl PartitionReplica {
         )
     }
 
+    /// On the leader: the Kafka offset each other member's log is known
+    /// to reach (the end of the last entry it acknowledged in this term),
+    /// for the members whose position the index knows exactly (the recent
+    /// tail: a member further behind is left out, as one that cannot
+    /// serve a reader at the tail anyway). `None` on a follower.
+    pub fn follower_end_offsets(&self) -> Option<BTreeMap<NodeId, i64>> {
+        let raft = self.raft.borrow();
+        let r = raft.as_ref()?;
+        let m = r.metrics();
+        let m = m.borrow_watched();
+        if m.current_leader != Some(self.node_id) {
+            return None;
+        }
+        let map = self.shared.map.borrow();
+        let mut out = BTreeMap::new();
+        for (node, matched) in m.replication.iter().flatten() {
+            if *node == self.node_id {
+                continue;
+            }
+            let Some(matched) = matched else { continue };
+            if let crate::index::Locate::Exact(end) = map.locate(matched.index + 1) {
+                out.insert(*node, end);
+            }
+        }
+        Some(out)
+    }
+
+    /// Calls `f` after each apply round that moved the high watermark
+    /// (on a follower as on the leader). One listener; a new one replaces
+    /// the last.
+    pub fn on_high_watermark(&self, f: Rc<dyn Fn()>) {
+        *self.shared.hw_listener.borrow_mut() = Some(f);
+    }
+
     /// On the leader: for every other member (voters and learners), how
     /// long ago it last acknowledged this leader (`None`: not yet in this
     /// term). `None` on a follower, which does not know.

@@ -90,6 +90,11 @@ pub(crate) struct Shared {
     /// wrote it eight times, most of the kernel time a creation took.
     defer_sync: Cell<bool>,
     store_pending: Cell<bool>,
+    /// Called after each apply round that moved the high watermark (set
+    /// by the embedder through `PartitionReplica::on_high_watermark`): a
+    /// follower's readers (KIP-392 follower fetching) wait for it, and
+    /// only the state machine knows when a follower's commit point moves.
+    pub hw_listener: RefCell<Option<Rc<dyn Fn()>>>,
 }
 
 fn epoch_of(term: Term) -> Result<i32, io::Error> {
@@ -303,6 +308,7 @@ impl Shared {
             log_source: RefCell::new(None),
             defer_sync: Cell::new(defer_sync),
             store_pending: Cell::new(defer_sync),
+            hw_listener: RefCell::new(None),
         }))
     }
 
@@ -1136,6 +1142,7 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
     {
         let sh = &self.shared;
         let mut membership_changed = false;
+        let hw_before = sh.hw.get();
         while let Some(item) = entries.next().await {
             let (entry, responder) = item?;
             let index = entry.log_id.index;
@@ -1169,6 +1176,14 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
         }
         if membership_changed || sh.hw.get() - sh.meta_hw.get() >= META_EVERY_OFFSETS {
             sh.persist().map_err(to_io)?;
+        }
+        if sh.hw.get() != hw_before {
+            // Cloned out first: the listener may wake tasks that read the
+            // replica again, never this cell, but keep the borrow short.
+            let listener = sh.hw_listener.borrow().clone();
+            if let Some(f) = listener {
+                f();
+            }
         }
         Ok(())
     }
