@@ -115,6 +115,10 @@ pub struct BrokerConfig {
     pub admin_addr: Option<SocketAddr>,
     /// `metrics.enabled`: the shards count requests, bytes and records.
     pub metrics_enabled: bool,
+    /// `replica.selector.class` is Kafka's `RackAwareReplicaSelector`: a
+    /// partition's leader points a consumer that names its rack at a
+    /// replica in that rack (KIP-392; `cluster::read_replica`).
+    pub rack_aware_reads: bool,
     /// `TIDEMARK_ADMIN_TOKEN`: the admin server's bearer token.
     pub admin_token: Option<AdminToken>,
 }
@@ -407,6 +411,8 @@ impl BrokerConfig {
         Ok(BrokerConfig {
             admin_token,
             metrics_enabled: settings.get("metrics.enabled") == "true",
+            rack_aware_reads: settings.get("replica.selector.class")
+                == crate::settings::RACK_AWARE_SELECTOR,
             admin_addr,
             cluster,
             data_dir: cli

@@ -62,8 +62,10 @@ pub struct Partition {
     /// `compression.type` and its level: `Some` when client batches in
     /// another codec are recompressed (set with the timestamp bounds).
     recompress_to: Cell<Option<(Compression, Option<i32>)>>,
-    /// Woken when the high watermark moves.
-    pub new_data: LocalNotify,
+    /// Woken when the high watermark moves (by the leader's appends, and
+    /// in a cluster by the Raft group's apply rounds, so long polls on a
+    /// follower serving KIP-392 reads wake as well).
+    pub new_data: Rc<LocalNotify>,
     /// Idempotent producers' sequence state.
     producers: RefCell<ProducerState>,
     /// Cluster mode: the shard's transport, where the group is registered.
@@ -232,6 +234,11 @@ impl Partition {
                 r
             }
         };
+        let new_data = Rc::new(LocalNotify::default());
+        if net.is_some() {
+            let n = new_data.clone();
+            replica.on_high_watermark(Rc::new(move || n.notify_all()));
+        }
         let log = replica.log().clone();
         let (state, complete) = rebuild_producer_state(&log).await?;
         let producers = RefCell::new(state);
@@ -245,7 +252,7 @@ impl Partition {
             log_append_time: Cell::new(log_append_time),
             timestamp_bounds: Cell::new((i64::MAX, i64::MAX)),
             recompress_to: Cell::new(None),
-            new_data: LocalNotify::default(),
+            new_data,
             producers,
             in_sync: Cell::new(replicas.len().max(1)),
             producers_epoch: Cell::new(-1),
@@ -335,6 +342,19 @@ impl Partition {
         self.producers_rebuilt_at.set(std::time::Instant::now());
         self.producers_complete.set(complete);
         Ok(())
+    }
+
+    /// Cluster mode, on the leader: how far each follower's log is known
+    /// to reach (see `PartitionReplica::follower_end_offsets`); `None` on
+    /// a follower.
+    pub fn follower_end_offsets(&self) -> Option<std::collections::BTreeMap<i32, i64>> {
+        Some(
+            self.replica
+                .follower_end_offsets()?
+                .into_iter()
+                .map(|(n, o)| (n as i32, o))
+                .collect(),
+        )
     }
 
     /// The partition's Raft group member (membership changes).

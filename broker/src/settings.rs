@@ -79,6 +79,12 @@ macro_rules! b {
     };
 }
 
+/// `replica.selector.class`: Kafka's rack-aware selector, the one that
+/// turns follower fetching on (`cluster::read_replica`).
+pub const RACK_AWARE_SELECTOR: &str = "org.apache.kafka.common.replica.RackAwareReplicaSelector";
+/// `replica.selector.class`: Kafka's leader-only selector (the default).
+pub const LEADER_SELECTOR: &str = "org.apache.kafka.common.replica.LeaderSelector";
+
 /// Every broker setting, by Kafka name.
 pub const BROKER_SETTINGS: &[BrokerSetting] = &[
     b!(
@@ -220,6 +226,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "",
         false,
         "The Kafka listeners, NAME://HOST:PORT,... (e.g. PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093), each on its own port; empty: one PLAINTEXT listener on --kafka-addr."
+    ),
+    b!(
+        "replica.selector.class",
+        String,
+        "",
+        false,
+        "Follower fetching (KIP-392). org.apache.kafka.common.replica.RackAwareReplicaSelector: a partition's leader answers a consumer that sends its client.rack (Fetch v11+) with the in-sync replica in that rack to read from, and the consumer fetches from it; empty or org.apache.kafka.common.replica.LeaderSelector: consumers read from leaders. Followers serve Fetch v11+ up to their own high watermark either way, as Kafka's do. Kafka's two built-in classes are the only values (no Java classes are loaded)."
     ),
     b!(
         "admin.listeners",
@@ -1097,6 +1110,15 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
             }
             "ssl.keystore.type" | "ssl.truststore.type" if !v.eq_ignore_ascii_case("PEM") => {
                 return Err(invalid(name, value, "only PEM is supported"));
+            }
+            "replica.selector.class"
+                if !matches!(v, "" | RACK_AWARE_SELECTOR | LEADER_SELECTOR) =>
+            {
+                return Err(invalid(
+                    name,
+                    value,
+                    "expected org.apache.kafka.common.replica.RackAwareReplicaSelector, org.apache.kafka.common.replica.LeaderSelector or empty (Tidemark has Kafka's two selectors built in and loads no classes)",
+                ));
             }
             "ssl.client.auth" if !matches!(v, "none" | "requested" | "required") => {
                 return Err(invalid(name, value, "expected none, requested or required"));

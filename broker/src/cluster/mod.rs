@@ -20,6 +20,7 @@ pub mod elections;
 pub mod leadership;
 pub mod placement;
 pub mod quorum;
+pub mod read_replica;
 pub mod reassignment;
 
 use std::rc::Rc;

@@ -1,6 +1,13 @@
 //! Fetch: read committed batches from each partition's owner shard, long
 //! poll (up to `max_wait_ms`) until `min_bytes` are there, honour the
 //! response and partition byte limits, and keep incremental fetch sessions.
+//!
+//! Follower fetching (KIP-392), as Kafka's `ReplicaManager`: a consumer
+//! fetch of v11+ (which carries the client's rack) is served by any
+//! replica, a follower reading up to its own high watermark; older ones
+//! only by the leader. With `replica.selector.class` set to the rack-aware
+//! selector, the leader answers a consumer in another replica's rack with
+//! that replica as `preferred_read_replica`, no records, and at once.
 
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -15,6 +22,7 @@ use kafka_protocol::records::RecordBatch;
 use tidemark_storage::AbortedTxn;
 use uuid::Uuid;
 
+use crate::cluster::read_replica::{ClientSite, preferred_read_replica};
 use crate::fetch_session::{Session, SessionPartition};
 use crate::shard::{Shard, owner_shard};
 
@@ -33,6 +41,11 @@ struct PartRead {
     batches: Vec<Bytes>,
     /// read_committed: the aborted transactions meeting the data read.
     aborted: Vec<AbortedTxn>,
+    /// KIP-392: the replica the consumer should read from instead (-1:
+    /// none; then nothing was read).
+    preferred: i32,
+    /// Served by a follower (for the metrics).
+    by_follower: bool,
 }
 
 impl PartRead {
@@ -44,6 +57,8 @@ impl PartRead {
             log_start: -1,
             batches: Vec::new(),
             aborted: Vec::new(),
+            preferred: -1,
+            by_follower: false,
         }
     }
 }
@@ -61,10 +76,19 @@ struct Target {
     key: Result<(Uuid, i32), ErrorCode>,
 }
 
+/// Who asks, for the replica checks: `site` is set for Fetch v11+ (the
+/// consumer's rack and listener), which followers serve as well.
+#[derive(Clone)]
+struct Asker {
+    site: Option<ClientSite>,
+}
+
 /// Reads one partition on its owner shard: up to the high watermark, or
 /// for read_committed up to the last stable offset (Kafka's upper bound
 /// for that isolation level), with the aborted transactions meeting what
-/// was read.
+/// was read. On a follower only for a v11+ fetch, up to the follower's own
+/// high watermark; on a leader with the rack-aware selector, possibly
+/// nothing but the preferred read replica.
 async fn read_partition(
     shard: &Rc<Shard>,
     key: (Uuid, i32),
@@ -72,13 +96,18 @@ async fn read_partition(
     max_bytes: usize,
     leader_epoch: i32,
     read_committed: bool,
+    asker: Asker,
 ) -> PartRead {
     let owner = owner_shard(key.0, key.1, shard.shard_count());
     let r = shard
         .submit_to(owner, move |s| async move {
-            let Some(p) = s.led_partition(&key) else {
+            let Some(p) = s.partition(&key) else {
                 return PartRead::failed(ErrorCode::NotLeaderOrFollower);
             };
+            let leads = !s.is_cluster() || p.is_leader();
+            if !leads && asker.site.is_none() {
+                return PartRead::failed(ErrorCode::NotLeaderOrFollower);
+            }
             let mut out = PartRead {
                 error: None,
                 hw: p.high_watermark(),
@@ -86,6 +115,8 @@ async fn read_partition(
                 log_start: p.log.log_start_offset(),
                 batches: Vec::new(),
                 aborted: Vec::new(),
+                preferred: -1,
+                by_follower: !leads,
             };
             if leader_epoch >= 0 && leader_epoch != p.leader_epoch() {
                 out.error = Some(if leader_epoch > p.leader_epoch() {
@@ -97,6 +128,16 @@ async fn read_partition(
             }
             if offset < out.log_start || offset > p.log.log_end_offset() {
                 out.error = Some(ErrorCode::OffsetOutOfRange);
+                return out;
+            }
+            if leads
+                && s.is_cluster()
+                && s.ctx.config.rack_aware_reads
+                && let Some(site) = &asker.site
+                && let Some(id) =
+                    preferred_read_replica(&s.metadata(), s.ctx.config.node_id, &p, offset, site)
+            {
+                out.preferred = id;
                 return out;
             }
             let upper = if read_committed { out.lso } else { out.hw };
@@ -157,9 +198,18 @@ pub async fn handle(
     shard: &Rc<Shard>,
     req: FetchRequest,
     version: i16,
+    listener: &str,
     authz: &crate::acl::Authz<'_>,
 ) -> FetchResponse {
     let meta = shard.metadata();
+    // Fetch v11+ carries the client's rack: Kafka's "client metadata",
+    // with which followers serve the fetch too.
+    let asker = Asker {
+        site: (version >= 11).then(|| ClientSite {
+            rack: req.rack_id.clone(),
+            listener: listener.to_string(),
+        }),
+    };
     let by_id = version >= 13;
     let read_committed = req.isolation_level == 1;
     let to_sp =
@@ -294,6 +344,7 @@ pub async fn handle(
                         limit,
                         t.sp.current_leader_epoch,
                         read_committed,
+                        asker.clone(),
                     )
                     .await
                 }
@@ -323,7 +374,9 @@ pub async fn handle(
                 }
             }
         }
-        let has_error = reads.iter().any(|r| r.error.is_some());
+        // A redirection to a preferred replica is answered at once, as an
+        // error is (Kafka's `hasPreferredReadReplica`).
+        let has_error = reads.iter().any(|r| r.error.is_some() || r.preferred >= 0);
         if total >= min_bytes.max(1)
             || has_error
             || Instant::now() >= deadline
@@ -384,8 +437,16 @@ pub async fn handle(
             let (n, bytes) = crate::metrics::record::batch_counts(b);
             crate::metrics::record::fetched(&t.sp.topic, n, bytes);
         }
+        if shard.ctx.config.metrics_enabled {
+            if r.preferred >= 0 {
+                crate::metrics::record::read_replica_redirect();
+            } else if r.by_follower && r.error.is_none() {
+                crate::metrics::record::follower_read();
+            }
+        }
         let changed = !incremental
             || r.error.is_some()
+            || r.preferred >= 0
             || records.is_some()
             || r.hw != t.sp.last_hw
             || lso != t.sp.last_lso
@@ -418,7 +479,7 @@ pub async fn handle(
             } else {
                 None
             },
-            preferred_read_replica: -1,
+            preferred_read_replica: r.preferred,
             records: Some(records.unwrap_or_default()),
             ..Default::default()
         };

@@ -107,7 +107,9 @@ async fn dispatch(
                 .await
                 .map(ResponseBody::Produce);
         }
-        RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(shard, r, v, authz).await),
+        RequestBody::Fetch(r) => {
+            ResponseBody::Fetch(fetch::handle(shard, r, v, listener, authz).await)
+        }
         RequestBody::ListOffsets(r) => {
             ResponseBody::ListOffsets(list_offsets::handle(shard, r, v, authz).await)
         }

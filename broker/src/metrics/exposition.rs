@@ -449,6 +449,29 @@ fn raft(o: &mut Out, samples: &[ShardSample]) {
         "Leader changes seen by the partition replicas on this broker.",
     );
     o.sample("raft_leader_changes_total", &[], changes);
+    o.family(
+        "fetch_follower_reads_total",
+        "counter",
+        "Partition reads this broker served to consumers as a follower (KIP-392 follower fetching).",
+    );
+    o.sample(
+        "fetch_follower_reads_total",
+        &[],
+        samples.iter().map(|s| s.stats.follower_reads).sum::<u64>(),
+    );
+    o.family(
+        "fetch_preferred_replica_redirects_total",
+        "counter",
+        "Consumer fetches this broker, as leader, answered with a preferred read replica in the consumer's rack (replica.selector.class).",
+    );
+    o.sample(
+        "fetch_preferred_replica_redirects_total",
+        &[],
+        samples
+            .iter()
+            .map(|s| s.stats.read_replica_redirects)
+            .sum::<u64>(),
+    );
     let mut sync = tidemark_storage::sync_stats::SyncLatency::default();
     for s in samples {
         sync.merge(&s.sync);

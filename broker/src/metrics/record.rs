@@ -55,6 +55,10 @@ pub struct ShardStats {
     /// partition replicas this shard owns.
     pub elections: u64,
     pub leader_changes: u64,
+    /// KIP-392: partition reads this broker served as a follower, and
+    /// consumer fetches it (as leader) pointed at another replica.
+    pub follower_reads: u64,
+    pub read_replica_redirects: u64,
     pub throttle: HashMap<String, Throttle>,
 }
 
@@ -165,6 +169,24 @@ pub fn leadership(election: bool, leader_changed: bool) {
         s.elections += u64::from(election);
         s.leader_changes += u64::from(leader_changed);
     });
+}
+
+/// A fetched partition was read here while this broker follows it
+/// (KIP-392 follower fetching).
+pub fn follower_read() {
+    if !enabled() {
+        return;
+    }
+    STATS.with(|s| s.borrow_mut().follower_reads += 1);
+}
+
+/// A fetched partition was answered with a preferred read replica
+/// instead of records (this broker leads it).
+pub fn read_replica_redirect() {
+    if !enabled() {
+        return;
+    }
+    STATS.with(|s| s.borrow_mut().read_replica_redirects += 1);
 }
 
 /// The hook for quotas: a response to `client_id` was throttled for
