@@ -51,6 +51,102 @@ use super::records::{
 /// Topic id -> partitions.
 pub type Assignment = BTreeMap<Uuid, BTreeSet<i32>>;
 
+/// Where each partition's replicas are, by rack: what rack-aware
+/// assignment matches members' `rack_id` against.
+pub trait ReplicaRacks {
+    /// The racks holding a replica of `partition` of topic `id` (empty
+    /// when unknown or when brokers have no racks).
+    fn racks(&self, id: Uuid, partition: i32) -> Vec<String>;
+}
+
+impl ReplicaRacks for crate::metadata::ClusterMetadata {
+    fn racks(&self, id: Uuid, partition: i32) -> Vec<String> {
+        let Some(t) = self.topic_by_id(&id) else {
+            return Vec::new();
+        };
+        let Some(replicas) = usize::try_from(partition)
+            .ok()
+            .and_then(|p| t.replicas.get(p))
+        else {
+            return Vec::new();
+        };
+        let mut racks: Vec<String> = replicas
+            .iter()
+            .filter_map(|b| self.brokers.get(b).and_then(|b| b.rack.clone()))
+            .collect();
+        racks.sort();
+        racks.dedup();
+        racks
+    }
+}
+
+/// No rack information (a single node, or tests): assignment ignores
+/// racks.
+pub struct NoRacks;
+
+impl ReplicaRacks for NoRacks {
+    fn racks(&self, _: Uuid, _: i32) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Rack-aware assignment's view: each member's rack (those that sent
+/// one) and each partition's replica racks (looked up once per partition
+/// and assignment). Inactive (every question answers "no match") when no
+/// member has a rack, so assignment is then exactly the rack-less one.
+pub struct RackMatch<'a> {
+    members: BTreeMap<String, String>,
+    replicas: &'a dyn ReplicaRacks,
+    cache: std::cell::RefCell<std::collections::HashMap<(Uuid, i32), Vec<String>>>,
+}
+
+impl<'a> RackMatch<'a> {
+    /// `members`: (member id, rack) for the members that sent a rack.
+    pub fn new(
+        members: impl IntoIterator<Item = (String, String)>,
+        replicas: &'a dyn ReplicaRacks,
+    ) -> RackMatch<'a> {
+        RackMatch {
+            members: members.into_iter().filter(|(_, r)| !r.is_empty()).collect(),
+            replicas,
+            cache: Default::default(),
+        }
+    }
+
+    /// Racks ignored: the rack-less assignment.
+    pub fn none() -> RackMatch<'static> {
+        RackMatch {
+            members: BTreeMap::new(),
+            replicas: &NoRacks,
+            cache: Default::default(),
+        }
+    }
+
+    /// Whether `member` is in a rack holding a replica of `(t, p)`.
+    pub fn matches(&self, member: &str, t: Uuid, p: i32) -> bool {
+        let Some(rack) = self.members.get(member) else {
+            return false;
+        };
+        let mut cache = self.cache.borrow_mut();
+        cache
+            .entry((t, p))
+            .or_insert_with(|| self.replicas.racks(t, p))
+            .iter()
+            .any(|r| r == rack)
+    }
+
+    /// Whether any of `candidates` is in a rack holding a replica of
+    /// `(t, p)` (if none is, racks cannot help that partition).
+    fn matchable<'m>(
+        &self,
+        mut candidates: impl Iterator<Item = &'m String>,
+        t: Uuid,
+        p: i32,
+    ) -> bool {
+        !self.members.is_empty() && candidates.any(|m| self.matches(m, t, p))
+    }
+}
+
 /// The server-side assignors, by the names clients send.
 pub const ASSIGNORS: &[&str] = &["uniform", "range"];
 
@@ -586,15 +682,18 @@ impl ConsumerGroup {
     }
 
     /// One heartbeat. `topics` is every topic clients may subscribe to.
+    /// `racks` places each partition's replicas, for rack-aware
+    /// assignment of members that send a rack id.
     pub fn heartbeat(
         &mut self,
         p: HeartbeatParams,
         topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
         now: Instant,
     ) -> Result<HeartbeatOutcome, Refusal> {
         let before = (self.group_epoch, self.assignment_epoch, self.members.len());
         let member = p.member_id.clone();
-        let out = self.heartbeat_inner(p, topics, now);
+        let out = self.heartbeat_inner(p, topics, racks, now);
         if before != (self.group_epoch, self.assignment_epoch, self.members.len()) {
             self.dirty_all = true;
         }
@@ -606,10 +705,17 @@ impl ConsumerGroup {
         &mut self,
         p: HeartbeatParams,
         topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
         now: Instant,
     ) -> Result<HeartbeatOutcome, Refusal> {
         if p.epoch == LEAVE_EPOCH || p.epoch == STATIC_LEAVE_EPOCH {
-            return self.leave(&p.member_id, p.epoch, p.instance_id.as_deref(), topics);
+            return self.leave(
+                &p.member_id,
+                p.epoch,
+                p.instance_id.as_deref(),
+                topics,
+                racks,
+            );
         }
         if p.epoch < 0 {
             return Err(refuse(
@@ -706,7 +812,7 @@ impl ConsumerGroup {
         if subscription_changed {
             self.group_epoch += 1;
         }
-        self.refresh_target(topics);
+        self.refresh_target(topics, racks);
         let before = self.members.get(&p.member_id).map(|m| m.assigned.clone());
         self.reconcile(&p.member_id, p.owned.as_ref(), now);
         let m = self
@@ -797,6 +903,7 @@ impl ConsumerGroup {
         epoch: i32,
         instance_id: Option<&str>,
         topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
     ) -> Result<HeartbeatOutcome, Refusal> {
         // Kafka also finds a static member by instance id.
         let id = if self.members.contains_key(member_id) {
@@ -826,7 +933,7 @@ impl ConsumerGroup {
                 m.epoch = STATIC_LEAVE_EPOCH;
             }
         } else {
-            self.remove_member(&id, topics);
+            self.remove_member(&id, topics, racks);
         }
         Ok(HeartbeatOutcome {
             member_id: member_id.to_string(),
@@ -836,12 +943,12 @@ impl ConsumerGroup {
     }
 
     /// Removes a member (left, expired or fenced) and recomputes.
-    pub fn remove_member(&mut self, id: &str, topics: &[TopicInfo]) {
+    pub fn remove_member(&mut self, id: &str, topics: &[TopicInfo], racks: &dyn ReplicaRacks) {
         if self.members.remove(id).is_some() {
             self.dirty_all = true;
             self.target.remove(id);
             self.group_epoch += 1;
-            self.refresh_target(topics);
+            self.refresh_target(topics, racks);
         }
     }
 
@@ -851,6 +958,7 @@ impl ConsumerGroup {
         now: Instant,
         session_timeout: Duration,
         topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
     ) -> Vec<String> {
         let expired: Vec<String> = self
             .members
@@ -866,7 +974,7 @@ impl ConsumerGroup {
             .collect();
         for id in &expired {
             tracing::info!(group = %self.id, member = %id, "consumer group member expired");
-            self.remove_member(id, topics);
+            self.remove_member(id, topics, racks);
         }
         expired
     }
@@ -882,7 +990,7 @@ impl ConsumerGroup {
 
     /// Bumps the group epoch if the subscribed topics changed, then
     /// recomputes the target if the group epoch moved past it.
-    fn refresh_target(&mut self, topics: &[TopicInfo]) {
+    fn refresh_target(&mut self, topics: &[TopicInfo], racks: &dyn ReplicaRacks) {
         let seen = self.subscribed(topics);
         if seen != self.topics_seen {
             self.topics_seen = seen;
@@ -905,9 +1013,15 @@ impl ConsumerGroup {
                 (m.id.clone(), ts)
             })
             .collect();
+        let rack_match = RackMatch::new(
+            self.members
+                .values()
+                .filter_map(|m| Some((m.id.clone(), m.rack_id.clone()?))),
+            racks,
+        );
         self.target = match self.assignor {
-            "range" => assign_range(&subs, &self.topics_seen),
-            _ => assign_uniform(&subs, &self.topics_seen, &self.target),
+            "range" => assign_range(&subs, &self.topics_seen, &rack_match),
+            _ => assign_uniform(&subs, &self.topics_seen, &self.target, &rack_match),
         };
         self.assignment_epoch = self.group_epoch;
         self.dirty_all = true;
@@ -1092,11 +1206,19 @@ fn is_subset(a: &Assignment, b: &Assignment) -> bool {
 
 /// The uniform assignor: balanced (counts differ by at most one among
 /// members with the same subscription) and sticky (a partition stays with
-/// its previous target owner unless balance needs it elsewhere).
+/// its previous target owner unless balance needs it elsewhere), and rack
+/// aware where members send racks: a partition goes to a member in a rack
+/// holding one of its replicas when one can take it without unbalancing
+/// the group (so a consumer reads from a replica in its own zone with
+/// follower fetching), and a previous owner outside its replicas' racks
+/// gives it up when such a member exists. Balance comes first, then
+/// racks, then stickiness, as in Kafka's rack-aware sticky assignors
+/// (KIP-881).
 pub fn assign_uniform(
     members: &[(String, BTreeSet<Uuid>)],
     topics: &[TopicInfo],
     previous: &BTreeMap<String, Assignment>,
+    racks: &RackMatch<'_>,
 ) -> BTreeMap<String, Assignment> {
     let mut out: BTreeMap<String, Assignment> = members
         .iter()
@@ -1105,9 +1227,16 @@ pub fn assign_uniform(
     let subs: BTreeMap<&str, &BTreeSet<Uuid>> =
         members.iter().map(|(id, s)| (id.as_str(), s)).collect();
     let count = |a: &Assignment| a.values().map(|s| s.len()).sum::<usize>();
+    let eligible = |t: Uuid| {
+        members
+            .iter()
+            .filter(move |(_, s)| s.contains(&t))
+            .map(|(id, _)| id)
+    };
     let mut taken: BTreeSet<(Uuid, i32)> = BTreeSet::new();
     let sizes: BTreeMap<Uuid, i32> = topics.iter().map(|t| (t.id, t.partitions)).collect();
-    // Keep previous ownership where still valid.
+    // Keep previous ownership where still valid (and, with racks, where
+    // the owner's rack holds a replica or no eligible member's does).
     for (id, prev) in previous {
         let Some(sub) = subs.get(id.as_str()) else {
             continue;
@@ -1118,7 +1247,8 @@ pub fn assign_uniform(
                 continue;
             }
             for &p in ps {
-                if p < n && taken.insert((*t, p)) {
+                let rack_ok = racks.matches(id, *t, p) || !racks.matchable(eligible(*t), *t, p);
+                if p < n && rack_ok && taken.insert((*t, p)) {
                     out.entry(id.clone())
                         .or_default()
                         .entry(*t)
@@ -1128,20 +1258,32 @@ pub fn assign_uniform(
             }
         }
     }
-    // Hand out the rest to the least loaded eligible member.
+    // The most any member should hold, for the rack pass below.
+    let total_partitions: usize = topics
+        .iter()
+        .filter(|t| members.iter().any(|(_, s)| s.contains(&t.id)))
+        .map(|t| t.partitions.max(0) as usize)
+        .sum();
+    let ceiling = total_partitions.div_ceil(members.len().max(1));
+    // Hand out the rest: first to a member in a replica's rack below the
+    // ceiling, else to the least loaded eligible member (among equals, one
+    // in a replica's rack).
     for t in topics {
         for p in 0..t.partitions {
             if taken.contains(&(t.id, p)) {
                 continue;
             }
-            let best = members
-                .iter()
-                .filter(|(_, s)| s.contains(&t.id))
-                .map(|(id, _)| id)
-                .min_by_key(|id| (out.get(*id).map(count).unwrap_or(0), (*id).clone()));
-            if let Some(id) = best {
+            let load = |id: &String| out.get(id).map(count).unwrap_or(0);
+            let in_rack = eligible(t.id)
+                .filter(|id| racks.matches(id, t.id, p) && load(id) < ceiling)
+                .min_by_key(|id| (load(id), (*id).clone()));
+            let best = in_rack.or_else(|| {
+                eligible(t.id)
+                    .min_by_key(|id| (load(id), !racks.matches(id, t.id, p), (*id).clone()))
+            });
+            if let Some(id) = best.cloned() {
                 taken.insert((t.id, p));
-                out.entry(id.clone())
+                out.entry(id)
                     .or_default()
                     .entry(t.id)
                     .or_default()
@@ -1151,36 +1293,49 @@ pub fn assign_uniform(
     }
     // Even out: move a partition from a member to an eligible one with at
     // least two fewer, until none can move (bounded: each move shrinks the
-    // sum of squared counts).
+    // sum of squared counts). Among the possible moves from the fullest
+    // member, the one that puts a partition into a replica's rack (best:
+    // out of a rack without one) wins; else the first, as without racks.
     let total: usize = taken.len();
     for _ in 0..total.saturating_mul(members.len()).max(1) {
         let mut moved = false;
         let mut order: Vec<(usize, String)> =
             out.iter().map(|(id, a)| (count(a), id.clone())).collect();
         order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        'outer: for (n, from) in &order {
+        for (n, from) in &order {
             let parts: Vec<(Uuid, i32)> = out[from]
                 .iter()
                 .flat_map(|(t, ps)| ps.iter().rev().map(move |p| (*t, *p)))
                 .collect();
+            // (score, partition, target); the first best is kept.
+            let mut best: Option<(u8, (Uuid, i32), String)> = None;
             for (t, p) in parts {
                 let to = members
                     .iter()
                     .filter(|(id, s)| id != from && s.contains(&t))
                     .map(|(id, _)| (out.get(id).map(count).unwrap_or(0), id.clone()))
                     .filter(|(c, _)| c + 1 < *n)
-                    .min();
-                if let Some((_, to)) = to {
-                    if let Some(ps) = out.get_mut(from).and_then(|a| a.get_mut(&t)) {
-                        ps.remove(&p);
-                        if ps.is_empty() {
-                            out.get_mut(from).map(|a| a.remove(&t));
-                        }
-                    }
-                    out.entry(to).or_default().entry(t).or_default().insert(p);
-                    moved = true;
-                    break 'outer;
+                    .min_by_key(|(c, id)| (!racks.matches(id, t, p), *c, id.clone()));
+                let Some((_, to)) = to else { continue };
+                let score =
+                    2 * u8::from(racks.matches(&to, t, p)) + u8::from(!racks.matches(from, t, p));
+                if best.as_ref().is_none_or(|b| score > b.0) {
+                    best = Some((score, (t, p), to));
                 }
+                if score == 3 {
+                    break;
+                }
+            }
+            if let Some((_, (t, p), to)) = best {
+                if let Some(ps) = out.get_mut(from).and_then(|a| a.get_mut(&t)) {
+                    ps.remove(&p);
+                    if ps.is_empty() {
+                        out.get_mut(from).map(|a| a.remove(&t));
+                    }
+                }
+                out.entry(to).or_default().entry(t).or_default().insert(p);
+                moved = true;
+                break;
             }
         }
         if !moved {
@@ -1191,10 +1346,15 @@ pub fn assign_uniform(
 }
 
 /// The range assignor: per topic, its subscribers (by member id) get
-/// contiguous ranges, the first ones one extra.
+/// contiguous ranges, the first ones one extra. With racks, each
+/// subscriber still gets exactly its range's count, but a partition goes
+/// first to a subscriber in one of its replicas' racks with room left
+/// (Kafka's rack-aware RangeAssignor, KIP-881); without racks the ranges
+/// are contiguous.
 pub fn assign_range(
     members: &[(String, BTreeSet<Uuid>)],
     topics: &[TopicInfo],
+    racks: &RackMatch<'_>,
 ) -> BTreeMap<String, Assignment> {
     let mut out: BTreeMap<String, Assignment> = members
         .iter()
@@ -1213,14 +1373,40 @@ pub fn assign_range(
         let n = t.partitions as usize;
         let per = n / subs.len();
         let extra = n % subs.len();
-        for (i, id) in subs.iter().enumerate() {
-            let start = i * per + i.min(extra);
-            let len = per + usize::from(i < extra);
-            if len == 0 {
-                continue;
+        let mut room: Vec<usize> = (0..subs.len())
+            .map(|i| per + usize::from(i < extra))
+            .collect();
+        let mut owner: Vec<Option<usize>> = vec![None; n];
+        // Rack pass: each partition to the first subscriber in one of its
+        // replicas' racks that has room.
+        for (p, slot) in owner.iter_mut().enumerate() {
+            if let Some(i) =
+                (0..subs.len()).find(|&i| room[i] > 0 && racks.matches(subs[i], t.id, p as i32))
+            {
+                room[i] -= 1;
+                *slot = Some(i);
             }
-            let ps: BTreeSet<i32> = (start..start + len).map(|p| p as i32).collect();
-            out.entry((*id).clone()).or_default().insert(t.id, ps);
+        }
+        // The rest in order: contiguous when the rack pass placed nothing.
+        let mut i = 0;
+        for slot in owner.iter_mut().filter(|o| o.is_none()) {
+            while i < subs.len() && room[i] == 0 {
+                i += 1;
+            }
+            if i == subs.len() {
+                break;
+            }
+            room[i] -= 1;
+            *slot = Some(i);
+        }
+        for (p, o) in owner.into_iter().enumerate() {
+            if let Some(i) = o {
+                out.entry(subs[i].clone())
+                    .or_default()
+                    .entry(t.id)
+                    .or_default()
+                    .insert(p as i32);
+            }
         }
     }
     out
@@ -1259,6 +1445,7 @@ mod tests {
                 ..Default::default()
             },
             topics,
+            &NoRacks,
             now,
         )
         .unwrap()
@@ -1281,6 +1468,7 @@ mod tests {
                 ..Default::default()
             },
             topics,
+            &NoRacks,
             now,
         )
     }
@@ -1293,14 +1481,19 @@ mod tests {
             .iter()
             .map(|m| (m.to_string(), all.clone()))
             .collect();
-        let first = assign_uniform(&ms, std::slice::from_ref(&t), &BTreeMap::new());
+        let first = assign_uniform(
+            &ms,
+            std::slice::from_ref(&t),
+            &BTreeMap::new(),
+            &RackMatch::none(),
+        );
         let counts: Vec<usize> = first.values().map(count).collect();
         assert_eq!(counts.iter().sum::<usize>(), 7);
         assert!(counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1);
         // One more member: only partitions needed for balance move.
         let mut ms2 = ms.clone();
         ms2.push(("d".into(), all.clone()));
-        let second = assign_uniform(&ms2, std::slice::from_ref(&t), &first);
+        let second = assign_uniform(&ms2, std::slice::from_ref(&t), &first, &RackMatch::none());
         let counts: Vec<usize> = second.values().map(count).collect();
         assert!(counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1);
         let moved: usize = ["a", "b", "c"]
@@ -1317,10 +1510,82 @@ mod tests {
             ("a".to_string(), BTreeSet::from([t1.id])),
             ("b".to_string(), BTreeSet::from([t1.id, t2.id])),
         ];
-        let out = assign_uniform(&ms, &[t1.clone(), t2.clone()], &BTreeMap::new());
+        let out = assign_uniform(
+            &ms,
+            &[t1.clone(), t2.clone()],
+            &BTreeMap::new(),
+            &RackMatch::none(),
+        );
         assert!(!out["a"].contains_key(&t2.id));
         assert_eq!(count(&out["a"]) + count(&out["b"]), 6);
         assert_eq!(count(&out["a"]), 3);
+    }
+
+    /// Replica racks given per partition (tests).
+    struct Racks(BTreeMap<(Uuid, i32), Vec<String>>);
+
+    impl ReplicaRacks for Racks {
+        fn racks(&self, id: Uuid, p: i32) -> Vec<String> {
+            self.0.get(&(id, p)).cloned().unwrap_or_default()
+        }
+    }
+
+    #[test]
+    fn rack_aware_assignors_put_partitions_in_their_members_racks() {
+        let t = topic("t", 6);
+        let ts = std::slice::from_ref(&t);
+        let all: BTreeSet<Uuid> = [t.id].into();
+        let ms = vec![("a".to_string(), all.clone()), ("b".to_string(), all)];
+        let member_racks = || {
+            [
+                ("a".to_string(), "r1".to_string()),
+                ("b".into(), "r0".into()),
+            ]
+        };
+        // Partition p's only replica is in rack r(p % 2).
+        let racks = Racks(
+            (0..6)
+                .map(|p| ((t.id, p), vec![format!("r{}", p % 2)]))
+                .collect(),
+        );
+        let rm = RackMatch::new(member_racks(), &racks);
+        let odd: BTreeSet<i32> = [1, 3, 5].into();
+        let even: BTreeSet<i32> = [0, 2, 4].into();
+        for out in [
+            assign_uniform(&ms, ts, &BTreeMap::new(), &rm),
+            assign_range(&ms, ts, &rm),
+        ] {
+            assert_eq!(out["a"][&t.id], odd);
+            assert_eq!(out["b"][&t.id], even);
+        }
+        // A previous owner outside its partitions' racks gives them up.
+        let prev: BTreeMap<String, Assignment> = [
+            ("a".to_string(), [(t.id, even.clone())].into()),
+            ("b".to_string(), [(t.id, odd.clone())].into()),
+        ]
+        .into();
+        let out = assign_uniform(&ms, ts, &prev, &rm);
+        assert_eq!(out["a"][&t.id], odd);
+        // Balance beats racks: with every replica in r0, still 3 and 3.
+        let racks0 = Racks((0..6).map(|p| ((t.id, p), vec!["r0".into()])).collect());
+        let rm0 = RackMatch::new(member_racks(), &racks0);
+        for out in [
+            assign_uniform(&ms, ts, &BTreeMap::new(), &rm0),
+            assign_range(&ms, ts, &rm0),
+        ] {
+            assert_eq!(count(&out["a"]), 3);
+            assert_eq!(count(&out["b"]), 3);
+        }
+        // Members without racks: exactly the rack-less assignment
+        // (contiguous ranges).
+        let none = RackMatch::new(Vec::<(String, String)>::new(), &racks);
+        let out = assign_range(&ms, ts, &none);
+        assert_eq!(out, assign_range(&ms, ts, &RackMatch::none()));
+        assert_eq!(out["a"][&t.id], [0, 1, 2].into());
+        assert_eq!(
+            assign_uniform(&ms, ts, &BTreeMap::new(), &none),
+            assign_uniform(&ms, ts, &BTreeMap::new(), &RackMatch::none())
+        );
     }
 
     #[test]
@@ -1331,7 +1596,7 @@ mod tests {
             .iter()
             .map(|m| (m.to_string(), all.clone()))
             .collect();
-        let out = assign_range(&ms, std::slice::from_ref(&t));
+        let out = assign_range(&ms, std::slice::from_ref(&t), &RackMatch::none());
         assert_eq!(out["a"][&t.id], BTreeSet::from([0, 1, 2]));
         assert_eq!(out["b"][&t.id], BTreeSet::from([3, 4]));
     }
@@ -1415,7 +1680,7 @@ mod tests {
         let b = join(&mut g, "b", &topics, now);
         let later = now + Duration::from_secs(10);
         beat(&mut g, "b", b.epoch, None, &topics, later).unwrap();
-        let gone = g.tick(later, Duration::from_secs(5), &topics);
+        let gone = g.tick(later, Duration::from_secs(5), &topics, &NoRacks);
         assert_eq!(gone, vec!["a".to_string()]);
         let b2 = beat(&mut g, "b", b.epoch, None, &topics, later).unwrap();
         assert_eq!(count(&b2.assignment.unwrap()), 4);
@@ -1436,6 +1701,7 @@ mod tests {
                     ..Default::default()
                 },
                 &topics,
+                &NoRacks,
                 now,
             )
             .unwrap();
@@ -1452,6 +1718,7 @@ mod tests {
                     ..Default::default()
                 },
                 &topics,
+                &NoRacks,
                 now,
             )
             .unwrap();
@@ -1527,6 +1794,7 @@ mod tests {
                             ..Default::default()
                         },
                         &topics,
+                        &NoRacks,
                         now,
                     );
                 }
@@ -1542,12 +1810,13 @@ mod tests {
                             ..Default::default()
                         },
                         &topics,
+                        &NoRacks,
                         now,
                     );
                 }
                 (3, _) => {
                     now += Duration::from_millis(400);
-                    g.tick(now, Duration::from_secs(1), &topics);
+                    g.tick(now, Duration::from_secs(1), &topics, &NoRacks);
                 }
                 (_, Some((epoch, assigned))) => {
                     let owned = (rnd(2) == 0).then_some(assigned);
@@ -1696,6 +1965,7 @@ mod tests {
                     ..Default::default()
                 },
                 &topics,
+                &NoRacks,
                 Instant::now(),
             )
             .unwrap_err();
@@ -1709,6 +1979,7 @@ mod tests {
                     ..Default::default()
                 },
                 &topics,
+                &NoRacks,
                 Instant::now(),
             )
             .unwrap_err();
@@ -1723,6 +1994,7 @@ mod tests {
                     ..Default::default()
                 },
                 &[topic("tx", 2), topic("xt", 3)],
+                &NoRacks,
                 Instant::now(),
             )
             .unwrap();

@@ -361,7 +361,7 @@ async fn ticker(shard: Rc<Shard>) {
                 );
                 let topics = consumer_protocol::topics_of(&meta);
                 for g in c.consumer_groups.values_mut() {
-                    if !g.tick(now, session, &topics).is_empty() {
+                    if !g.tick(now, session, &topics, &*meta).is_empty() {
                         changed_consumer_groups.push(g.id.clone());
                     }
                 }

@@ -195,7 +195,7 @@ fn heartbeat_on_owner(
         .consumer_groups
         .entry(group_id.clone())
         .or_insert_with(|| ConsumerGroup::new(group_id.clone()));
-    let result = g.heartbeat(params, &topics, Instant::now());
+    let result = g.heartbeat(params, &topics, &*meta, Instant::now());
     // A refused first heartbeat leaves no group behind.
     if g.members.is_empty() && g.group_epoch == 0 {
         c.consumer_groups.remove(&group_id);
