@@ -438,16 +438,16 @@ class KafkaConn:
 
     def fetch(self, topic, partition, offset, max_wait_ms=0, min_bytes=1,
               max_bytes=50 << 20, partition_max_bytes=10 << 20, version=None,
-              isolation_level=0):
+              isolation_level=0, rack_id="", current_leader_epoch=-1):
         v = version if version is not None else self.pick(API_FETCH, cap=12)
         body = {"ReplicaId": -1, "MaxWaitMs": max_wait_ms, "MinBytes": min_bytes,
                 "MaxBytes": max_bytes, "IsolationLevel": isolation_level,
                 "SessionId": 0, "SessionEpoch": -1,
                 "Topics": [{"Topic": topic, "Partitions": [
-                    {"Partition": partition, "CurrentLeaderEpoch": -1, "FetchOffset": offset,
-                     "LastFetchedEpoch": -1, "LogStartOffset": -1,
+                    {"Partition": partition, "CurrentLeaderEpoch": current_leader_epoch,
+                     "FetchOffset": offset, "LastFetchedEpoch": -1, "LogStartOffset": -1,
                      "PartitionMaxBytes": partition_max_bytes}]}],
-                "ForgottenTopicsData": [], "RackId": ""}
+                "ForgottenTopicsData": [], "RackId": rack_id}
         resp = self.request(API_FETCH, v, body)
         return resp["Responses"][0]["Partitions"][0], resp
 

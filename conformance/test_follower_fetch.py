@@ -1,0 +1,421 @@
+"""Follower fetching (KIP-392) and rack-aware consumer group assignment
+(issue 22), on a three-broker cluster with one broker per rack (zone-a,
+zone-b, zone-c) and `replica.selector.class` set to Kafka's
+RackAwareReplicaSelector.
+
+What is checked, as Kafka behaves:
+- the leader answers a consumer whose `client.rack` holds an in-sync
+  follower with that follower as `preferred_read_replica`, no records, at
+  once; a consumer in the leader's rack, without a rack or in a rack with
+  no replica reads from the leader;
+- a follower serves Fetch v11+ up to its own high watermark (never past
+  the leader's: no record read from a follower is later missing from the
+  log), answers OFFSET_OUT_OF_RANGE past its log end, FENCED/UNKNOWN
+  leader epoch for a stale/future epoch, NOT_LEADER_OR_FOLLOWER to a fetch
+  older than v11 (no client metadata), and wakes its long polls when its
+  high watermark moves;
+- a confluent-kafka consumer with `client.rack` reads from the follower
+  in its rack (the brokers' own counters say who served), and when that
+  follower is killed falls back to another replica without losing or
+  repeating a record;
+- without the selector every read stays on the leader;
+- KIP-848's server-side assignors give each member the partitions whose
+  replica is in its rack.
+"""
+
+import os
+import threading
+import time
+import urllib.request
+
+import pytest
+
+import cluster
+import harness
+import rawkafka
+
+SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
+FENCED_LEADER_EPOCH = 74
+UNKNOWN_LEADER_EPOCH = 75
+API_CG_HEARTBEAT = 68
+# COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
+COORDINATOR_MOVED = (14, 15, 16)
+
+
+@pytest.fixture(scope="module")
+def racked():
+    c = cluster.Cluster(3, name="follower-fetch", settings={
+        "replica.selector.class": SELECTOR,
+        "broker.session.timeout.ms": "3000",
+        "group.initial.rebalance.delay.ms": "0",
+    })
+    try:
+        c.start()
+        yield c
+    finally:
+        c.close()
+
+
+def _counter(node, name):
+    """A counter from the broker's /metrics (0 when absent)."""
+    with urllib.request.urlopen(node.admin_url + "/metrics", timeout=10) as r:
+        text = r.read().decode()
+    for line in text.splitlines():
+        if line.startswith("tidemark_" + name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def _produce(bootstrap, topic, values, partition=0):
+    from confluent_kafka import Producer
+    p = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 0,
+                  "message.timeout.ms": 20000})
+    failed = []
+    for v in values:
+        p.produce(topic, value=v, partition=partition,
+                  on_delivery=lambda err, msg: failed.append(err) if err else None)
+    assert p.flush(30) == 0, "records still unacknowledged after 30 s"
+    assert not failed, failed
+
+
+def _raw_fetch(node, topic, offset, **kw):
+    with rawkafka.KafkaConn(node.bootstrap) as conn:
+        conn.api_versions()
+        part, _ = conn.fetch(topic, 0, offset, **kw)
+    return part
+
+
+def _values(part):
+    return [r["value"] for b in rawkafka.parse_batches(part["Records"]) for r in b.records()]
+
+
+def _settled_leader(c, topic, partition=0, timeout=30.0):
+    """The leader once it has settled: the preferred replica (a new
+    partition's first leader hands over to it right after creation), or
+    any leader that stayed the same for 3 s."""
+    preferred = c.replicas_of(topic, partition)[0]
+    deadline = time.monotonic() + timeout
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        leader = c.leader_of(topic, partition)
+        if leader == preferred:
+            return leader
+        if leader != last:
+            last, since = leader, time.monotonic()
+        elif time.monotonic() - since >= 3.0:
+            return leader
+        time.sleep(0.1)
+    raise AssertionError("%s/%d: no settled leader in %.0f s" % (topic, partition, timeout))
+
+
+def _follower_in_other_rack(c, topic):
+    leader = _settled_leader(c, topic)
+    followers = [r for r in c.replicas_of(topic, 0) if r != leader]
+    assert len(followers) == 2, followers
+    f = followers[0]
+    assert c.node(f).rack != c.node(leader).rack
+    return leader, f
+
+
+def test_leader_points_a_racked_consumer_at_its_follower(racked):
+    c = racked
+    topic = harness.unique_topic("ff")
+    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
+    values = [b"r%03d" % i for i in range(50)]
+    _produce(c.bootstrap, topic, values)
+    leader, f = _follower_in_other_rack(c, topic)
+    L, F = c.node(leader), c.node(f)
+    epoch = c.partition_state(topic, 0)["LeaderEpoch"]
+    redirects0 = _counter(L, "fetch_preferred_replica_redirects_total")
+    reads0 = _counter(F, "fetch_follower_reads_total")
+
+    # The leader sends a consumer in the follower's rack there, with no
+    # records, and at once even with a long max wait.
+    t0 = time.monotonic()
+    part = _raw_fetch(L, topic, 0, version=12, rack_id=F.rack, max_wait_ms=5000)
+    assert part["ErrorCode"] == 0, part
+    assert part["PreferredReadReplica"] == f, part
+    assert _values(part) == []
+    assert part["HighWatermark"] == len(values)
+    assert time.monotonic() - t0 < 4.0, "a redirection waited for the long poll"
+    # The leader's own rack, no rack, a rack without replicas: the leader.
+    for rack in (L.rack, "", "zone-nowhere"):
+        part = _raw_fetch(L, topic, 0, version=12, rack_id=rack)
+        assert part["ErrorCode"] == 0 and part["PreferredReadReplica"] == -1, (rack, part)
+        assert _values(part) == values
+    assert _counter(L, "fetch_preferred_replica_redirects_total") > redirects0
+
+    # The follower serves v11+ up to its high watermark, which reaches the
+    # leader's once it hears the commit.
+    part = harness.wait_until(
+        lambda: (lambda p: p if p["HighWatermark"] == len(values) else None)(
+            _raw_fetch(F, topic, 0, version=12, rack_id=F.rack)),
+        timeout=10, interval=0.1, what="the follower's high watermark")
+    assert part["ErrorCode"] == 0 and part["PreferredReadReplica"] == -1, part
+    assert _values(part) == values
+    assert _counter(F, "fetch_follower_reads_total") > reads0
+    # Without client metadata (v10) a follower refuses, as Kafka's.
+    part = _raw_fetch(F, topic, 0, version=10)
+    assert part["ErrorCode"] == rawkafka.NOT_LEADER_OR_FOLLOWER, part
+    # Past its log end: out of range (the client goes back to the leader).
+    part = _raw_fetch(F, topic, len(values) + 5, version=12, rack_id=F.rack)
+    assert part["ErrorCode"] == rawkafka.OFFSET_OUT_OF_RANGE, part
+    # Epoch checks against the epoch the follower knows.
+    part = _raw_fetch(F, topic, 0, version=12, rack_id=F.rack, current_leader_epoch=epoch + 1)
+    assert part["ErrorCode"] == UNKNOWN_LEADER_EPOCH, part
+    if epoch > 0:
+        part = _raw_fetch(F, topic, 0, version=12, rack_id=F.rack,
+                          current_leader_epoch=epoch - 1)
+        assert part["ErrorCode"] == FENCED_LEADER_EPOCH, part
+
+    # A long poll on the follower wakes when new records commit.
+    got = {}
+
+    def poll():
+        got["part"] = _raw_fetch(F, topic, len(values), version=12, rack_id=F.rack,
+                                 max_wait_ms=15000)
+        got["at"] = time.monotonic()
+
+    th = threading.Thread(target=poll)
+    th.start()
+    time.sleep(0.5)
+    sent = time.monotonic()
+    _produce(c.bootstrap, topic, [b"late"])
+    th.join(20)
+    assert not th.is_alive()
+    assert _values(got["part"]) == [b"late"], got["part"]
+    assert got["at"] - sent < 10.0, "the follower's long poll did not wake on new data"
+
+
+def test_follower_reads_never_pass_the_leaders_high_watermark(racked):
+    """Records read from a follower while the leader takes writes and then
+    is killed are all, at the same offsets, in the log the new leader
+    serves: a follower never hands out a record that could be lost."""
+    c = racked
+    topic = harness.unique_topic("ffhw")
+    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
+    leader, f = _follower_in_other_rack(c, topic)
+    F = c.node(f)
+    stop = threading.Event()
+    seen = {}  # offset -> value read from the follower
+    errors = []
+    past_hw = []  # records a follower answered at or past its high watermark
+
+    def follower_reader():
+        offset = 0
+        deadline = time.monotonic() + 40
+        with rawkafka.KafkaConn(F.bootstrap) as conn:
+            conn.api_versions()
+            while not stop.is_set() and time.monotonic() < deadline:
+                part, _ = conn.fetch(topic, 0, offset, version=12, rack_id=F.rack,
+                                     max_wait_ms=200)
+                if part["ErrorCode"] not in (0, rawkafka.OFFSET_OUT_OF_RANGE):
+                    errors.append(part["ErrorCode"])
+                    time.sleep(0.05)
+                    continue
+                for b in rawkafka.parse_batches(part["Records"]):
+                    for r in b.records():
+                        if r["offset"] >= part["HighWatermark"]:
+                            past_hw.append((r["offset"], part["HighWatermark"]))
+                        if r["offset"] >= offset:
+                            seen[r["offset"]] = r["value"]
+                    offset = max(offset, b.base_offset + b.last_offset_delta + 1)
+
+    th = threading.Thread(target=follower_reader)
+    th.start()
+    from confluent_kafka import Producer
+    p = Producer({"bootstrap.servers": c.bootstrap, "acks": "all", "linger.ms": 2,
+                  "message.timeout.ms": 30000})
+    try:
+        for i in range(400):
+            p.produce(topic, value=b"v%05d" % i, partition=0)
+            if i % 50 == 0:
+                p.poll(0)
+            if i == 200:
+                c.kill9(leader)
+            time.sleep(0.005)
+        p.flush(40)
+        time.sleep(1.0)
+    finally:
+        stop.set()
+        th.join(45)
+    assert not th.is_alive()
+    assert seen, "nothing was read from the follower (errors: %r)" % errors[:5]
+    assert not past_hw, past_hw[:5]
+    # Everything read from the follower is in the surviving log, unchanged.
+    new_leader = c.leader_of(topic, 0, exclude=(leader,))
+    hw = c.high_watermark(topic, 0)
+    final = {}
+    with rawkafka.KafkaConn(c.node(new_leader).bootstrap) as conn:
+        conn.api_versions()
+        off = 0
+        for _ in range(1000):
+            if off >= hw:
+                break
+            part, _ = conn.fetch(topic, 0, off, version=12)
+            assert part["ErrorCode"] == 0, part
+            for b in rawkafka.parse_batches(part["Records"]):
+                for r in b.records():
+                    final[r["offset"]] = r["value"]
+                off = max(off, b.base_offset + b.last_offset_delta + 1)
+    missing = {o: v for o, v in seen.items() if final.get(o) != v}
+    assert not missing, "read from the follower but not in the log: %r" % dict(
+        list(missing.items())[:5])
+    c.start_node(leader)
+
+
+def _create_placed(c, topic, placement):
+    """CreateTopics with a manual assignment: partition i on placement[i]."""
+    with rawkafka.KafkaConn(c.node(1).bootstrap) as conn:
+        conn.api_versions()
+        v = conn.pick(rawkafka.API_CREATE_TOPICS)
+        r = conn.request(rawkafka.API_CREATE_TOPICS, v, {
+            "Topics": [{"Name": topic, "NumPartitions": -1, "ReplicationFactor": -1,
+                        "Assignments": [{"PartitionIndex": i, "BrokerIds": list(b)}
+                                        for i, b in enumerate(placement)],
+                        "Configs": []}],
+            "timeoutMs": 30000, "validateOnly": False})
+    assert r["Topics"][0]["ErrorCode"] == 0, r
+    for i in range(len(placement)):
+        c.leader_of(topic, i)
+
+
+def _hb(conn, group, member, epoch, rack, topics=None, assignor=None, owned=None):
+    return conn.request(API_CG_HEARTBEAT, 0, {
+        "GroupId": group, "MemberId": member, "MemberEpoch": epoch, "InstanceId": None,
+        "RackId": rack, "RebalanceTimeoutMs": 30000 if epoch == 0 else -1,
+        "SubscribedTopicNames": topics, "ServerAssignor": assignor,
+        "TopicPartitions": owned})
+
+
+@pytest.mark.parametrize("assignor", ["uniform", "range"])
+def test_kip848_assignors_match_member_racks(racked, assignor):
+    c = racked
+    topic = harness.unique_topic("rackasg")
+    # Six single-replica partitions, partition i on broker i % 3 + 1, so
+    # each rack holds exactly partitions {r, r + 3}.
+    _create_placed(c, topic, [[i % 3 + 1] for i in range(6)])
+    topic_id = None
+    with rawkafka.KafkaConn(c.node(1).bootstrap) as conn:
+        conn.api_versions()
+        md = conn.metadata([topic], version=12)
+        topic_id = md["Topics"][0]["TopicId"]
+    group = "rack-aware-%s-%d" % (assignor, os.getpid())
+    racks = {n: c.node(n).rack for n in (1, 2, 3)}
+    members = {}
+    # Heartbeat until every member holds two partitions (the members
+    # reconcile in steps); a coordinator that moves or loads is found
+    # again, as clients do.
+    deadline = time.monotonic() + 40
+    conn = None
+    try:
+        while time.monotonic() < deadline:
+            if conn is None:
+                conn = rawkafka.KafkaConn(c.node(c.coordinator_of(group)).bootstrap)
+                conn.api_versions()
+            moved = False
+            for n in (1, 2, 3):
+                m = members.get(n)
+                if m is None:
+                    r = _hb(conn, group, "", 0, racks[n], topics=[topic], assignor=assignor)
+                else:
+                    owned = [{"TopicId": topic_id, "Partitions": m[2]}] if m[2] else []
+                    r = _hb(conn, group, m[0], m[1], racks[n], owned=owned)
+                if r["ErrorCode"] in COORDINATOR_MOVED:
+                    moved = True
+                    break
+                assert r["ErrorCode"] == 0, r
+                if m is None:
+                    m = members[n] = [r["MemberId"], r["MemberEpoch"], []]
+                m[1] = r["MemberEpoch"]
+                if r["Assignment"] is not None:
+                    m[2] = sorted(p for tp in r["Assignment"]["TopicPartitions"]
+                                  for p in tp["Partitions"])
+            if moved:
+                conn.close()
+                conn = None
+                time.sleep(0.3)
+                continue
+            if len(members) == 3 and all(len(m[2]) == 2 for m in members.values()):
+                break
+            time.sleep(0.2)
+    finally:
+        if conn is not None:
+            conn.close()
+    got = {n: m[2] for n, m in members.items()}
+    # Broker n (rack zone-?) holds partitions n - 1 and n + 2.
+    assert got == {n: [n - 1, n + 2] for n in (1, 2, 3)}, got
+
+
+def test_confluent_consumer_reads_in_its_rack_and_falls_back(racked):
+    from confluent_kafka import Consumer
+    c = racked
+    topic = harness.unique_topic("ffcons")
+    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
+    first = [b"a%04d" % i for i in range(200)]
+    _produce(c.bootstrap, topic, first)
+    leader, f = _follower_in_other_rack(c, topic)
+    other = [r for r in c.replicas_of(topic, 0) if r not in (leader, f)][0]
+    L, F, O = c.node(leader), c.node(f), c.node(other)
+    reads_f0 = _counter(F, "fetch_follower_reads_total")
+    reads_o0 = _counter(O, "fetch_follower_reads_total")
+    consumer = Consumer({
+        "bootstrap.servers": c.bootstrap, "group.id": "ff-%d" % os.getpid(),
+        "client.rack": F.rack, "auto.offset.reset": "earliest",
+        "enable.auto.commit": False, "fetch.wait.max.ms": 100,
+    })
+    got = []
+
+    def consume_until(n, timeout):
+        deadline = time.monotonic() + timeout
+        while len(got) < n and time.monotonic() < deadline:
+            m = consumer.poll(0.5)
+            if m is None or m.error():
+                continue
+            got.append(m.value())
+
+    try:
+        consumer.subscribe([topic])
+        consume_until(len(first), 30)
+        assert got == first
+        # Keep consuming new records for a while: served by F.
+        more = [b"b%04d" % i for i in range(50)]
+        _produce(c.bootstrap, topic, more)
+        consume_until(len(first) + len(more), 20)
+        assert got == first + more
+        assert _counter(F, "fetch_follower_reads_total") > reads_f0, \
+            "the consumer in %s did not read from broker %d" % (F.rack, f)
+        assert _counter(O, "fetch_follower_reads_total") == reads_o0, \
+            "a follower in another rack served the consumer"
+        # The follower in the consumer's rack dies: the consumer goes back
+        # to the leader (or the leader points it elsewhere) and misses or
+        # repeats nothing.
+        c.kill9(f)
+        rest = [b"c%04d" % i for i in range(100)]
+        _produce(c.bootstrap, topic, rest)
+        consume_until(len(first) + len(more) + len(rest), 60)
+        assert got == first + more + rest, (len(got), got[-3:])
+    finally:
+        consumer.close()
+        c.start_node(f)
+
+
+def test_without_a_selector_reads_stay_on_the_leader():
+    c = cluster.Cluster(3, name="no-selector")
+    try:
+        c.start()
+        topic = harness.unique_topic("ffoff")
+        c.create_topic(topic, 1, replication_factor=3, full_isr=True)
+        _produce(c.bootstrap, topic, [b"x", b"y"])
+        leader, f = _follower_in_other_rack(c, topic)
+        part = _raw_fetch(c.node(leader), topic, 0, version=12, rack_id=c.node(f).rack)
+        assert part["ErrorCode"] == 0 and part["PreferredReadReplica"] == -1, part
+        assert _values(part) == [b"x", b"y"]
+        # A follower still serves v11+ fetches sent to it, as Kafka's do.
+        part = harness.wait_until(
+            lambda: (lambda p: p if _values(p) == [b"x", b"y"] else None)(
+                _raw_fetch(c.node(f), topic, 0, version=12)),
+            timeout=10, interval=0.1, what="the follower's records")
+        assert part["ErrorCode"] == 0
+    finally:
+        c.close()
