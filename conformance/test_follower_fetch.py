@@ -419,3 +419,44 @@ def test_without_a_selector_reads_stay_on_the_leader():
         assert part["ErrorCode"] == 0
     finally:
         c.close()
+
+
+def test_read_committed_from_a_follower(racked):
+    """A follower answers read_committed as the leader does: its last
+    stable offset, and the aborted transactions meeting what it returns,
+    from the transaction markers replicated into its log."""
+    from confluent_kafka import Producer
+    c = racked
+    topic = harness.unique_topic("fftxn")
+    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
+    leader, f = _follower_in_other_rack(c, topic)
+    p = Producer({"bootstrap.servers": c.bootstrap, "transactional.id": "fftxn-%d" % os.getpid(),
+                  "acks": "all", "linger.ms": 0})
+    p.init_transactions(30)
+    p.begin_transaction()
+    for i in range(3):
+        p.produce(topic, value=b"aborted%d" % i, partition=0)
+    assert p.flush(30) == 0  # in the log before the abort, not purged
+    p.abort_transaction(30)
+    p.begin_transaction()
+    for i in range(2):
+        p.produce(topic, value=b"committed%d" % i, partition=0)
+    p.commit_transaction(30)
+    end = c.high_watermark(topic, 0)
+    assert end == 7, end  # 3 aborted, marker, 2 committed, marker
+    F = c.node(f)
+
+    def follower_view():
+        part = _raw_fetch(F, topic, 0, version=12, rack_id=F.rack, isolation_level=1)
+        return part if part["LastStableOffset"] == end else None
+
+    part = harness.wait_until(follower_view, timeout=10, interval=0.1,
+                              what="the follower's last stable offset %d" % end)
+    assert part["ErrorCode"] == 0 and part["HighWatermark"] == end, part
+    aborted = part["AbortedTransactions"] or []
+    assert [a["FirstOffset"] for a in aborted] == [0], part
+    # The data batches come back with the markers; the client drops the
+    # aborted producer's records up to its abort marker.
+    values = [r["value"] for b in rawkafka.parse_batches(part["Records"])
+              if not b.attributes & 0x20 for r in b.records()]
+    assert values == [b"aborted0", b"aborted1", b"aborted2", b"committed0", b"committed1"]
