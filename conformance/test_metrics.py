@@ -271,6 +271,26 @@ def test_admin_bearer_token(broker_factory):
         assert get(path, "Bearer " + token)[0] == 200, path
     assert token not in open(b.log_paths[-1]).read()
 
+    # tmk sends the token (-X admin.token, else its own
+    # TIDEMARK_ADMIN_TOKEN) and says what is wrong without it.
+    import test_tmk
+    tmk = test_tmk.tmk_binary()
+    base = [tmk, "--brokers", b.bootstrap, "-X", "admin.hosts=%s:%d" % (b.host, b.admin_port),
+            "cluster", "maintenance", "status", "--format", "json"]
+    env = {k: v for k, v in os.environ.items() if k != "TIDEMARK_ADMIN_TOKEN"}
+    r = subprocess.run(base, capture_output=True, text=True, timeout=30, env=env)
+    assert r.returncode != 0 and "HTTP 401" in r.stderr and "admin.token" in r.stderr, r.stderr
+    r = subprocess.run(base + ["-X", "admin.token=wrong"], capture_output=True, text=True,
+                       timeout=30, env=env)
+    assert r.returncode != 0 and "refused" in r.stderr, r.stderr
+    for extra, e in ((["-X", "admin.token=" + token], env),
+                     ([], dict(env, TIDEMARK_ADMIN_TOKEN=token))):
+        r = subprocess.run(base + extra, capture_output=True, text=True, timeout=30, env=e)
+        # Past the token check: a single node has no maintenance mode,
+        # and says so.
+        assert "HTTP 401" not in r.stderr, r.stderr
+        assert "HTTP 400" in r.stderr and "single-node" in r.stderr, r.stderr
+
 
 class Prometheus:
     """A prometheus server on 127.0.0.1 scraping the given targets every

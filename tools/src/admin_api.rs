@@ -20,6 +20,8 @@ const RESPONSE_MAX_BYTES: usize = 4 << 20;
 /// The admin API of a cluster, reached through any of `hosts`.
 pub struct AdminApi {
     hosts: Vec<String>,
+    /// Sent as `Authorization: Bearer` when set.
+    token: Option<String>,
     timeout_ms: u64,
 }
 
@@ -30,8 +32,12 @@ pub struct Response {
 }
 
 impl AdminApi {
-    pub fn new(hosts: Vec<String>, timeout_ms: u64) -> AdminApi {
-        AdminApi { hosts, timeout_ms }
+    pub fn new(hosts: Vec<String>, token: Option<String>, timeout_ms: u64) -> AdminApi {
+        AdminApi {
+            hosts,
+            token,
+            timeout_ms,
+        }
     }
 
     /// Sends `method path` to the first host that accepts a connection.
@@ -60,10 +66,19 @@ impl AdminApi {
             .ok()
             .and_then(|v| v.get("error").and_then(|m| m.as_str()).map(String::from))
             .unwrap_or_else(|| r.body.trim().to_string());
-        Err(TmkError::msg(format!(
+        let e = TmkError::msg(format!(
             "admin API {method} {path}: HTTP {}: {message}",
             r.status
-        )))
+        ));
+        Err(if r.status == 401 {
+            e.with_hint(if self.token.is_some() {
+                "the admin token was refused: check -X admin.token (or TIDEMARK_ADMIN_TOKEN) against the brokers' TIDEMARK_ADMIN_TOKEN"
+            } else {
+                "the brokers' admin API wants a token: -X admin.token=TOKEN or TIDEMARK_ADMIN_TOKEN"
+            })
+        } else {
+            e
+        })
     }
 
     fn request_to(&self, host: &str, method: &str, path: &str) -> std::io::Result<Response> {
@@ -75,9 +90,13 @@ impl AdminApi {
         let mut s = TcpStream::connect_timeout(&addr, timeout)?;
         s.set_read_timeout(Some(timeout))?;
         s.set_write_timeout(Some(timeout))?;
+        let auth = match &self.token {
+            Some(t) => format!("Authorization: Bearer {t}\r\n"),
+            None => String::new(),
+        };
         write!(
             s,
-            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{auth}Content-Length: 0\r\nConnection: close\r\n\r\n"
         )?;
         let mut buf = Vec::new();
         s.take(RESPONSE_MAX_BYTES as u64 + 1)

@@ -27,6 +27,11 @@ pub struct Settings {
     /// decommissioning).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub admin_hosts: Vec<String>,
+    /// The admin API's bearer token (the brokers' `TIDEMARK_ADMIN_TOKEN`);
+    /// without `-X admin.token` or a profile's, tmk's own
+    /// `TIDEMARK_ADMIN_TOKEN` environment variable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admin_token: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tls: Option<Tls>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,6 +67,7 @@ pub struct Sasl {
 pub const KEYS: &[&str] = &[
     "brokers",
     "admin.hosts",
+    "admin.token",
     "tls.enabled",
     "tls.ca",
     "tls.cert",
@@ -108,6 +114,7 @@ impl Settings {
                     .map(str::to_string)
                     .collect()
             }
+            "admin.token" => self.admin_token = Some(v.to_string()).filter(|t| !t.is_empty()),
             "tls.enabled" => self.tls.get_or_insert_with(Tls::default).enabled = parse_bool(k, v)?,
             "tls.ca" | "tls.cert" | "tls.key" => {
                 let t = self.tls.get_or_insert_with(Tls::default);
@@ -144,6 +151,9 @@ impl Settings {
         }
         if !other.admin_hosts.is_empty() {
             self.admin_hosts = other.admin_hosts.clone();
+        }
+        if other.admin_token.is_some() {
+            self.admin_token = other.admin_token.clone();
         }
         if let Some(t) = &other.tls {
             let mine = self.tls.get_or_insert_with(Tls::default);
@@ -295,6 +305,11 @@ pub fn resolve(flags: &ConnFlags) -> Result<Settings> {
     if s.admin_hosts.is_empty() {
         s.admin_hosts = vec![DEFAULT_ADMIN_HOST.to_string()];
     }
+    if s.admin_token.is_none() {
+        s.admin_token = std::env::var("TIDEMARK_ADMIN_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty());
+    }
     Ok(s)
 }
 
@@ -311,10 +326,12 @@ mod tests {
             "user=u",
             "pass=p",
             "sasl.mechanism=SCRAM-SHA-256",
+            "admin.token=t0k",
         ] {
             s.apply(kv).unwrap();
         }
         assert_eq!(s.brokers, ["a:1", "b:2"]);
+        assert_eq!(s.admin_token.as_deref(), Some("t0k"));
         let t = s.tls.clone().unwrap();
         assert!(t.enabled);
         assert_eq!(t.ca.as_deref(), Some(Path::new("/ca.pem")));

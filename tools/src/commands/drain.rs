@@ -17,7 +17,11 @@ use crate::profile::resolve;
 
 fn admin(conn: &ConnFlags) -> Result<AdminApi> {
     let s = resolve(conn)?;
-    Ok(AdminApi::new(s.admin_hosts, conn.request_timeout_ms))
+    Ok(AdminApi::new(
+        s.admin_hosts,
+        s.admin_token,
+        conn.request_timeout_ms,
+    ))
 }
 
 /// The broker's `GET /v1/brokers/{id}/maintenance`.
