@@ -30,6 +30,7 @@ import urllib.request
 
 import pytest
 
+import clients
 import cluster
 import harness
 import rawkafka
@@ -460,3 +461,22 @@ def test_read_committed_from_a_follower(racked):
     values = [r["value"] for b in rawkafka.parse_batches(part["Records"])
               if not b.attributes & 0x20 for r in b.records()]
     assert values == [b"aborted0", b"aborted1", b"aborted2", b"committed0", b"committed1"]
+
+
+def test_kafkajs_consumer_with_rack_id_reads_from_its_follower(racked):
+    c = racked
+    topic = harness.unique_topic("ffjs")
+    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
+    values = [b"js%03d" % i for i in range(100)]
+    _produce(c.bootstrap, topic, values)
+    leader, f = _follower_in_other_rack(c, topic)
+    F = c.node(f)
+    reads0 = _counter(F, "fetch_follower_reads_total")
+    res = clients.kafkajs("group", {
+        "brokers": [n.bootstrap for n in c.nodes.values()], "topic": topic,
+        "groupId": "ffjs-%d" % os.getpid(), "count": len(values), "timeoutMs": 30000,
+        "rackId": F.rack})
+    got = [clients._unb64(m["value"]) for m in res["messages"]]
+    assert got == values
+    assert _counter(F, "fetch_follower_reads_total") > reads0, \
+        "kafkajs in %s did not read from broker %d" % (F.rack, f)

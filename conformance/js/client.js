@@ -14,7 +14,7 @@
 //   admin     {brokers, topic, partitions, configs, alter, newPartitions}: create,
 //             describe, alter, create partitions, delete; reports every step
 //   offsets   {brokers, topic, timestamps: [ms]}: fetchTopicOffsetsByTimestamp and fetchTopicOffsets
-//   group     {brokers, topic, groupId, count, timeoutMs, idleMs, light, announce}: consumer-group
+//   group     {brokers, topic, groupId, count, timeoutMs, idleMs, light, announce, rackId}: consumer-group
 //             consume until `count` messages, or (idleMs) until none came for idleMs;
 //             light: messages as [partition, offset]; announce: print
 //             `ASSIGNED [partitions]` lines on each join
@@ -234,7 +234,10 @@ async function offsets(spec) {
 
 async function group(spec) {
   const kafka = client(spec)
-  const consumer = kafka.consumer({ groupId: spec.groupId, maxWaitTimeInMs: 200, sessionTimeout: 10000 })
+  // rackId: KIP-392 follower fetching (the leader may send the fetches
+  // to the replica in this rack).
+  const consumer = kafka.consumer({ groupId: spec.groupId, maxWaitTimeInMs: 200, sessionTimeout: 10000,
+    ...(spec.rackId ? { rackId: spec.rackId } : {}) })
   await consumer.connect()
   const messages = []
   const assignments = []
