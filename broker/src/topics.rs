@@ -322,6 +322,18 @@ pub fn place_replicas(
         .filter(|b| !b.fenced && !b.decommissioning)
         .map(|b| (b.id, b.rack.clone()))
         .collect();
+    // Kafka's placer accepts a replication factor above the number of
+    // racks silently (some racks then hold two replicas); a zone loss can
+    // then take a majority, so say so.
+    let racks: std::collections::BTreeSet<&String> =
+        brokers.iter().filter_map(|(_, r)| r.as_ref()).collect();
+    if !racks.is_empty() && rf as usize > racks.len() {
+        tracing::warn!(
+            replication_factor = rf,
+            racks = racks.len(),
+            "replication factor above the number of racks: some partitions get two replicas in one rack, and losing that rack can cost them their majority"
+        );
+    }
     let start = (Uuid::new_v4().as_u128() >> 64) as usize;
     crate::cluster::placement::assign(&brokers, first, count, rf as usize, start).ok_or_else(|| {
         let fenced = meta.brokers.len() - brokers.len();
