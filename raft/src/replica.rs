@@ -637,6 +637,41 @@ impl PartitionReplica {
         }
     }
 
+    /// Whether this replica leads a group of several voters but no quorum
+    /// has acknowledged it for longer than the lease (the longest election
+    /// timeout): Raft's CheckQuorum. By then the voters it cannot reach
+    /// have most likely elected another leader. openraft keeps such a
+    /// leader a leader (it steps down only when it sees a higher term,
+    /// which a cut-off leader never sees) and leaves its uncommitted
+    /// writes pending until the partition heals, so the broker checks
+    /// this to stop claiming the leadership and to answer those writes.
+    /// False for a leader no quorum acknowledged yet (just elected: a
+    /// quorum has just voted for it), and for a quiet group's leader,
+    /// whose lease runs out by design: the caller tells those apart
+    /// (`transport::HeartbeatTicker`).
+    pub fn lease_lost(&self) -> bool {
+        use openraft::Instant as _;
+        if self.single_voter {
+            return false;
+        }
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            return false;
+        };
+        match r.as_leader() {
+            Ok(l) => l
+                .last_quorum_acked()
+                .is_some_and(|t| t.elapsed() > self.lease),
+            Err(_) => false,
+        }
+    }
+
+    /// The lease: how long a leader may go without hearing from a quorum
+    /// (openraft's longest election timeout).
+    pub fn lease(&self) -> Duration {
+        self.lease
+    }
+
     /// On the leader: sends one heartbeat round and waits until a quorum
     /// has answered it (at most a few seconds), so that the lease and
     /// every follower's last-heard time are fresh, as after a quiet spell
