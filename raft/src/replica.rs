@@ -704,6 +704,23 @@ impl PartitionReplica {
         i32::try_from(term).unwrap_or(i32::MAX)
     }
 
+    /// The leader epoch of the last leadership whose commit point reached
+    /// this replica (the term of the last entry it knows committed): what
+    /// it reports while it knows no leader. Its current term is no leader
+    /// epoch then: a follower cut off from its leader raises it at every
+    /// election it starts and cannot win.
+    pub fn committed_epoch(&self) -> i32 {
+        let term = match self.raft.borrow().as_ref() {
+            Some(r) => r
+                .metrics()
+                .borrow_watched()
+                .local_committed
+                .map_or(0, |c| c.leader_id.term),
+            None => return self.leader_epoch(),
+        };
+        i32::try_from(term).unwrap_or(i32::MAX)
+    }
+
     /// Whether this replica is the leader and accepts writes: its vote
     /// is granted by a quorum and a quorum has acknowledged it since
     /// (openraft refuses writes until then: the leader lease).

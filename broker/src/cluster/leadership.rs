@@ -103,7 +103,18 @@ pub async fn run(shard: Rc<Shard>) {
                 }
                 l => l.unwrap_or(-1),
             };
-            let epoch = part.leader_epoch();
+            // Kafka's leader epoch is that of a leader, never the term of
+            // an election nobody won: without a known leader, the epoch of
+            // the last leadership this replica saw commit. A cut-off
+            // follower's own term climbs with every election it starts,
+            // and clients trust the highest epoch they were told, so they
+            // dropped the real (lower-epoch) leader of partitions the
+            // split never touched.
+            let epoch = if part.leader_id().is_some() {
+                part.leader_epoch()
+            } else {
+                part.replica().committed_epoch()
+            };
             // Settles whether a replica that started empty has caught up
             // (it may vote freely from then on), while a leader is alive.
             part.is_synced();
