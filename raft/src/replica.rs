@@ -140,6 +140,15 @@ impl ReplicaConfig {
             // up it votes only for candidates whose log reaches what was
             // committed (`may_grant_vote`).
             allow_log_reversion: Some(true),
+            // A follower asks the others whether they would vote for it
+            // before it bumps its term: one cut off from its leader (a
+            // network split) otherwise raised its term about once an
+            // election timeout, and on healing that term deposed the
+            // leader the others had kept or elected (a new election and a
+            // write pause of 2-3 s on partitions the split never
+            // touched). Voters that hear from a leader refuse the
+            // pre-vote (leader lease), so such a follower keeps its term.
+            enable_pre_vote: Some(true),
             ..Config::default()
         };
         c.validate().map_err(|e| Error::Config(e.to_string()))
