@@ -12,7 +12,7 @@ broker is started with the whole voter set:
 A broker is ready when it answers ApiVersions; the cluster is ready when
 Metadata from every running broker lists every running broker and a
 CreateTopics with replication factor min(3, N) gets a leader for its
-partition. Faults: kill9(), sigstop() / sigcont(), restart(),
+partition. Faults: kill9(), kill9_many(), sigstop() / sigcont(), restart(),
 restart_all(), wipe() (stop, delete the data directory, start again with
 the same id and ports). Each fault method returns the wall-clock time
 (time.time()) at which the fault hit, for checker.Run.fault().
@@ -21,8 +21,9 @@ Cluster(..., proxied=True) starts an rpcproxy.RpcProxy (a thread here)
 per broker on 127.0.0.1:PROXY and gives each broker
 `--advertise-rpc-addr 127.0.0.1:PROXY` and the proxies as --seeds, so all
 broker-to-broker traffic goes through the proxies; cut(n) cuts broker n
-off from the others (clients still reach its Kafka port), heal() undoes
-it.
+off from the others (clients still reach its Kafka port), split(group)
+cuts a group of brokers (e.g. one zone) off from the rest while the
+brokers of each side still reach each other, heal() undoes both.
 
 Every wait is bounded in time and in iterations. close() stops every
 process by its PID (SIGCONT first if it is frozen).
@@ -187,6 +188,7 @@ class Cluster:
         self.proxied = proxied
         self.proxies = {}  # node id -> rpcproxy.RpcProxy (proxied only)
         self.cut_off = set()  # node ids cut off from the other brokers (proxied only)
+        self.split_off = set()  # node ids on the far side of a split (proxied only)
         self.name = name
         if cores is None:
             cores = int(os.environ.get("TIDEMARK_CLUSTER_CORES", "1"))
@@ -278,6 +280,20 @@ class Cluster:
         self.nodes[node_id].kill9()
         return t
 
+    def kill9_many(self, node_ids):
+        """SIGKILL several brokers at the same instant (every signal is sent
+        before any exit is waited for); returns the fault time."""
+        nodes = [self.nodes[i] for i in node_ids]
+        for n in nodes:
+            n.check_alive()
+        t = self._event("kill -9 nodes %s" % sorted(node_ids))
+        for n in nodes:
+            n._expect_exit = True
+            n._signal(signal.SIGKILL)
+        for n in nodes:
+            n.kill9()  # waits for the exit (already signalled)
+        return t
+
     def sigstop(self, node_id):
         t = self._event("SIGSTOP node %d" % node_id)
         self.nodes[node_id].sigstop()
@@ -292,9 +308,12 @@ class Cluster:
     def _blocked(self, callee, caller):
         """For the proxies: is a connection from caller (a node id, or None
         when not known yet) to callee cut? Every connection to or from a
-        cut-off broker is."""
+        cut-off broker is, and every connection across a split (known once
+        the caller's hello names it)."""
         cut = self.cut_off
-        return callee in cut or (caller is not None and caller in cut)
+        if callee in cut or (caller is not None and caller in cut):
+            return True
+        return caller is not None and (callee in self.split_off) != (caller in self.split_off)
 
     def _apply_cut(self):
         slow = [nid for nid, pr in self.proxies.items() if not pr.apply()]
@@ -312,12 +331,26 @@ class Cluster:
         self._apply_cut()
         return self._event("cut node %d off from the other brokers" % node_id)
 
+    def split(self, node_ids):
+        """Split the cluster in two: the brokers in node_ids (e.g. one zone)
+        keep reaching each other, the others keep reaching each other, and
+        no connection crosses between the two sides (clients still reach
+        every broker). Returns the time the split was in place."""
+        if not self.proxied:
+            raise ValueError("split() needs Cluster(proxied=True)")
+        self.split_off = set(node_ids)
+        self._apply_cut()
+        return self._event("split nodes %s off from nodes %s" % (
+            sorted(self.split_off), sorted(set(self.nodes) - self.split_off)))
+
     def heal(self):
         """Stop cutting anything; brokers reconnect on their own. Returns the time."""
         if not self.proxied:
             raise ValueError("heal() needs Cluster(proxied=True)")
-        t = self._event("heal (was cut: %s)" % sorted(self.cut_off))
+        t = self._event("heal (was cut: %s, split: %s)" % (sorted(self.cut_off),
+                                                            sorted(self.split_off)))
         self.cut_off.clear()
+        self.split_off = set()
         self._apply_cut()
         return t
 
@@ -423,6 +456,7 @@ class Cluster:
                 errors.append("node %d: %s" % (n.node_id, e))
         # after the brokers: a controlled shutdown talks to the other brokers
         self.cut_off.clear()
+        self.split_off = set()
         for nid, pr in self.proxies.items():
             try:
                 pr.close()

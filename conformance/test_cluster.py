@@ -68,8 +68,10 @@ EVIDENCE_DIR = os.environ.get("TIDEMARK_EVIDENCE_DIR", "/tmp/cluster-evidence2")
 FILL_RATE = 32 << 20  # bytes/s the filler writes (bounded: the other brokers write it too)
 
 
-def _start_cluster(size, name, **kw):
-    c = cluster.Cluster(size, settings=CLUSTER_SETTINGS, name=name, **kw)
+def _start_cluster(size, name, settings=None, **kw):
+    """Cluster(size) with CLUSTER_SETTINGS (and `settings` on top), started."""
+    c = cluster.Cluster(size, settings=dict(CLUSTER_SETTINGS, **(settings or {})), name=name,
+                        **kw)
     try:
         c.start()
     except BaseException:

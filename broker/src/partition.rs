@@ -35,6 +35,9 @@ const GAP_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// How long a produce waits for a just-elected leader to take writes.
 const LEADERSHIP_SETTLE: std::time::Duration = std::time::Duration::from_secs(2);
+/// How often a produce waiting for its batch to commit checks whether the
+/// leader is cut off from its quorum ([`Partition::lost_quorum`]).
+const QUORUM_CHECK_INTERVAL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The folder of one partition's log.
 pub fn log_dir(data_dir: &Path, topic: &str, topic_id: Uuid, index: i32) -> PathBuf {
@@ -100,6 +103,9 @@ pub struct Partition {
     settle_expired_epoch: Cell<i32>,
     /// `min.insync.replicas` of the topic.
     min_insync: Cell<usize>,
+    /// Cluster mode: when the group was last seen quiet (see
+    /// [`Partition::lost_quorum`]).
+    quiet_seen_at: Cell<std::time::Instant>,
     /// Producers (id -> epoch) whose ongoing transaction the coordinator
     /// confirmed includes this partition; a marker of the producer ends
     /// the confirmation (see [`Partition::append_with_verifier`]).
@@ -262,6 +268,7 @@ impl Partition {
             admission: Turnstile::default(),
             settle_expired_epoch: Cell::new(-1),
             min_insync: Cell::new(min_insync.max(1) as usize),
+            quiet_seen_at: Cell::new(std::time::Instant::now()),
             txn_verified: RefCell::default(),
             net,
         })
@@ -295,10 +302,34 @@ impl Partition {
     /// `tidemark_raft::transport::HeartbeatTicker`): its leadership
     /// cannot change without waking it first.
     pub fn is_quiet(&self) -> bool {
-        self.net.as_ref().is_some_and(|net| {
+        let quiet = self.net.as_ref().is_some_and(|net| {
             net.ticker
                 .is_quiet(partition_group(&(self.topic_id, self.index)))
-        })
+        });
+        if quiet {
+            self.quiet_seen_at.set(std::time::Instant::now());
+        }
+        quiet
+    }
+
+    /// Whether this replica leads in openraft's eyes but has heard from
+    /// no quorum of its voters for longer than the lease (the longest
+    /// election timeout; `PartitionReplica::lease_lost`): it is cut off,
+    /// and the others have most likely elected another leader. Kafka's
+    /// leader would have been replaced by the controller; such a leader
+    /// here stops claiming the leadership (Metadata, leader reports) and
+    /// answers its pending and new writes NOT_LEADER_OR_FOLLOWER, so that
+    /// clients look for the new leader instead of waiting for the heal.
+    ///
+    /// A quiet group's leader hears no acknowledgements while idle (its
+    /// followers answer the shard's beats instead) and one that just woke
+    /// has not renewed its lease yet: neither counts as cut off until it
+    /// has been awake for a whole lease.
+    pub fn lost_quorum(&self) -> bool {
+        if self.net.is_none() || !self.replica.lease_lost() || self.is_quiet() {
+            return false;
+        }
+        self.quiet_seen_at.get().elapsed() > self.replica.lease()
     }
 
     /// Wakes the group if it is quiet here as leader and renews its
@@ -391,9 +422,10 @@ impl Partition {
         self.next_offset.get()
     }
 
-    /// Whether this replica leads and accepts writes.
+    /// Whether this replica leads and accepts writes (not while it is cut
+    /// off from its quorum: [`Partition::lost_quorum`]).
     pub fn is_leader(&self) -> bool {
-        self.replica.is_leader()
+        self.replica.is_leader() && !self.lost_quorum()
     }
 
     /// The high watermark: the end of what the Raft group committed.
@@ -809,6 +841,15 @@ impl Partition {
                 {
                     return Ok((info, None));
                 }
+                if self.lost_quorum() {
+                    return Err(produce_err(
+                        ErrorCode::NotLeaderOrFollower,
+                        format!(
+                            "broker {} lost contact with a quorum of the partition's replicas",
+                            self.replica.node_id()
+                        ),
+                    ));
+                }
                 // The original is still in flight (it commits, or the
                 // leadership changes and the next epoch rebuilds the
                 // producers' state from the log): the client retries.
@@ -846,24 +887,53 @@ impl Partition {
         // The spawned append reaches the Raft group before any task
         // spawned after it (monoio runs new tasks in spawn order).
         drop(turn);
-        match monoio::time::timeout(timeout, rx).await {
-            Ok(Ok(Ok(info))) => Ok((info, lat)),
-            Ok(Ok(Err(e))) => Err(e),
-            Ok(Err(_)) => Err(produce_err(
-                ErrorCode::KafkaStorageError,
-                "the append task stopped",
-            )),
-            // Kafka's answer when replication does not finish within the
-            // request's timeout. The batch keeps its recorded sequence
-            // until its append ends: committed, a retry is a duplicate
-            // answered with its offset; failed, the sequence is forgotten.
-            Err(_) => Err(produce_err(
-                ErrorCode::RequestTimedOut,
-                format!(
-                    "the batch was not replicated within {} ms",
-                    timeout.as_millis()
-                ),
-            )),
+        let deadline = std::time::Instant::now() + timeout;
+        let mut rx = rx;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match monoio::time::timeout(left.min(QUORUM_CHECK_INTERVAL), &mut rx).await {
+                Ok(Ok(Ok(info))) => return Ok((info, lat)),
+                Ok(Ok(Err(e))) => return Err(e),
+                Ok(Err(_)) => {
+                    return Err(produce_err(
+                        ErrorCode::KafkaStorageError,
+                        "the append task stopped",
+                    ));
+                }
+                // Kafka's answer when replication does not finish within
+                // the request's timeout. The batch keeps its recorded
+                // sequence until its append ends: committed, a retry is a
+                // duplicate answered with its offset; failed, the
+                // sequence is forgotten.
+                Err(_) if left <= QUORUM_CHECK_INTERVAL => {
+                    return Err(produce_err(
+                        ErrorCode::RequestTimedOut,
+                        format!(
+                            "the batch was not replicated within {} ms",
+                            timeout.as_millis()
+                        ),
+                    ));
+                }
+                // A leader cut off from its quorum cannot commit the batch
+                // before the split heals, by when another leader has
+                // most likely taken over (and the batch is cut from the
+                // log). Answered at once, retriably, so that the client
+                // refreshes its metadata and sends the batch to the new
+                // leader, instead of waiting out its request timeout (30
+                // s with librdkafka's defaults) with the partition stuck.
+                // The sequence stays recorded until the append ends, as
+                // above.
+                Err(_) if self.lost_quorum() => {
+                    return Err(produce_err(
+                        ErrorCode::NotLeaderOrFollower,
+                        format!(
+                            "broker {} lost contact with a quorum of the partition's replicas",
+                            self.replica.node_id()
+                        ),
+                    ));
+                }
+                Err(_) => {}
+            }
         }
     }
 
@@ -887,6 +957,9 @@ impl Partition {
         let deadline = std::time::Instant::now() + max;
         let me = self.replica.node_id();
         loop {
+            if self.lost_quorum() {
+                return false;
+            }
             if self.replica.is_leader() {
                 return true;
             }
@@ -958,6 +1031,10 @@ impl Partition {
     async fn wait_for_high_watermark(&self, offset: i64, timeout: std::time::Duration) -> bool {
         let deadline = std::time::Instant::now() + timeout;
         while self.high_watermark() < offset && std::time::Instant::now() < deadline {
+            // Cut off from its quorum, the leader commits nothing more.
+            if self.lost_quorum() {
+                break;
+            }
             let n = self.new_data.notified();
             if self.high_watermark() >= offset {
                 break;

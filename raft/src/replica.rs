@@ -140,6 +140,15 @@ impl ReplicaConfig {
             // up it votes only for candidates whose log reaches what was
             // committed (`may_grant_vote`).
             allow_log_reversion: Some(true),
+            // A follower asks the others whether they would vote for it
+            // before it bumps its term: one cut off from its leader (a
+            // network split) otherwise raised its term about once an
+            // election timeout, and on healing that term deposed the
+            // leader the others had kept or elected (a new election and a
+            // write pause of 2-3 s on partitions the split never
+            // touched). Voters that hear from a leader refuse the
+            // pre-vote (leader lease), so such a follower keeps its term.
+            enable_pre_vote: Some(true),
             ..Config::default()
         };
         c.validate().map_err(|e| Error::Config(e.to_string()))
@@ -637,6 +646,41 @@ impl PartitionReplica {
         }
     }
 
+    /// Whether this replica leads a group of several voters but no quorum
+    /// has acknowledged it for longer than the lease (the longest election
+    /// timeout): Raft's CheckQuorum. By then the voters it cannot reach
+    /// have most likely elected another leader. openraft keeps such a
+    /// leader a leader (it steps down only when it sees a higher term,
+    /// which a cut-off leader never sees) and leaves its uncommitted
+    /// writes pending until the partition heals, so the broker checks
+    /// this to stop claiming the leadership and to answer those writes.
+    /// False for a leader no quorum acknowledged yet (just elected: a
+    /// quorum has just voted for it), and for a quiet group's leader,
+    /// whose lease runs out by design: the caller tells those apart
+    /// (`transport::HeartbeatTicker`).
+    pub fn lease_lost(&self) -> bool {
+        use openraft::Instant as _;
+        if self.single_voter {
+            return false;
+        }
+        let raft = self.raft.borrow();
+        let Some(r) = raft.as_ref() else {
+            return false;
+        };
+        match r.as_leader() {
+            Ok(l) => l
+                .last_quorum_acked()
+                .is_some_and(|t| t.elapsed() > self.lease),
+            Err(_) => false,
+        }
+    }
+
+    /// The lease: how long a leader may go without hearing from a quorum
+    /// (openraft's longest election timeout).
+    pub fn lease(&self) -> Duration {
+        self.lease
+    }
+
     /// On the leader: sends one heartbeat round and waits until a quorum
     /// has answered it (at most a few seconds), so that the lease and
     /// every follower's last-heard time are fresh, as after a quiet spell
@@ -665,6 +709,23 @@ impl PartitionReplica {
                 .borrow()
                 .vote
                 .map_or(0, |v| v.leader_id.term),
+        };
+        i32::try_from(term).unwrap_or(i32::MAX)
+    }
+
+    /// The leader epoch of the last leadership whose commit point reached
+    /// this replica (the term of the last entry it knows committed): what
+    /// it reports while it knows no leader. Its current term is no leader
+    /// epoch then: a follower cut off from its leader raises it at every
+    /// election it starts and cannot win.
+    pub fn committed_epoch(&self) -> i32 {
+        let term = match self.raft.borrow().as_ref() {
+            Some(r) => r
+                .metrics()
+                .borrow_watched()
+                .local_committed
+                .map_or(0, |c| c.leader_id.term),
+            None => return self.leader_epoch(),
         };
         i32::try_from(term).unwrap_or(i32::MAX)
     }

@@ -84,8 +84,37 @@ pub async fn run(shard: Rc<Shard>) {
                 }
                 continue;
             }
-            let leader = part.leader_id().unwrap_or(-1);
-            let epoch = part.leader_epoch();
+            // A leader cut off from its quorum for longer than an
+            // election timeout is no longer shown as one: the others have
+            // most likely elected another (Kafka's controller would have
+            // moved the leadership), and clients told it still leads kept
+            // sending it writes it cannot commit until the split healed.
+            let leader = match part.leader_id() {
+                Some(l) if l == me && part.lost_quorum() => {
+                    if shard.leader_of(&key) == me {
+                        tracing::warn!(
+                            topic = %part.topic,
+                            partition = part.index,
+                            epoch = part.leader_epoch(),
+                            "leader heard from no quorum within the lease; no longer shown as leader"
+                        );
+                    }
+                    -1
+                }
+                l => l.unwrap_or(-1),
+            };
+            // Kafka's leader epoch is that of a leader, never the term of
+            // an election nobody won: without a known leader, the epoch of
+            // the last leadership this replica saw commit. A cut-off
+            // follower's own term climbs with every election it starts,
+            // and clients trust the highest epoch they were told, so they
+            // dropped the real (lower-epoch) leader of partitions the
+            // split never touched.
+            let epoch = if part.leader_id().is_some() {
+                part.leader_epoch()
+            } else {
+                part.replica().committed_epoch()
+            };
             // Settles whether a replica that started empty has caught up
             // (it may vote freely from then on), while a leader is alive.
             part.is_synced();
@@ -107,6 +136,16 @@ pub async fn run(shard: Rc<Shard>) {
             } else if was_leading {
                 // Forget our own view; the new leader's reports fill in.
                 shard.announce_isr(key, None);
+                // Tell the other brokers too (at the epoch reported so far,
+                // which the new leader's higher one overrides), so that a
+                // broker cut off with this one stops naming it.
+                if let Some(last) = reported.get(&key) {
+                    changed.push(ReportEntry {
+                        leader: -1,
+                        isr: Vec::new(),
+                        ..last.clone()
+                    });
+                }
             }
             let mut shown = leader;
             if part.topic == OFFSETS_TOPIC {
@@ -230,12 +269,13 @@ pub fn apply_report(s0: &Rc<Shard>, body: &[u8]) -> Result<(), String> {
             continue;
         }
         if t.hosted_by(e.partition, me) {
-            if s0.leader_of(&key) == e.leader && e.leader != me {
+            if s0.leader_of(&key) == e.leader && e.leader != me && e.leader >= 0 {
                 s0.announce_isr(key, Some(e.isr));
             }
         } else {
             s0.announce_leader(key, Some((e.leader, e.epoch)));
-            s0.announce_isr(key, Some(e.isr));
+            // Leader -1: the reporter stopped leading (see `run`).
+            s0.announce_isr(key, (e.leader >= 0).then_some(e.isr));
         }
     }
     Ok(())

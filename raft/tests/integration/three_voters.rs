@@ -379,3 +379,83 @@ fn divergent_tail_is_truncated_and_offsets_stay_dense() {
         std::fs::remove_dir_all(d).ok();
     }
 }
+
+/// A network split: a follower cut off from the others keeps starting
+/// elections (its term climbs; `LocalRouter` grants pre-votes without
+/// asking, as openraft's default network does) but reports the epoch of
+/// the last leadership it saw commit; a leader cut off from both
+/// followers stays openraft's leader in its old term but reports that it
+/// lost its lease (`lease_lost`) once no quorum acknowledged it for the
+/// lease, so that the broker stops naming it leader.
+#[test]
+fn a_split_leaves_the_cut_off_replicas_epochs_alone_and_the_leader_without_lease() {
+    let dirs: Vec<_> = (1..=3).map(|i| test_dir(&format!("split-{i}"))).collect();
+    run(async {
+        let router = LocalRouter::new();
+        let voters = BTreeSet::from([1, 2, 3]);
+        let mut nodes: Vec<Rc<PartitionReplica>> = Vec::new();
+        for (i, dir) in dirs.iter().enumerate() {
+            let id = i as u64 + 1;
+            let r = PartitionReplica::open(
+                dir,
+                config(),
+                id,
+                voters.clone(),
+                router.network(id),
+                fast(),
+            )
+            .await
+            .unwrap();
+            router.register(id, r.raft().unwrap());
+            nodes.push(r);
+        }
+        until("a leader", Duration::from_secs(10), || {
+            nodes.iter().filter(|n| n.is_leader()).count() == 1
+        })
+        .await;
+        let leader = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        let epoch = leader.leader_epoch();
+        leader.append(batch_for(1, 1, 8), None).await.unwrap();
+        for n in &nodes {
+            until(
+                "the commit point everywhere",
+                Duration::from_secs(5),
+                || n.committed_epoch() == epoch,
+            )
+            .await;
+        }
+        assert!(!leader.lease_lost());
+        assert_eq!(leader.lease(), fast().election_timeout_max);
+
+        // A follower cut off: its term climbs, its reported epoch stays.
+        let cut = nodes.iter().find(|n| !n.is_leader()).unwrap().clone();
+        router.remove(cut.node_id());
+        until(
+            "elections on the cut-off follower",
+            Duration::from_secs(10),
+            || cut.leader_epoch() > epoch + 2,
+        )
+        .await;
+        assert_eq!(cut.leader_id(), None);
+        assert_eq!(cut.committed_epoch(), epoch);
+        // The leader still hears from a quorum (itself and the other).
+        assert!(!leader.lease_lost());
+        assert!(leader.is_leader());
+
+        // The leader cut off as well: no quorum acknowledges it any more.
+        router.remove(leader.node_id());
+        until(
+            "the cut-off leader to lose its lease",
+            Duration::from_secs(5),
+            || leader.lease_lost(),
+        )
+        .await;
+        // openraft still names it leader, in its old term.
+        assert_eq!(leader.leader_id(), Some(leader.node_id()));
+        assert_eq!(leader.leader_epoch(), epoch);
+        assert_eq!(leader.committed_epoch(), epoch);
+        for n in &nodes {
+            n.close().await.unwrap();
+        }
+    });
+}
