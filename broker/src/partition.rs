@@ -325,11 +325,30 @@ impl Partition {
     /// followers answer the shard's beats instead) and one that just woke
     /// has not renewed its lease yet: neither counts as cut off until it
     /// has been awake for a whole lease.
+    ///
+    /// And only when the brokers are cut off too: a quorum of the group's
+    /// voters whose brokers answered none of this shard's beats for two
+    /// leases. On a loaded machine a whole shard's groups can wake at once
+    /// (a peer restarted, a reassignment) and wait longer than a lease for
+    /// their acknowledgements while every peer is there; taking those for
+    /// cut off unloaded the coordinators and stalled reassignments.
     pub fn lost_quorum(&self) -> bool {
-        if self.net.is_none() || !self.replica.lease_lost() || self.is_quiet() {
+        let Some(net) = &self.net else {
+            return false;
+        };
+        if !self.replica.lease_lost() || self.is_quiet() {
             return false;
         }
-        self.quiet_seen_at.get().elapsed() > self.replica.lease()
+        if self.quiet_seen_at.get().elapsed() <= self.replica.lease() {
+            return false;
+        }
+        let me = self.replica.node_id();
+        let voters = self.replica.membership().voters;
+        let reachable = voters
+            .iter()
+            .filter(|&&v| v == me || net.ticker.peer_heard_within(v, self.replica.lease() * 2))
+            .count();
+        reachable * 2 <= voters.len()
     }
 
     /// Wakes the group if it is quiet here as leader and renews its

@@ -464,6 +464,17 @@ impl HeartbeatTicker {
         }
     }
 
+    /// Whether `node` answered one of this shard's beats sent within
+    /// `within` (beats go to every peer each interval, whatever the
+    /// groups do): the broker-level view of who is reachable, which a
+    /// leader's lease check uses to tell being cut off from being slow.
+    pub fn peer_heard_within(&self, node: NodeId, within: Duration) -> bool {
+        self.acked
+            .borrow()
+            .get(&node)
+            .is_some_and(|t| t.elapsed() <= within)
+    }
+
     /// Whether `node` has answered none of this shard's beats for twice
     /// `dead_after` (counting from the ticker's start): taken for down.
     fn peer_down(&self, node: NodeId, now: Instant) -> bool {
