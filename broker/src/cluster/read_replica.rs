@@ -60,6 +60,11 @@ pub fn choose(client_rack: &str, leader: &Candidate, followers: &[Candidate]) ->
 /// On the leader `node_id` of `p`: the replica the consumer at `site`
 /// should read `fetch_offset` from, when it is not this broker (`None`:
 /// read here).
+///
+/// Called for every partition of every v11+ consumer fetch the leader
+/// serves while the selector is on, so the metadata answers the common
+/// cases (no client rack, the leader in it, no replica in it) before the
+/// Raft group's follower positions and in-sync set are looked at.
 pub fn preferred_read_replica(
     meta: &ClusterMetadata,
     node_id: i32,
@@ -67,33 +72,43 @@ pub fn preferred_read_replica(
     fetch_offset: i64,
     site: &ClientSite,
 ) -> Option<i32> {
-    if site.rack.is_empty() {
+    let rack_of = |id: i32| meta.brokers.get(&id).and_then(|b| b.rack.as_deref());
+    if site.rack.is_empty() || rack_of(node_id) == Some(site.rack.as_str()) {
         return None;
     }
-    let ends: BTreeMap<i32, i64> = p.follower_end_offsets()?;
-    let isr = p.in_sync_replicas(super::leadership::REPLICA_LAG_MAX)?;
     let reachable = |id: i32| {
-        meta.brokers.get(&id).filter(|b| {
+        meta.brokers.get(&id).is_some_and(|b| {
             !b.fenced
                 && (b.listeners.is_empty() || b.listeners.iter().any(|e| e.name == site.listener))
         })
     };
-    let rack_of = |id: i32| meta.brokers.get(&id).and_then(|b| b.rack.clone());
+    let replicas = meta
+        .topic_by_id(&p.topic_id)?
+        .replicas
+        .get(usize::try_from(p.index).ok()?)?;
+    let in_rack: Vec<i32> = replicas
+        .iter()
+        .copied()
+        .filter(|&id| id != node_id && rack_of(id) == Some(site.rack.as_str()) && reachable(id))
+        .collect();
+    if in_rack.is_empty() {
+        return None;
+    }
+    let ends: BTreeMap<i32, i64> = p.follower_end_offsets()?;
+    let isr = p.in_sync_replicas(super::leadership::REPLICA_LAG_MAX)?;
     let leader = Candidate {
         id: node_id,
-        rack: rack_of(node_id),
+        rack: rack_of(node_id).map(str::to_string),
         end_offset: p.log.log_end_offset(),
     };
-    let followers: Vec<Candidate> = isr
-        .iter()
-        .filter(|&&id| id != node_id)
-        .filter_map(|&id| {
+    let followers: Vec<Candidate> = in_rack
+        .into_iter()
+        .filter(|id| isr.contains(id))
+        .filter_map(|id| {
             let end = *ends.get(&id)?;
-            (end >= fetch_offset).then_some(())?;
-            let b = reachable(id)?;
-            Some(Candidate {
+            (end >= fetch_offset).then(|| Candidate {
                 id,
-                rack: b.rack.clone(),
+                rack: Some(site.rack.clone()),
                 end_offset: end,
             })
         })

@@ -78,9 +78,11 @@ struct Target {
 
 /// Who asks, for the replica checks: `site` is set for Fetch v11+ (the
 /// consumer's rack and listener), which followers serve as well.
+/// Shared by the partition reads of one request (an `Arc`: each read
+/// travels to its owner shard's thread).
 #[derive(Clone)]
 struct Asker {
-    site: Option<ClientSite>,
+    site: Option<std::sync::Arc<ClientSite>>,
 }
 
 /// Reads one partition on its owner shard: up to the high watermark, or
@@ -205,9 +207,11 @@ pub async fn handle(
     // Fetch v11+ carries the client's rack: Kafka's "client metadata",
     // with which followers serve the fetch too.
     let asker = Asker {
-        site: (version >= 11).then(|| ClientSite {
-            rack: req.rack_id.clone(),
-            listener: listener.to_string(),
+        site: (version >= 11).then(|| {
+            std::sync::Arc::new(ClientSite {
+                rack: req.rack_id.clone(),
+                listener: listener.to_string(),
+            })
         }),
     };
     let by_id = version >= 13;
