@@ -630,20 +630,21 @@ impl PartitionReplica {
     /// and a quiet group (no heartbeats) lets it run out. False for a
     /// single voter (its own quorum) and off the leader.
     pub fn lease_expiring(&self) -> bool {
+        self.quorum_ack_age()
+            .is_some_and(|age| age.is_none_or(|a| a > self.lease / 2))
+    }
+
+    /// On the leader of a group of several voters: how long ago a quorum
+    /// last acknowledged it (`Some(None)`: not yet in this term). `None`
+    /// for a single voter (its own quorum) and off the leader.
+    fn quorum_ack_age(&self) -> Option<Option<Duration>> {
         use openraft::Instant as _;
         if self.single_voter {
-            return false;
+            return None;
         }
         let raft = self.raft.borrow();
-        let Some(r) = raft.as_ref() else {
-            return false;
-        };
-        match r.as_leader() {
-            Ok(l) => l
-                .last_quorum_acked()
-                .is_none_or(|t| t.elapsed() > self.lease / 2),
-            Err(_) => false,
-        }
+        let l = raft.as_ref()?.as_leader().ok()?;
+        Some(l.last_quorum_acked().map(|t| t.elapsed()))
     }
 
     /// Whether this replica leads a group of several voters but no quorum
@@ -659,20 +660,8 @@ impl PartitionReplica {
     /// whose lease runs out by design: the caller tells those apart
     /// (`transport::HeartbeatTicker`).
     pub fn lease_lost(&self) -> bool {
-        use openraft::Instant as _;
-        if self.single_voter {
-            return false;
-        }
-        let raft = self.raft.borrow();
-        let Some(r) = raft.as_ref() else {
-            return false;
-        };
-        match r.as_leader() {
-            Ok(l) => l
-                .last_quorum_acked()
-                .is_some_and(|t| t.elapsed() > self.lease),
-            Err(_) => false,
-        }
+        self.quorum_ack_age()
+            .is_some_and(|age| age.is_some_and(|a| a > self.lease))
     }
 
     /// The lease: how long a leader may go without hearing from a quorum

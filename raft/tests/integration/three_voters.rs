@@ -25,33 +25,49 @@ async fn until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
     }
 }
 
+/// Opens voters `ids` of the group {1, 2, 3} (node `id` in `dirs[id - 1]`)
+/// on `router`, each registered with it.
+async fn open_voters(
+    router: &LocalRouter,
+    dirs: &[std::path::PathBuf],
+    ids: impl IntoIterator<Item = u64>,
+) -> Vec<Rc<PartitionReplica>> {
+    let voters = BTreeSet::from([1, 2, 3]);
+    let mut nodes = Vec::new();
+    for id in ids {
+        let r = PartitionReplica::open(
+            &dirs[id as usize - 1],
+            config(),
+            id,
+            voters.clone(),
+            router.network(id),
+            fast(),
+        )
+        .await
+        .unwrap();
+        router.register(id, r.raft().unwrap());
+        nodes.push(r);
+    }
+    nodes
+}
+
+/// Waits (at most 10 s) until exactly one of `nodes` leads; returns it.
+async fn one_leader(nodes: &[Rc<PartitionReplica>]) -> Rc<PartitionReplica> {
+    until("a leader", Duration::from_secs(10), || {
+        nodes.iter().filter(|n| n.is_leader()).count() == 1
+    })
+    .await;
+    nodes.iter().find(|n| n.is_leader()).unwrap().clone()
+}
+
 #[test]
 fn replicates_and_fails_over_to_a_higher_epoch() {
     let dirs: Vec<_> = (1..=3).map(|i| test_dir(&format!("three-{i}"))).collect();
     run(async {
         let router = LocalRouter::new();
         let voters = BTreeSet::from([1, 2, 3]);
-        let mut nodes: Vec<Rc<PartitionReplica>> = Vec::new();
-        for (i, dir) in dirs.iter().enumerate() {
-            let id = i as u64 + 1;
-            let r = PartitionReplica::open(
-                dir,
-                config(),
-                id,
-                voters.clone(),
-                router.network(id),
-                fast(),
-            )
-            .await
-            .unwrap();
-            router.register(id, r.raft().unwrap());
-            nodes.push(r);
-        }
-        until("a leader", Duration::from_secs(10), || {
-            nodes.iter().filter(|n| n.is_leader()).count() == 1
-        })
-        .await;
-        let leader = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        let nodes = open_voters(&router, &dirs, [1, 2, 3]).await;
+        let leader = one_leader(&nodes).await;
         let epoch1 = leader.leader_epoch();
         for n in &nodes {
             until(
@@ -225,26 +241,8 @@ fn replicates_and_fails_over_to_a_higher_epoch() {
         // Reopen the two survivors (the third stays dead): they elect a
         // leader in a new term and offsets go on where they stopped.
         let router = LocalRouter::new();
-        let mut nodes = Vec::new();
-        for id in ids {
-            let r = PartitionReplica::open(
-                &dirs[id as usize - 1],
-                config(),
-                id,
-                voters.clone(),
-                router.network(id),
-                fast(),
-            )
-            .await
-            .unwrap();
-            router.register(id, r.raft().unwrap());
-            nodes.push(r);
-        }
-        until("a leader after reopen", Duration::from_secs(10), || {
-            nodes.iter().any(|n| n.is_leader())
-        })
-        .await;
-        let l = nodes.iter().find(|n| n.is_leader()).unwrap();
+        let nodes = open_voters(&router, &dirs, ids).await;
+        let l = one_leader(&nodes).await;
         assert!(l.leader_epoch() > epoch2);
         let i = l.append(batch_for(51, 2, 8), None).await.unwrap();
         assert_eq!(i.base_offset, info.last_offset + 1, "dense across reopen");
@@ -267,27 +265,8 @@ fn divergent_tail_is_truncated_and_offsets_stay_dense() {
     run(async {
         let router = LocalRouter::new();
         let voters = BTreeSet::from([1, 2, 3]);
-        let mut nodes: Vec<Rc<PartitionReplica>> = Vec::new();
-        for (i, dir) in dirs.iter().enumerate() {
-            let id = i as u64 + 1;
-            let r = PartitionReplica::open(
-                dir,
-                config(),
-                id,
-                voters.clone(),
-                router.network(id),
-                fast(),
-            )
-            .await
-            .unwrap();
-            router.register(id, r.raft().unwrap());
-            nodes.push(r);
-        }
-        until("a leader", Duration::from_secs(10), || {
-            nodes.iter().filter(|n| n.is_leader()).count() == 1
-        })
-        .await;
-        let old = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        let nodes = open_voters(&router, &dirs, [1, 2, 3]).await;
+        let old = one_leader(&nodes).await;
         let mut end = 0;
         for seed in 0..10 {
             end = old
@@ -392,28 +371,8 @@ fn a_split_leaves_the_cut_off_replicas_epochs_alone_and_the_leader_without_lease
     let dirs: Vec<_> = (1..=3).map(|i| test_dir(&format!("split-{i}"))).collect();
     run(async {
         let router = LocalRouter::new();
-        let voters = BTreeSet::from([1, 2, 3]);
-        let mut nodes: Vec<Rc<PartitionReplica>> = Vec::new();
-        for (i, dir) in dirs.iter().enumerate() {
-            let id = i as u64 + 1;
-            let r = PartitionReplica::open(
-                dir,
-                config(),
-                id,
-                voters.clone(),
-                router.network(id),
-                fast(),
-            )
-            .await
-            .unwrap();
-            router.register(id, r.raft().unwrap());
-            nodes.push(r);
-        }
-        until("a leader", Duration::from_secs(10), || {
-            nodes.iter().filter(|n| n.is_leader()).count() == 1
-        })
-        .await;
-        let leader = nodes.iter().find(|n| n.is_leader()).unwrap().clone();
+        let nodes = open_voters(&router, &dirs, [1, 2, 3]).await;
+        let leader = one_leader(&nodes).await;
         let epoch = leader.leader_epoch();
         leader.append(batch_for(1, 1, 8), None).await.unwrap();
         for n in &nodes {
@@ -458,4 +417,7 @@ fn a_split_leaves_the_cut_off_replicas_epochs_alone_and_the_leader_without_lease
             n.close().await.unwrap();
         }
     });
+    for d in dirs {
+        std::fs::remove_dir_all(d).ok();
+    }
 }
