@@ -359,6 +359,13 @@ class Cluster:
         refused, closed, bytes, ...)."""
         return {nid: dict(pr.stats) for nid, pr in self.proxies.items()}
 
+
+    def proxy_summary(self):
+        """The proxies' counts over every broker, for a scenario's notes."""
+        stats = self.proxy_stats()
+        return "proxy_cut=%d proxy_refused=%d" % (
+            sum(s.get("cut", 0) for s in stats.values()),
+            sum(s.get("refused", 0) for s in stats.values()))
     def start_node(self, node_id, timeout=None, rejoin_timeout=30.0):
         """Start a broker that is not running (same id, ports, data dir);
         ready when it answers ApiVersions and (cluster mode, rejoin_timeout
@@ -558,6 +565,24 @@ class Cluster:
             return None
         return _wait(serving_leader, timeout, "a serving leader for %s/%d (not %s)"
                      % (topic, partition, list(exclude)), last)  # last: {node: its view}
+
+    def settled_leader(self, topic, partition, timeout=30.0):
+        """The leader once it has settled: the preferred replica (a new
+        partition's first leader hands over to it right after creation),
+        or any leader that stayed the same for 3 s."""
+        preferred = self.replicas_of(topic, partition)[0]
+        deadline = time.monotonic() + timeout
+        last, since = None, time.monotonic()
+        while time.monotonic() < deadline:
+            leader = self.leader_of(topic, partition)
+            if leader == preferred:
+                return leader
+            if leader != last:
+                last, since = leader, time.monotonic()
+            elif time.monotonic() - since >= 3.0:
+                return leader
+            time.sleep(0.1)
+        raise AssertionError("%s/%d: no settled leader in %.0f s" % (topic, partition, timeout))
 
     def replicas_of(self, topic, partition, timeout=10.0):
         p = harness.wait_until(lambda: self.partition_state(topic, partition), timeout=timeout,

@@ -453,10 +453,7 @@ def test_partition_leader_from_other_brokers(cluster3_proxied):
         probe.stop()
         run.notes.append("leader_at_end=%d" % c.leader_of(run.topic, p))
         c.check_alive()
-        stats = c.proxy_stats()
-        run.notes.append("proxy_cut=%d proxy_refused=%d" % (
-            sum(s.get("cut", 0) for s in stats.values()),
-            sum(s.get("refused", 0) for s in stats.values())))
+        run.notes.append(c.proxy_summary())
     except BaseException:
         if probe is not None:
             probe.stop()

@@ -90,27 +90,8 @@ def _values(part):
     return [r["value"] for b in rawkafka.parse_batches(part["Records"]) for r in b.records()]
 
 
-def _settled_leader(c, topic, partition=0, timeout=30.0):
-    """The leader once it has settled: the preferred replica (a new
-    partition's first leader hands over to it right after creation), or
-    any leader that stayed the same for 3 s."""
-    preferred = c.replicas_of(topic, partition)[0]
-    deadline = time.monotonic() + timeout
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        leader = c.leader_of(topic, partition)
-        if leader == preferred:
-            return leader
-        if leader != last:
-            last, since = leader, time.monotonic()
-        elif time.monotonic() - since >= 3.0:
-            return leader
-        time.sleep(0.1)
-    raise AssertionError("%s/%d: no settled leader in %.0f s" % (topic, partition, timeout))
-
-
 def _follower_in_other_rack(c, topic):
-    leader = _settled_leader(c, topic)
+    leader = c.settled_leader(topic, 0)
     followers = [r for r in c.replicas_of(topic, 0) if r != leader]
     assert len(followers) == 2, followers
     f = followers[0]
@@ -118,13 +99,22 @@ def _follower_in_other_rack(c, topic):
     return leader, f
 
 
+def _replicated_topic(c, prefix, values=()):
+    """A new one-partition topic at replication factor 3 holding `values`
+    (acknowledged by all replicas): (topic, settled leader, a follower in
+    another rack)."""
+    topic = harness.unique_topic(prefix)
+    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
+    if values:
+        _produce(c.bootstrap, topic, values)
+    leader, f = _follower_in_other_rack(c, topic)
+    return topic, leader, f
+
+
 def test_leader_points_a_racked_consumer_at_its_follower(racked):
     c = racked
-    topic = harness.unique_topic("ff")
-    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
     values = [b"r%03d" % i for i in range(50)]
-    _produce(c.bootstrap, topic, values)
-    leader, f = _follower_in_other_rack(c, topic)
+    topic, leader, f = _replicated_topic(c, "ff", values)
     L, F = c.node(leader), c.node(f)
     epoch = c.partition_state(topic, 0)["LeaderEpoch"]
     redirects0 = _counter(L, "fetch_preferred_replica_redirects_total")
@@ -193,9 +183,7 @@ def test_follower_reads_never_pass_the_leaders_high_watermark(racked):
     is killed are all, at the same offsets, in the log the new leader
     serves: a follower never hands out a record that could be lost."""
     c = racked
-    topic = harness.unique_topic("ffhw")
-    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
-    leader, f = _follower_in_other_rack(c, topic)
+    topic, leader, f = _replicated_topic(c, "ffhw")
     F = c.node(f)
     stop = threading.Event()
     seen = {}  # offset -> value read from the follower
@@ -351,11 +339,8 @@ def test_kip848_assignors_match_member_racks(racked, assignor):
 def test_confluent_consumer_reads_in_its_rack_and_falls_back(racked):
     from confluent_kafka import Consumer
     c = racked
-    topic = harness.unique_topic("ffcons")
-    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
     first = [b"a%04d" % i for i in range(200)]
-    _produce(c.bootstrap, topic, first)
-    leader, f = _follower_in_other_rack(c, topic)
+    topic, leader, f = _replicated_topic(c, "ffcons", first)
     other = [r for r in c.replicas_of(topic, 0) if r not in (leader, f)][0]
     L, F, O = c.node(leader), c.node(f), c.node(other)
     reads_f0 = _counter(F, "fetch_follower_reads_total")
@@ -405,10 +390,7 @@ def test_without_a_selector_reads_stay_on_the_leader():
     c = cluster.Cluster(3, name="no-selector")
     try:
         c.start()
-        topic = harness.unique_topic("ffoff")
-        c.create_topic(topic, 1, replication_factor=3, full_isr=True)
-        _produce(c.bootstrap, topic, [b"x", b"y"])
-        leader, f = _follower_in_other_rack(c, topic)
+        topic, leader, f = _replicated_topic(c, "ffoff", [b"x", b"y"])
         part = _raw_fetch(c.node(leader), topic, 0, version=12, rack_id=c.node(f).rack)
         assert part["ErrorCode"] == 0 and part["PreferredReadReplica"] == -1, part
         assert _values(part) == [b"x", b"y"]
@@ -428,9 +410,7 @@ def test_read_committed_from_a_follower(racked):
     from the transaction markers replicated into its log."""
     from confluent_kafka import Producer
     c = racked
-    topic = harness.unique_topic("fftxn")
-    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
-    leader, f = _follower_in_other_rack(c, topic)
+    topic, leader, f = _replicated_topic(c, "fftxn")
     p = Producer({"bootstrap.servers": c.bootstrap, "transactional.id": "fftxn-%d" % os.getpid(),
                   "acks": "all", "linger.ms": 0})
     p.init_transactions(30)
@@ -465,11 +445,8 @@ def test_read_committed_from_a_follower(racked):
 
 def test_kafkajs_consumer_with_rack_id_reads_from_its_follower(racked):
     c = racked
-    topic = harness.unique_topic("ffjs")
-    c.create_topic(topic, 1, replication_factor=3, full_isr=True)
     values = [b"js%03d" % i for i in range(100)]
-    _produce(c.bootstrap, topic, values)
-    leader, f = _follower_in_other_rack(c, topic)
+    topic, leader, f = _replicated_topic(c, "ffjs", values)
     F = c.node(f)
     reads0 = _counter(F, "fetch_follower_reads_total")
     res = clients.kafkajs("group", {

@@ -304,6 +304,29 @@ def _views(c, topic):
     return str(out).replace(" ", "")
 
 
+def _during_outage(c, run, t, label, zone, nodes, led, problems):
+    """What both faults must show while they last (from `t`): writes
+    resumed on every partition, the consumer reading what was acknowledged
+    after the fault, the zone's leaderships moved off; with every broker's
+    Metadata view in the problems when something failed."""
+    run.notes.append("zone=%s nodes=%s led=%s" % (zone, nodes, led))
+    res, _ = _wait_resumed(run, t)
+    _resumed(run, res, label, problems)
+    _consumed_after(run, t, label, problems)
+    if problems:
+        problems.append("%s: Metadata views {partition: {node: (error, leader, epoch)}}"
+                        " %.1f s after the fault: %s" % (label, time.time() - t, _views(c, run.topic)))
+    _moved_off(c, run, led, nodes, label, problems)
+
+
+def _abort(c, run, scenario):
+    """A scenario that failed before the check: stop the load, keep the
+    evidence."""
+    run.abort()
+    print("notes: %s" % " ".join(run.notes))
+    print("evidence: %s" % _save_evidence(c, scenario, "scenario failed before the check"))
+
+
 def _finish(c, run, scenario, problems, t_test):
     """The checker (always), then every problem the scenario noted."""
     r = run.finish()
@@ -325,14 +348,7 @@ def test_zone_loss(cluster6):
         zone, victims, led = _busiest_zone(c, st)
         assert led, "zone %s leads no partition" % zone
         t = run.fault("kill9-%s" % zone, c.kill9_many(victims))
-        run.notes.append("zone=%s nodes=%s led=%s" % (zone, victims, led))
-        res, _ = _wait_resumed(run, t)
-        _resumed(run, res, "zone_loss", problems)
-        _consumed_after(run, t, "zone_loss", problems)
-        if problems:
-            problems.append("zone_loss: Metadata views {partition: {node: (error, leader, epoch)}}"
-                            " %.1f s after the kill: %s" % (time.time() - t, _views(c, run.topic)))
-        _moved_off(c, run, led, victims, "zone_loss", problems)
+        _during_outage(c, run, t, "zone_loss", zone, victims, led, problems)
         # down past broker.session.timeout.ms (9 s): the dead brokers are fenced too
         time.sleep(max(0.0, t + ZONE_DOWN_SECONDS - time.time()))
         t_start = time.time()
@@ -351,9 +367,7 @@ def test_zone_loss(cluster6):
         _longest_pauses(run, t_start, time.time(), "zone_back", problems)
         c.check_alive()
     except BaseException:
-        run.abort()
-        print("notes: %s" % " ".join(run.notes))
-        print("evidence: %s" % _save_evidence(c, scenario, "scenario failed before the check"))
+        _abort(c, run, scenario)
         raise
     _finish(c, run, scenario, problems, t_test)
 
@@ -369,14 +383,7 @@ def test_zone_split(cluster6_proxied):
         zone, cut, led = _busiest_zone(c, st)
         assert led, "zone %s leads no partition" % zone
         t = run.fault("split-%s" % zone, c.split(cut))
-        run.notes.append("zone=%s nodes=%s led=%s" % (zone, cut, led))
-        res, _ = _wait_resumed(run, t)
-        _resumed(run, res, "split", problems)
-        _consumed_after(run, t, "split", problems)
-        if problems:
-            problems.append("split: Metadata views {partition: {node: (error, leader, epoch)}} "
-                            "%.1f s after the split: %s" % (time.time() - t, _views(c, run.topic)))
-        _moved_off(c, run, led, cut, "split", problems)
+        _during_outage(c, run, t, "split", zone, cut, led, problems)
         time.sleep(max(0.0, t + SPLIT_MIN_SECONDS - time.time()))
         _longest_pauses(run, t, time.time(), "split_held", problems)
         t_heal = run.fault("heal", c.heal())
@@ -386,13 +393,8 @@ def test_zone_split(cluster6_proxied):
         run.load.wait_acks(100, after=time.time(), timeout=30)
         _longest_pauses(run, t_heal, time.time(), "healed", problems)
         c.check_alive()
-        stats = c.proxy_stats()
-        run.notes.append("proxy_cut=%d proxy_refused=%d" % (
-            sum(s.get("cut", 0) for s in stats.values()),
-            sum(s.get("refused", 0) for s in stats.values())))
+        run.notes.append(c.proxy_summary())
     except BaseException:
-        run.abort()
-        print("notes: %s" % " ".join(run.notes))
-        print("evidence: %s" % _save_evidence(c, scenario, "scenario failed before the check"))
+        _abort(c, run, scenario)
         raise
     _finish(c, run, scenario, problems, t_test)

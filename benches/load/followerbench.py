@@ -77,20 +77,7 @@ def one_run(c, args, i):
     from confluent_kafka import Producer
     topic = harness.unique_topic("followerbench%d" % i)
     c.create_topic(topic, 1, replication_factor=3, full_isr=True)
-    # A new partition's first leader hands over to the preferred replica;
-    # wait for that (or a leader that stays put for 3 s).
-    preferred = c.replicas_of(topic, 0)[0]
-    leader, since = None, time.monotonic()
-    for _ in range(300):
-        now = c.leader_of(topic, 0)
-        if now == preferred:
-            leader = now
-            break
-        if now != leader:
-            leader, since = now, time.monotonic()
-        elif time.monotonic() - since >= 3.0:
-            break
-        time.sleep(0.1)
+    leader = c.settled_leader(topic, 0)
     follower = [r for r in c.replicas_of(topic, 0) if r != leader][0]
     L, F = c.node(leader), c.node(follower)
     before = (counter(F, "fetch_follower_reads_total"),
