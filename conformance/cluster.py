@@ -186,6 +186,8 @@ class Cluster:
             raise ValueError("a single node has no broker-to-broker traffic to proxy")
         self.single_node = single_node
         self.proxied = proxied
+        self.settings = settings  # every node's, a joining one's too
+        self.binary = binary
         self.proxies = {}  # node id -> rpcproxy.RpcProxy (proxied only)
         self.cut_off = set()  # node ids cut off from the other brokers (proxied only)
         self.split_off = set()  # node ids on the far side of a split (proxied only)
@@ -381,9 +383,12 @@ class Cluster:
         """Start a broker outside --seeds (it joins through the seeds, as a
         controller learner), add it to self.nodes (self.seeds stays the
         voters) and wait until every broker lists every broker. The caller
-        closes it with the cluster (close() stops every node)."""
+        closes it with the cluster (close() stops every node). It runs with
+        the cluster's settings, as an operator's new broker would (a joined
+        broker on the defaults created __consumer_offsets with 50 partitions
+        and rebalanced leaders where the test had turned that off)."""
         n = Node(self, node_id, rack, cores=int(os.environ.get("TIDEMARK_CLUSTER_CORES", "1")),
-                 tmp_root=str(self.root))
+                 settings=self.settings, binary=self.binary, tmp_root=str(self.root))
         n.argv_seeds = self.seeds
         n.start()
         self.nodes[node_id] = n

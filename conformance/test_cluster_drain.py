@@ -214,7 +214,19 @@ def test_decommission_moves_every_replica_and_removes_the_broker():
                            timeout=60, interval=0.5, what="broker 3 to remove its folders")
         run.load.wait_acks(300, after=t, timeout=60)
         # The group's offsets moved with __consumer_offsets.
-        assert _committed(c.bootstrap, group, topic) == 42
+        try:
+            got = _committed(c.bootstrap, group, topic)
+        except Exception as e:
+            views = {}
+            for n in c.nodes.values():
+                if n.node_id == victim:
+                    continue
+                for p in range(4):
+                    views["node%d/%d" % (n.node_id, p)] = _http(
+                        n, "GET", "/v1/partitions/__consumer_offsets/%d" % p)
+            raise AssertionError("committed offset unreadable (%s); __consumer_offsets as the "
+                                 "brokers see it: %r" % (e, views)) from None
+        assert got == 42
 
         r = _tmk(c, "cluster", "brokers", "decommission-status", str(victim), "--format", "json")
         assert r.returncode == 0, r.stderr

@@ -952,8 +952,27 @@ impl PartitionReplica {
     /// sync): the leader stops taking writes and `to` starts an election
     /// it wins at once. Ignored if this replica does not lead. Used by a
     /// controlled shutdown and by preferred-leader rebalancing.
+    ///
+    /// Refused (`Error::Membership`) unless `to` votes in every
+    /// configuration of the group's membership: openraft hands the
+    /// leadership to a learner too, which cannot be elected, and the
+    /// group then takes no writes until the hand-off times out (a
+    /// reassignment's new replica is a learner until it has caught up).
     pub async fn transfer_leadership(&self, to: NodeId) -> Result<(), Error> {
         let raft = self.raft.borrow().clone();
+        if let Some(r) = &raft {
+            let votes_everywhere = {
+                let m = r.metrics();
+                let m = m.borrow_watched();
+                let configs = m.membership_config.membership().get_joint_config();
+                !configs.is_empty() && configs.iter().all(|c| c.contains(&to))
+            };
+            if !votes_everywhere {
+                return Err(Error::Membership(format!(
+                    "node {to} is not a voter of the group: it cannot take the leadership"
+                )));
+            }
+        }
         match raft {
             Some(r) => r
                 .trigger()

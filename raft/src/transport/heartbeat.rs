@@ -109,12 +109,14 @@ enum Lead {
         seen: Option<(u64, Option<u64>)>,
     },
     /// Quiet since `since`, settled at `term` and `last_index`, with
-    /// these followers, of which `down` were left out (their brokers
-    /// answered no beats; they had not everything).
+    /// these followers (voters and learners: all get beats), of which
+    /// `voters` vote and `down` were left out (their brokers answered no
+    /// beats; they had not everything).
     Quiet {
         term: u64,
         last_index: Option<u64>,
         followers: Vec<NodeId>,
+        voters: Vec<NodeId>,
         down: Vec<NodeId>,
         since: Instant,
     },
@@ -250,16 +252,20 @@ impl HeartbeatTicker {
             .is_some_and(|m| matches!(m.lead, Lead::Quiet { .. }))
     }
 
-    /// On the leader of a quiet group: the followers known in sync with
-    /// it within `max_lag` (openraft's own heartbeat times stop while the
-    /// group is quiet). A quiet group's followers had everything when it
-    /// went quiet and nothing was written since, so a follower is in sync
-    /// while its node answers this shard's beats. `None` when the group
-    /// is not quiet here (ask openraft).
+    /// On the leader of a quiet group: the voting followers known in sync
+    /// with it within `max_lag` (openraft's own heartbeat times stop while
+    /// the group is quiet). A quiet group's followers had everything when
+    /// it went quiet and nothing was written since, so a follower is in
+    /// sync while its node answers this shard's beats. A learner (a
+    /// replica being added) is never listed: the in-sync set is where a
+    /// leadership may go, and a learner cannot take one (a leadership
+    /// handed to a learner left the group leaderless until the hand-off
+    /// timed out, and a new partition's hand-off then repeated it).
+    /// `None` when the group is not quiet here (ask openraft).
     pub fn quiet_in_sync(&self, group: GroupId, max_lag: Duration) -> Option<Vec<NodeId>> {
         let groups = self.groups.borrow();
         let Lead::Quiet {
-            followers,
+            voters: followers,
             down,
             since,
             ..
@@ -428,13 +434,13 @@ impl HeartbeatTicker {
                     return;
                 }
                 let me = mm.id;
-                let followers: Vec<NodeId> = mm
-                    .membership_config
-                    .membership()
+                let membership = mm.membership_config.membership();
+                let followers: Vec<NodeId> = membership
                     .nodes()
                     .map(|(id, _)| *id)
                     .filter(|id| *id != me)
                     .collect();
+                let voters: Vec<NodeId> = membership.voter_ids().filter(|id| *id != me).collect();
                 for f in &followers {
                     lists.entry(*f).or_default().push(QuietGroup {
                         group,
@@ -457,6 +463,7 @@ impl HeartbeatTicker {
                     term,
                     last_index: last,
                     followers,
+                    voters,
                     down,
                     since: now,
                 };

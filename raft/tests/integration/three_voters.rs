@@ -421,3 +421,56 @@ fn a_split_leaves_the_cut_off_replicas_epochs_alone_and_the_leader_without_lease
         std::fs::remove_dir_all(d).ok();
     }
 }
+
+#[test]
+fn leadership_is_never_handed_to_a_learner() {
+    let dirs: Vec<_> = (1..=4).map(|i| test_dir(&format!("learner-{i}"))).collect();
+    run(async {
+        let router = LocalRouter::new();
+        let mut nodes = open_voters(&router, &dirs, [1, 2, 3]).await;
+        let leader = one_leader(&nodes).await;
+        leader.append(batch_for(1, 1, 4), None).await.unwrap();
+        // Node 4 joins as a learner (as a reassignment's new replica: its
+        // broker opens it with no voters) and catches up.
+        let learner = PartitionReplica::open(
+            &dirs[3],
+            config(),
+            4,
+            BTreeSet::new(),
+            router.network(4),
+            fast(),
+        )
+        .await
+        .unwrap();
+        router.register(4, learner.raft().unwrap());
+        leader.add_learner(4).await.unwrap();
+        until("the learner to catch up", Duration::from_secs(5), || {
+            leader.caught_up_within(4, Duration::from_secs(1))
+        })
+        .await;
+        assert!(leader.membership().learners.contains(&4));
+
+        // A hand-off to the learner is refused, and the leader still writes.
+        let err = leader.transfer_leadership(4).await.unwrap_err();
+        assert!(matches!(err, tidemark_raft::Error::Membership(_)), "{err}");
+        assert!(leader.is_leader());
+        leader.append(batch_for(1, 5, 4), None).await.unwrap();
+
+        // A hand-off to a voter goes through.
+        let to = nodes.iter().find(|n| !n.is_leader()).unwrap().clone();
+        leader.transfer_leadership(to.node_id()).await.unwrap();
+        until(
+            "the voter to take the leadership",
+            Duration::from_secs(5),
+            || to.is_leader(),
+        )
+        .await;
+        nodes.push(learner);
+        for n in &nodes {
+            n.close().await.unwrap();
+        }
+    });
+    for d in dirs {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
