@@ -456,15 +456,28 @@ fn leadership_is_never_handed_to_a_learner() {
         assert!(leader.is_leader());
         leader.append(batch_for(1, 5, 4), None).await.unwrap();
 
-        // A hand-off to a voter goes through.
-        let to = nodes.iter().find(|n| !n.is_leader()).unwrap().clone();
-        leader.transfer_leadership(to.node_id()).await.unwrap();
-        until(
-            "the voter to take the leadership",
-            Duration::from_secs(5),
-            || to.is_leader(),
-        )
-        .await;
+        // A hand-off to a voter goes through: the leadership moves to a
+        // voter (the one asked, or another that won the election it
+        // started), never to the learner. Asked again while the old leader
+        // still leads: the target must hold the whole log first.
+        let old = leader.node_id();
+        let to = nodes.iter().find(|n| n.node_id() != old).unwrap().node_id();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !nodes.iter().any(|n| n.node_id() != old && n.is_leader()) {
+            assert!(
+                Instant::now() < deadline,
+                "no voter took the leadership: {:?}",
+                nodes
+                    .iter()
+                    .map(|n| (n.node_id(), n.leader_id(), n.is_leader()))
+                    .collect::<Vec<_>>()
+            );
+            if leader.is_leader() {
+                leader.transfer_leadership(to).await.unwrap();
+            }
+            monoio::time::sleep(Duration::from_millis(200)).await;
+        }
+        assert!(!learner.is_leader());
         nodes.push(learner);
         for n in &nodes {
             n.close().await.unwrap();
