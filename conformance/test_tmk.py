@@ -353,6 +353,57 @@ def test_bench_idempotent_and_e2e(broker):
     assert s["records"] == 1234 + 3000, s
 
 
+def _interrupt_bench(args, broker, progress_lines=2):
+    """Runs `tmk bench ARGS` (a long --duration), sends SIGINT once it has
+    printed `progress_lines` progress lines, and returns (rc, summary, stderr)."""
+    import signal
+    env = dict(os.environ, TMK_CONFIG="/nonexistent/tmk.yaml")
+    env.pop("TMK_BROKERS", None)
+    p = subprocess.Popen([str(tmk_binary()), "-X", "brokers=" + broker.bootstrap] + args,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        seen = []
+        deadline = time.monotonic() + 60
+        while len([line for line in seen if b"records acked" in line]) < progress_lines:
+            assert time.monotonic() < deadline, "no progress: %r" % seen
+            line = p.stderr.readline()
+            assert line, "tmk ended early: rc=%s %r" % (p.poll(), seen)
+            seen.append(line)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return p.returncode, out.decode(), b"".join(seen).decode() + err.decode()
+
+
+def test_bench_ctrl_c_prints_the_summary_so_far(broker):
+    """Ctrl-C ends a benchmark with the summary of what it measured (as
+    rpk's and Kafka's perf tools do) and exit code 130; the records it
+    reports acknowledged are exactly the ones in the topic."""
+    t = harness.unique_topic("tmk-bench-int")
+    ok(run_tmk(["topic", "create", t, "-p", "2"], broker))
+    rc, out, err = _interrupt_bench(["bench", "produce", t, "--duration", "120", "-s", "100",
+                                     "--rate", "2000", "--format", "json"], broker)
+    assert rc == 130, (rc, out, err)
+    assert "interrupted" in err, err
+    s = json.loads(out)
+    assert s["interrupted"] is True and s["mode"] == "produce", s
+    assert s["records"] > 0 and s["seconds"] < 60, s
+    assert_latency(s, "publish_ack_ms", s["records"])
+    got = json.loads(ok(run_tmk(["bench", "consume", t, "--duration", "30", "--format", "json"], broker)))
+    assert got["records"] == s["records"] and got["interrupted"] is False, (got, s)
+
+    # e2e: the consumer's figures cover what it saw of the acknowledged records.
+    rc, out, err = _interrupt_bench(["bench", "e2e", t, "--duration", "120", "-s", "100",
+                                     "--rate", "2000"], broker)
+    assert rc == 130, (rc, out, err)
+    first = out.splitlines()[0]
+    assert first.startswith("e2e (interrupted): "), out
+    assert "publish-to-consume latency ms" in out, out
+
+
 def test_sasl_scram_connection_flags():
     from test_scram_users import ADMIN, ADMIN_PW, ScramBroker
     b = ScramBroker(name="tmk-scram")

@@ -1008,11 +1008,13 @@ pub struct ProfileEdit {
 
 // ---------------------------------------------------------------- bench
 
+/// Ctrl-C during any bench stops it with the summary of what it measured
+/// so far (marked interrupted) and exit code 130; a second one quits.
 #[derive(Subcommand, Debug)]
 pub enum BenchCmd {
     /// Produce pre-built batches over several connections; report rates and ack latency.
     #[command(
-        after_help = "EXAMPLES:\n  tmk bench produce bench -n 1000000 -s 1024\n  tmk bench produce bench --duration 30 --connections 4 --rate 200000 --acks 1 -z lz4 --format json"
+        after_help = "EXAMPLES:\n  tmk bench produce bench -n 1000000 -s 1024\n  tmk bench produce bench --duration 30 --connections 4 --rate 200000 --acks 1 -z lz4 --format json\n\nCtrl-C stops the run and prints the summary so far (exit code 130); a second Ctrl-C quits at once."
     )]
     Produce(BenchProduce),
     /// Consume a topic from the start; report rates.

@@ -17,7 +17,7 @@ fn main() {
         eprintln!("tmk: internal error{at}: {msg}: please report it");
         std::process::exit(1);
     }));
-    install_interrupt_handler();
+    tidemark_tools::interrupt::install();
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
@@ -26,22 +26,9 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(1);
     }
-}
-
-/// Ctrl-C (and SIGTERM) end the process at once with 130, the shell's code
-/// for death by SIGINT, after flushing what was printed: a consume loop or a
-/// blocked request has nothing to clean up that the broker does not handle
-/// (a group member's session simply expires).
-fn install_interrupt_handler() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        if signals.forever().next().is_some() {
-            use std::io::Write;
-            let _ = std::io::stdout().flush();
-            std::process::exit(130);
-        }
-    });
+    // A command stopped early by Ctrl-C (after printing what it had) ends
+    // as an interrupted process does.
+    if tidemark_tools::interrupt::interrupted() {
+        std::process::exit(130);
+    }
 }

@@ -19,7 +19,10 @@
 //! producing, whose latency is consume time minus the record's timestamp
 //! (the send time, in ms: the figure carries up to 1 ms of truncation).
 //! A progress line goes to stderr every second; the summary is text or
-//! JSON.
+//! JSON. Ctrl-C during the timed part stops sending, waits for the
+//! requests in flight, prints the summary of what was measured (marked
+//! interrupted) and exits with 130; a second Ctrl-C quits at once
+//! (`crate::interrupt`).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -328,6 +331,7 @@ fn drive(plan: &Plan, mut lanes: Vec<Lane>) -> std::result::Result<Histogram<u64
         let mut wait_at_most: Option<Duration> = None;
         while !done && pipeline.len() < plan.inflight {
             if plan.stop.load(Ordering::Relaxed)
+                || crate::interrupt::interrupted()
                 || plan.deadline.is_some_and(|d| Instant::now() >= d)
             {
                 done = true;
@@ -528,6 +532,8 @@ struct Summary {
     records_per_sec: f64,
     mib_per_sec: f64,
     connections: usize,
+    /// Stopped early by Ctrl-C: the figures cover the run until then.
+    interrupted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     consumed: Option<u64>,
     /// Send to acknowledgement, per record.
@@ -567,8 +573,9 @@ fn print_summary(format: OutFormat, s: &Summary) -> Result<()> {
         OutFormat::Json | OutFormat::Yaml => crate::output::emit(format, s, |_| String::new()),
         _ => {
             let mut t = format!(
-                "{}: {} records, {:.1} MiB in {:.2} s: {:.0} records/s, {:.1} MiB/s over {} connection(s)\n",
+                "{}{}: {} records, {:.1} MiB in {:.2} s: {:.0} records/s, {:.1} MiB/s over {} connection(s)\n",
                 s.mode,
+                if s.interrupted { " (interrupted)" } else { "" },
                 s.records,
                 s.bytes as f64 / (1 << 20) as f64,
                 s.seconds,
@@ -797,6 +804,8 @@ fn run(conn: &ConnFlags, b: BenchProduce, e2e: bool) -> Result<()> {
     } else {
         None
     };
+    // From here Ctrl-C ends the run with its summary (`crate::interrupt`).
+    let _graceful = crate::interrupt::Graceful::begin();
     let start = Instant::now();
     let mut handles = Vec::new();
     for lanes in lanes_per_conn {
@@ -851,13 +860,18 @@ fn run(conn: &ConnFlags, b: BenchProduce, e2e: bool) -> Result<()> {
     }
     let records = plan.acked_records.load(Ordering::Relaxed);
     let bytes = plan.acked_bytes.load(Ordering::Relaxed);
-    // The consumer gets what was acknowledged, within 30 s.
+    // The consumer gets what was acknowledged, within 30 s (5 s once
+    // interrupted: the user asked to stop, and what it saw is reported).
     let mut e2e_hist = None;
     let mut consumed = None;
     if let Some(c) = consumer {
         target.store(records, Ordering::Relaxed);
         let until = Instant::now() + Duration::from_secs(30);
-        while !c.handle.is_finished() && Instant::now() < until {
+        let until_interrupted = Instant::now() + Duration::from_secs(5);
+        while !c.handle.is_finished()
+            && Instant::now() < until
+            && !(crate::interrupt::interrupted() && Instant::now() >= until_interrupted)
+        {
             std::thread::sleep(Duration::from_millis(20));
         }
         quit.store(true, Ordering::Relaxed);
@@ -888,6 +902,7 @@ fn run(conn: &ConnFlags, b: BenchProduce, e2e: bool) -> Result<()> {
             records_per_sec: records as f64 / secs,
             mib_per_sec: bytes as f64 / secs / (1 << 20) as f64,
             connections: conns,
+            interrupted: crate::interrupt::interrupted(),
             consumed,
             publish_ack_ms: latency(&hist),
             publish_to_consume_ms: e2e_hist.as_ref().and_then(latency),
@@ -925,12 +940,17 @@ pub fn consume(conn: &ConnFlags, b: BenchConsume) -> Result<()> {
             .collect(),
     )
     .map_err(|e| kerr("assigning partitions", e))?;
+    let _graceful = crate::interrupt::Graceful::begin();
     let start = Instant::now();
     let deadline = (b.duration > 0).then(|| start + Duration::from_secs(b.duration));
     let (mut records, mut bytes) = (0u64, 0u64);
     let mut idle_polls = 0;
     let mut last = (Instant::now(), 0u64);
-    while records < target && deadline.is_none_or(|d| Instant::now() < d) && idle_polls < 10 {
+    while records < target
+        && deadline.is_none_or(|d| Instant::now() < d)
+        && idle_polls < 10
+        && !crate::interrupt::interrupted()
+    {
         let got = f.poll(500).map_err(|e| kerr("fetching", e))?;
         if got.is_empty() {
             idle_polls += 1;
@@ -963,6 +983,7 @@ pub fn consume(conn: &ConnFlags, b: BenchConsume) -> Result<()> {
             records_per_sec: records as f64 / secs,
             mib_per_sec: bytes as f64 / secs / (1 << 20) as f64,
             connections: 1,
+            interrupted: crate::interrupt::interrupted(),
             consumed: Some(records),
             publish_ack_ms: None,
             publish_to_consume_ms: None,
