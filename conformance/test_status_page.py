@@ -14,6 +14,11 @@ $TIDEMARK_ARTIFACT_DIR) while a producer keeps writing, so the
 throughput and the lag chart move. With TIDEMARK_ADMIN_TOKEN set, the
 page still loads but shows the 401 of its API calls as a visible banner
 with the token form.
+
+Three nodes: the page on the group's coordinator lists the three
+brokers; with one killed and fenced it shows that broker down, the
+cluster unhealthy with under-replicated partitions, and still the lag
+(screenshot `status_page_cluster.png`).
 """
 
 import html.parser
@@ -29,6 +34,9 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
+
+import cluster
 import harness
 
 CHROMIUM_TIMEOUT_S = 90
@@ -338,3 +346,64 @@ def test_status_page_shows_api_errors(broker_factory, tmp_path):
     assert "hidden" not in dom.by_id("token-form")["attrs"]
     assert dom.rows("brokers", "data-broker-id") == {}
     assert dom.by_id("health")["attrs"]["data-healthy"] == ""
+
+
+@pytest.mark.cluster
+def test_status_page_on_a_cluster_with_a_broker_down(tmp_path):
+    c = cluster.Cluster(3, name="status-page", settings={
+        "group.initial.rebalance.delay.ms": "0",
+        "broker.session.timeout.ms": "3000",
+    })
+    try:
+        c.start()
+        topic = harness.unique_topic("replicated")
+        c.create_topic(topic, 3, replication_factor=3, full_isr=True)
+        produce(c.bootstrap, topic, 0, 100)
+        group = "cluster-billing-%d" % os.getpid()
+        commit(c.bootstrap, group, {(topic, 0): 40})
+        # The page shows the groups its broker coordinates: open it there.
+        coordinator = c.node(c.coordinator_of(group))
+
+        def lag():
+            groups = get_json(coordinator.admin_url + "/v1/groups")["groups"]
+            return {g["group"]: g["lag_sum"] for g in groups}.get(group)
+        # A follower learns the high watermark from its leader: bounded wait.
+        harness.wait_until(lambda: lag() == 60, timeout=30, what="the group's lag of 60")
+
+        victim = next(n for n in (1, 2, 3) if n != coordinator.node_id)
+        c.kill9(victim)
+
+        def fenced():
+            h = get_json(coordinator.admin_url + "/v1/cluster/health")
+            return h["brokers_down"] == [victim] and h["under_replicated_count"] > 0 and h
+        harness.wait_until(fenced, timeout=30, what="broker %d fenced" % victim)
+
+        url = "http://127.0.0.1:%d/" % coordinator.admin_port
+        text = run_chromium(["--virtual-time-budget=%d" % VIRTUAL_TIME_BUDGET_MS,
+                             "--dump-dom", url], str(tmp_path))
+        with open(os.path.join(artifact_dir(), "status_page_cluster.dom.html"), "w") as f:
+            f.write(text)
+        dom = Dom(text)
+        assert "hidden" in dom.by_id("banner")["attrs"], dom.by_id("banner")["text"]
+        assert dom.by_id("health")["attrs"]["data-healthy"] == "false"
+        assert dom.by_id("brokers-up")["attrs"]["data-count"] == "2"
+        assert dom.by_id("brokers-down")["attrs"]["data-count"] == "1"
+        assert int(dom.by_id("under-replicated")["attrs"]["data-count"]) >= 3
+        assert dom.by_id("controller")["attrs"]["data-node-id"] in ("1", "2", "3")
+        brokers = dom.rows("brokers", "data-broker-id")
+        assert sorted(brokers) == ["1", "2", "3"], list(brokers)
+        for n, row in brokers.items():
+            assert row["attrs"]["data-alive"] == ("false" if n == str(victim) else "true"), n
+        assert dom.rows("topics", "data-topic")[topic]["attrs"]["data-partitions"] == "3"
+        assert dom.rows("groups", "data-group")[group]["attrs"]["data-lag"] == "60"
+        assert any("data-problem" in e["attrs"] and topic in e["text"] for e in dom.elements), \
+            "the under-replicated partitions are not listed"
+
+        shot = os.path.join(artifact_dir(), "status_page_cluster.png")
+        run_chromium(["--virtual-time-budget=%d" % VIRTUAL_TIME_BUDGET_MS,
+                      "--window-size=%d,%d" % SCREENSHOT_SIZE, "--screenshot=" + shot, url],
+                     str(tmp_path))
+        assert png_size(shot) == SCREENSHOT_SIZE
+        print("status page screenshot (cluster, broker %d down): %s" % (victim, shot))
+    finally:
+        c.close()

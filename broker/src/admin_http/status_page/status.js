@@ -9,6 +9,9 @@ const POLL_MS = 2000;
 const HISTORY_MS = 10 * 60 * 1000;
 /** A chart never spans less than this, so its first points do not stretch across it. */
 const CHART_SPAN_MIN_MS = 60 * 1000;
+/** Leaderless / under-replicated partitions listed: topics, and partitions per topic. */
+const PROBLEM_TOPICS_MAX = 10;
+const PROBLEM_PARTITIONS_MAX = 20;
 /** Lag charts drawn (the most lagging groups). */
 const LAG_CHARTS_MAX = 8;
 /** Per-request timeout: a stuck request shows as an error, not a frozen page. */
@@ -158,8 +161,13 @@ function renderHealth(h) {
 
   const problems = $("problems");
   problems.replaceChildren();
+  // Bounded: a broker down in a 10,000-partition cluster must not fill the page.
   const list = (what, byTopic) => {
-    const parts = Object.entries(byTopic || {}).map(([t, ps]) => t + " [" + ps.join(", ") + "]");
+    const topics = Object.entries(byTopic || {});
+    const parts = topics.slice(0, PROBLEM_TOPICS_MAX).map(([t, ps]) => t + " [" +
+      ps.slice(0, PROBLEM_PARTITIONS_MAX).join(", ") +
+      (ps.length > PROBLEM_PARTITIONS_MAX ? ", … " + (ps.length - PROBLEM_PARTITIONS_MAX) + " more" : "") + "]");
+    if (topics.length > PROBLEM_TOPICS_MAX) parts.push("… " + (topics.length - PROBLEM_TOPICS_MAX) + " more topics");
     if (parts.length) problems.append(el("div", { "data-problem": what }, what + ": " + parts.join("; ")));
   };
   list("leaderless", h.leaderless_partitions);
