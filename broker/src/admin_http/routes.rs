@@ -1,6 +1,6 @@
 //! The admin server's endpoints: each reads the shards' samples
 //! ([`crate::metrics::gather`]) and answers JSON, or Prometheus text for
-//! `/metrics`.
+//! `/metrics`; `/` and its two files are the status page (`page.rs`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;

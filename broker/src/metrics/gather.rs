@@ -67,7 +67,7 @@ pub struct ShardSample {
     pub stats: ShardStats,
     pub partitions: Vec<PartitionSample>,
     pub commits: Vec<Commit>,
-    /// The groups this shard coordinates (not with [`Detail::Partitions`]).
+    /// The groups this shard coordinates (only with [`Detail::Status`]).
     pub groups: Vec<GroupSample>,
     pub sync: tidemark_storage::sync_stats::SyncLatency,
     /// Shard 0 only: the metadata snapshot and the controller's leader
@@ -104,12 +104,12 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
         .iter()
         .map(|(key, p)| partition_sample(shard, &meta, node, key, p))
         .collect();
-    let (commits, groups) = if detail == Detail::Partitions {
-        Default::default()
+    let coordinator = crate::groups::coordinator();
+    let coordinator = coordinator.borrow();
+    let commits = if detail == Detail::Partitions {
+        Vec::new()
     } else {
-        let c = crate::groups::coordinator();
-        let c = c.borrow();
-        let commits = c
+        coordinator
             .groups
             .iter()
             .flat_map(|(gid, g)| {
@@ -120,9 +120,14 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
                     offset: v.value.offset,
                 })
             })
-            .collect();
-        (commits, group_samples(&c))
+            .collect()
     };
+    let groups = if detail == Detail::Status {
+        group_samples(&coordinator)
+    } else {
+        Vec::new()
+    };
+    drop(coordinator);
     let (stats, sync) = match detail {
         Detail::Full => (
             super::record::snapshot(),
