@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the conformance suite needs (idempotent), on Debian:
-#   kcat, node + npm (apt, only if missing); the Python clients and pytest
+#   kcat, node + npm, prometheus, chromium (apt, only if missing); the Python clients and pytest
 #   (pip, pinned in requirements.txt); kafkajs and its codecs (npm ci, pinned
 #   by js/package-lock.json).
 # Usage: bash conformance/install.sh        (from anywhere; as root or with sudo)
@@ -15,6 +15,7 @@ missing=()
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # test_tls.py makes its certificates
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)  # test_metrics.py scrapes a cluster
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)  # test_status_page.py loads the status page
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 "$PYTHON" -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)

@@ -1,6 +1,8 @@
-//! The admin HTTP server: `/metrics` for Prometheus and the status API
+//! The admin HTTP server: `/metrics` for Prometheus, the status API
 //! (`/v1/status/live`, `/v1/status/ready`, `/v1/cluster/health`,
-//! `/v1/brokers`, `/v1/brokers/{id}`, `/v1/partitions/{topic}/{partition}`).
+//! `/v1/brokers`, `/v1/brokers/{id}`, `/v1/partitions/{topic}/{partition}`,
+//! `/v1/topics`, `/v1/groups`) and the status page at `/` (`page.rs`,
+//! `status_page/`) that polls it.
 //!
 //! It runs on its own threads, off the shards' event loops, so a slow
 //! scrape or a slow client never delays Kafka traffic: the shards only
@@ -11,12 +13,15 @@
 //! most [`HEAD_MAX_BYTES`], no body, [`REQUEST_TIMEOUT_MS`] for the whole
 //! exchange, at most [`CONNECTIONS_MAX`] connections at once (more are
 //! answered 503 and closed). With `TIDEMARK_ADMIN_TOKEN` set, every
-//! request but the liveness and readiness probes must carry
+//! request but the liveness and readiness probes and the status page's
+//! own files must carry
 //! `Authorization: Bearer TOKEN` (else 401). No TLS yet: the address is
 //! loopback by default and must be kept private.
 
 mod drain;
+mod page;
 mod routes;
+mod status;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -212,9 +217,11 @@ fn authorized(admin: &Admin, path: &str, authorization: Option<&[u8]>) -> bool {
         return true;
     };
     let path = path.split('?').next().unwrap_or("");
+    // The probes, and the status page's own files: they hold no data
+    // (the page asks for the token and sends it on its API calls).
     if matches!(
         path.trim_end_matches('/'),
-        "/v1/status/live" | "/v1/status/ready"
+        "/v1/status/live" | "/v1/status/ready" | "" | "/index.html" | "/status.css" | "/status.js"
     ) {
         return true;
     }
@@ -251,8 +258,16 @@ fn response(status: u16, content_type: &str, body: &[u8]) -> Vec<u8> {
     } else {
         ""
     };
+    // The status page may load nothing but its own files and call nothing
+    // but this server: the browser enforces the "nothing from the
+    // internet" promise even if a later edit slips in a remote URL.
+    let policy = if content_type.starts_with("text/html") {
+        page::CONTENT_SECURITY_POLICY
+    } else {
+        ""
+    };
     let mut out = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n{challenge}\r\n",
+        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n{policy}{challenge}\r\n",
         reason(status),
         body.len()
     )

@@ -1,13 +1,14 @@
 //! The admin server's endpoints: each reads the shards' samples
 //! ([`crate::metrics::gather`]) and answers JSON, or Prometheus text for
-//! `/metrics`.
+//! `/metrics`; `/` and its two files are the status page (`page.rs`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde_json::json;
 
-use super::{Admin, GATHER_TIMEOUT_MS};
+use super::status::{self, query_count};
+use super::{Admin, GATHER_TIMEOUT_MS, page};
 use crate::metrics::gather::{self, Detail, PartitionSample, ShardSample};
 use crate::metrics::view::ClusterView;
 
@@ -33,7 +34,7 @@ fn unavailable(e: impl std::fmt::Display) -> Reply {
 /// the maintenance and decommission resources (`drain.rs`).
 pub fn route(admin: &Admin, method: &str, path: &str) -> Reply {
     use super::drain::{Resource, route as drain_route};
-    let path = path.split('?').next().unwrap_or("");
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     match parts.as_slice() {
         ["v1", "brokers", id, "maintenance"] => {
@@ -48,7 +49,12 @@ pub fn route(admin: &Admin, method: &str, path: &str) -> Reply {
         _ => {}
     }
     match parts.as_slice() {
+        [""] | ["index.html"] => page::asset(page::Asset::Html),
+        ["status.css"] => page::asset(page::Asset::Css),
+        ["status.js"] => page::asset(page::Asset::Js),
         ["metrics"] => metrics(admin),
+        ["v1", "topics"] => topics(admin, query),
+        ["v1", "groups"] => groups(admin, query),
         ["v1", "status", "live"] => json_reply(200, json!({ "live": true })),
         ["v1", "status", "ready"] => ready(admin),
         ["v1", "cluster", "health"] => match samples(admin, Detail::Partitions) {
@@ -94,6 +100,61 @@ fn samples(admin: &Admin, detail: Detail) -> Result<Vec<ShardSample>, gather::Sh
         detail,
         Duration::from_millis(GATHER_TIMEOUT_MS),
     )
+}
+
+fn bad_request(message: String) -> Reply {
+    json_reply(400, json!({ "error": message }))
+}
+
+/// `/v1/topics[?limit=N]`.
+fn topics(admin: &Admin, query: &str) -> Reply {
+    let limit = match query_count(query, "limit", status::TOPICS_LIMIT_DEFAULT) {
+        Ok(n) => n,
+        Err(e) => return bad_request(e),
+    };
+    let s = match samples(admin, Detail::Status) {
+        Ok(s) => s,
+        Err(e) => return unavailable(e),
+    };
+    let topics = s
+        .iter()
+        .find_map(|x| x.metadata.as_deref())
+        .map(status::topic_infos)
+        .unwrap_or_default();
+    json_reply(
+        200,
+        status::topics_json(
+            admin.ctx.config.node_id,
+            &topics,
+            &s,
+            limit,
+            status::now_ms(),
+        ),
+    )
+}
+
+/// `/v1/groups[?limit=N&partitions=M]`.
+fn groups(admin: &Admin, query: &str) -> Reply {
+    let counts = query_count(query, "limit", status::GROUPS_LIMIT_DEFAULT).and_then(|l| {
+        query_count(query, "partitions", status::GROUP_PARTITIONS_LIMIT_DEFAULT).map(|p| (l, p))
+    });
+    let (limit, partitions) = match counts {
+        Ok(x) => x,
+        Err(e) => return bad_request(e),
+    };
+    match samples(admin, Detail::Status) {
+        Ok(s) => json_reply(
+            200,
+            status::groups_json(
+                admin.ctx.config.node_id,
+                &s,
+                limit,
+                partitions,
+                status::now_ms(),
+            ),
+        ),
+        Err(e) => unavailable(e),
+    }
 }
 
 fn metrics(admin: &Admin) -> Reply {

@@ -38,7 +38,7 @@ const SHARE: &str = "share";
 /// Whether `id` is a KIP-848 group here: a consumer group exists and no
 /// classic member holds the id (the classic entry then only carries the
 /// group's committed offsets).
-fn is_consumer_group(c: &groups::Coordinator, id: &str) -> bool {
+pub(crate) fn is_consumer_group(c: &groups::Coordinator, id: &str) -> bool {
     c.consumer_groups.contains_key(id) && c.groups.get(id).is_none_or(|g| g.members.is_empty())
 }
 

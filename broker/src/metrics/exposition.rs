@@ -226,16 +226,7 @@ fn requests(o: &mut Out, samples: &[ShardSample]) {
 }
 
 fn topics_io(o: &mut Out, samples: &[ShardSample]) {
-    let mut by_topic: BTreeMap<&str, super::record::TopicIo> = BTreeMap::new();
-    for s in samples {
-        for (t, io) in &s.stats.topics {
-            let e = by_topic.entry(t.as_str()).or_default();
-            e.bytes_in += io.bytes_in;
-            e.records_in += io.records_in;
-            e.bytes_out += io.bytes_out;
-            e.records_out += io.records_out;
-        }
-    }
+    let by_topic = super::aggregate::topic_io(samples);
     type Field = fn(&super::record::TopicIo) -> u64;
     let families: [(&str, &str, Field); 4] = [
         (
@@ -298,36 +289,34 @@ fn partitions(o: &mut Out, samples: &[ShardSample], view: &ClusterView, max: usi
             }
         }
     }
-    let mut by_topic: BTreeMap<&str, (u64, u64, i64)> = BTreeMap::new();
-    for p in &all {
-        let e = by_topic.entry(p.topic.as_str()).or_default();
-        e.0 += 1;
-        e.1 += p.size_bytes;
-        e.2 += p.high_watermark;
-    }
+    let by_topic = super::aggregate::topic_replicas(samples);
     o.family(
         "topic_partitions",
         "gauge",
         "Partition replicas of each topic on this broker.",
     );
-    for (t, (n, _, _)) in &by_topic {
-        o.sample("topic_partitions", &[("topic", t)], n);
+    for (t, r) in &by_topic {
+        o.sample("topic_partitions", &[("topic", t)], r.partitions);
     }
     o.family(
         "topic_size_bytes",
         "gauge",
         "Bytes of each topic's partition replicas on this broker.",
     );
-    for (t, (_, b, _)) in &by_topic {
-        o.sample("topic_size_bytes", &[("topic", t)], b);
+    for (t, r) in &by_topic {
+        o.sample("topic_size_bytes", &[("topic", t)], r.size_bytes);
     }
     o.family(
         "topic_high_watermark_sum",
         "gauge",
         "Sum of the high watermarks of each topic's partition replicas on this broker (its rate is the topic's committed records per second).",
     );
-    for (t, (_, _, hw)) in &by_topic {
-        o.sample("topic_high_watermark_sum", &[("topic", t)], hw);
+    for (t, r) in &by_topic {
+        o.sample(
+            "topic_high_watermark_sum",
+            &[("topic", t)],
+            r.high_watermark_sum,
+        );
     }
     let led_short = all
         .iter()
@@ -376,61 +365,40 @@ fn partitions(o: &mut Out, samples: &[ShardSample], view: &ClusterView, max: usi
 }
 
 fn groups(o: &mut Out, samples: &[ShardSample], max: usize) {
-    let hw: HashMap<(&str, i32), i64> = samples
-        .iter()
-        .flat_map(|s| &s.partitions)
-        .map(|p| ((p.topic.as_str(), p.index), p.high_watermark))
-        .collect();
-    let mut lags: Vec<(&str, &str, i32, i64)> = samples
-        .iter()
-        .flat_map(|s| &s.commits)
-        .filter_map(|c| {
-            let h = hw.get(&(c.topic.as_str(), c.partition))?;
-            Some((
-                c.group.as_str(),
-                c.topic.as_str(),
-                c.partition,
-                (h - c.offset).max(0),
-            ))
-        })
-        .collect();
-    lags.sort();
-    if lags.len() <= max {
+    let all = super::aggregate::partition_lags(samples);
+    // Only partitions with a replica here have a lag to export.
+    let known: Vec<_> = all.iter().filter(|l| l.lag().is_some()).copied().collect();
+    if known.len() <= max {
         o.family(
             "group_lag",
             "gauge",
             "High watermark minus the group's committed offset, by group, topic and partition (groups coordinated here, partitions with a replica here).",
         );
-        for (g, t, p, lag) in &lags {
-            let idx = p.to_string();
+        for l in &known {
+            let idx = l.partition.to_string();
             o.sample(
                 "group_lag",
-                &[("group", g), ("topic", t), ("partition", &idx)],
-                lag,
+                &[("group", l.group), ("topic", l.topic), ("partition", &idx)],
+                l.lag().unwrap_or(0),
             );
         }
     }
-    let mut per_group: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
-    for (g, _, _, lag) in &lags {
-        let e = per_group.entry(g).or_default();
-        e.0 = e.0.max(*lag);
-        e.1 += lag;
-    }
+    let per_group = super::aggregate::lag_totals(&known);
     o.family(
         "group_lag_max",
         "gauge",
         "The largest partition lag of each group coordinated here.",
     );
-    for (g, (m, _)) in &per_group {
-        o.sample("group_lag_max", &[("group", g)], m);
+    for (g, t) in &per_group {
+        o.sample("group_lag_max", &[("group", g)], t.lag_max);
     }
     o.family(
         "group_lag_sum",
         "gauge",
         "The total lag of each group coordinated here.",
     );
-    for (g, (_, s)) in &per_group {
-        o.sample("group_lag_sum", &[("group", g)], s);
+    for (g, t) in &per_group {
+        o.sample("group_lag_sum", &[("group", g)], t.lag_sum);
     }
 }
 

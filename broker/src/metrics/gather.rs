@@ -47,12 +47,28 @@ pub struct Commit {
     pub offset: i64,
 }
 
+/// A group coordinated by one shard, as ListGroups names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupSample {
+    pub group: String,
+    /// Kafka's state name (`Stable`, `Empty`, `Assigning`, ...).
+    pub state: &'static str,
+    /// The classic protocol type (`consumer`, `connect`, ...; empty when
+    /// never joined), or `consumer` / `share` for KIP-848 / KIP-932 groups.
+    pub protocol_type: String,
+    /// `classic`, `consumer` or `share` (ListGroups' group type).
+    pub kind: &'static str,
+    pub members: usize,
+}
+
 /// Everything a scrape reads from one shard.
 pub struct ShardSample {
     pub shard: usize,
     pub stats: ShardStats,
     pub partitions: Vec<PartitionSample>,
     pub commits: Vec<Commit>,
+    /// The groups this shard coordinates (only with [`Detail::Status`]).
+    pub groups: Vec<GroupSample>,
     pub sync: tidemark_storage::sync_stats::SyncLatency,
     /// Shard 0 only: the metadata snapshot and the controller's leader
     /// (cluster mode; `None` while there is none or on a single node).
@@ -72,6 +88,11 @@ pub enum Detail {
     Full,
     /// Partitions and metadata only (the status endpoints).
     Partitions,
+    /// What the status page's `/v1/topics` and `/v1/groups` read: the
+    /// per-topic byte and record counters (not the latency histograms,
+    /// which the page polling every few seconds would copy for nothing),
+    /// partitions, committed offsets and the groups.
+    Status,
 }
 
 fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
@@ -83,10 +104,12 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
         .iter()
         .map(|(key, p)| partition_sample(shard, &meta, node, key, p))
         .collect();
-    let (stats, commits, sync) = if detail == Detail::Full {
-        let c = crate::groups::coordinator();
-        let c = c.borrow();
-        let commits = c
+    let coordinator = crate::groups::coordinator();
+    let coordinator = coordinator.borrow();
+    let commits = if detail == Detail::Partitions {
+        Vec::new()
+    } else {
+        coordinator
             .groups
             .iter()
             .flat_map(|(gid, g)| {
@@ -97,20 +120,28 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
                     offset: v.value.offset,
                 })
             })
-            .collect();
-        (
-            super::record::snapshot(),
-            commits,
-            tidemark_storage::sync_stats::sync_latency(),
-        )
+            .collect()
+    };
+    let groups = if detail == Detail::Status {
+        group_samples(&coordinator)
     } else {
-        Default::default()
+        Vec::new()
+    };
+    drop(coordinator);
+    let (stats, sync) = match detail {
+        Detail::Full => (
+            super::record::snapshot(),
+            tidemark_storage::sync_stats::sync_latency(),
+        ),
+        Detail::Status => (super::record::topics_snapshot(), Default::default()),
+        Detail::Partitions => Default::default(),
     };
     ShardSample {
         shard: shard.id,
         stats,
         partitions,
         commits,
+        groups,
         sync,
         metadata: (shard.id == 0).then_some(meta),
         controller_leader: if shard.id == 0 {
@@ -123,6 +154,46 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
             None
         },
     }
+}
+
+/// Every group of the coordinator, classified as ListGroups does: a
+/// KIP-848 group keeps an empty classic entry for its offsets, so a
+/// classic entry counts only while the id is not a member-less shadow of
+/// a consumer group.
+fn group_samples(c: &crate::groups::Coordinator) -> Vec<GroupSample> {
+    use crate::handlers::group_admin::is_consumer_group;
+    let mut out: Vec<GroupSample> = c
+        .groups
+        .values()
+        .filter(|g| !is_consumer_group(c, &g.id))
+        .map(|g| GroupSample {
+            group: g.id.clone(),
+            state: g.state.name(),
+            protocol_type: g.protocol_type.clone().unwrap_or_default(),
+            kind: "classic",
+            members: g.members.len(),
+        })
+        .collect();
+    out.extend(
+        c.consumer_groups
+            .values()
+            .filter(|g| is_consumer_group(c, &g.id))
+            .map(|g| GroupSample {
+                group: g.id.clone(),
+                state: g.state_name(),
+                protocol_type: "consumer".into(),
+                kind: "consumer",
+                members: g.members.len(),
+            }),
+    );
+    out.extend(c.share_groups.values().map(|g| GroupSample {
+        group: g.id.clone(),
+        state: g.state_name(),
+        protocol_type: "share".into(),
+        kind: "share",
+        members: g.members.len(),
+    }));
+    out
 }
 
 fn partition_sample(

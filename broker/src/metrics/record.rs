@@ -83,6 +83,15 @@ pub fn snapshot() -> ShardStats {
     STATS.with(|s| s.borrow().clone())
 }
 
+/// A copy of this thread's per-topic counters only (the status page's
+/// throughput), without the latency histograms.
+pub fn topics_snapshot() -> ShardStats {
+    STATS.with(|s| ShardStats {
+        topics: s.borrow().topics.clone(),
+        ..Default::default()
+    })
+}
+
 /// One request of API `api_key` answered after `took`, with the error
 /// codes its response carries (`errors`, codes other than NONE).
 pub fn request(api_key: i16, took: Duration, errors: &[i16]) {
