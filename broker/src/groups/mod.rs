@@ -100,6 +100,17 @@ pub struct Coordinator {
     pub share_groups: HashMap<String, share_protocol::ShareGroup>,
 }
 
+impl Coordinator {
+    /// Whether `id` is a KIP-848 group here: a consumer group exists and no
+    /// classic member holds the id (the classic entry then only carries the
+    /// group's committed offsets). ListGroups and the status API sort
+    /// groups by it.
+    pub fn is_consumer_group(&self, id: &str) -> bool {
+        self.consumer_groups.contains_key(id)
+            && self.groups.get(id).is_none_or(|g| g.members.is_empty())
+    }
+}
+
 thread_local! {
     static COORDINATOR: Rc<RefCell<Coordinator>> = Rc::new(RefCell::new(Coordinator::default()));
 }

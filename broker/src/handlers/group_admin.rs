@@ -35,11 +35,9 @@ const CLASSIC: &str = "classic";
 const CONSUMER: &str = "consumer";
 const SHARE: &str = "share";
 
-/// Whether `id` is a KIP-848 group here: a consumer group exists and no
-/// classic member holds the id (the classic entry then only carries the
-/// group's committed offsets).
-pub(crate) fn is_consumer_group(c: &groups::Coordinator, id: &str) -> bool {
-    c.consumer_groups.contains_key(id) && c.groups.get(id).is_none_or(|g| g.members.is_empty())
+/// See [`groups::Coordinator::is_consumer_group`].
+fn is_consumer_group(c: &groups::Coordinator, id: &str) -> bool {
+    c.is_consumer_group(id)
 }
 
 pub async fn list(

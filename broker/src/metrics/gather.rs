@@ -161,11 +161,10 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
 /// classic entry counts only while the id is not a member-less shadow of
 /// a consumer group.
 fn group_samples(c: &crate::groups::Coordinator) -> Vec<GroupSample> {
-    use crate::handlers::group_admin::is_consumer_group;
     let mut out: Vec<GroupSample> = c
         .groups
         .values()
-        .filter(|g| !is_consumer_group(c, &g.id))
+        .filter(|g| !c.is_consumer_group(&g.id))
         .map(|g| GroupSample {
             group: g.id.clone(),
             state: g.state.name(),
@@ -177,7 +176,7 @@ fn group_samples(c: &crate::groups::Coordinator) -> Vec<GroupSample> {
     out.extend(
         c.consumer_groups
             .values()
-            .filter(|g| is_consumer_group(c, &g.id))
+            .filter(|g| c.is_consumer_group(&g.id))
             .map(|g| GroupSample {
                 group: g.id.clone(),
                 state: g.state_name(),
