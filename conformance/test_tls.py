@@ -518,3 +518,54 @@ def test_refused_configurations(pki):
         b.start(timeout=15)
     b.close()
     assert "listeners setting both given" in str(e.value)
+
+
+def test_admin_api_over_https(pki):
+    """admin.ssl.enabled: the admin API speaks HTTPS only, with the SSL
+    listeners' certificate (and their client-certificate rule); a client
+    trusting the CA reads it, plain HTTP and an untrusting client get
+    nothing, and tmk reaches it with -X admin.tls.enabled and the tls.*
+    settings."""
+    import json
+    import ssl
+    import urllib.error
+    import urllib.request
+    import test_tmk
+    b = start({"ssl.keystore.location": str(pki.server[2]), "admin.ssl.enabled": "true"},
+              "admin-https")
+    try:
+        https = "https://127.0.0.1:%d" % b.admin_port
+        ctx = ssl.create_default_context(cafile=str(pki.ca))
+        with urllib.request.urlopen(https + "/v1/brokers", context=ctx, timeout=10) as r:
+            assert r.status == 200
+            assert [x["node_id"] for x in json.loads(r.read())] == [b.node_id]
+        with urllib.request.urlopen(https + "/metrics", context=ctx, timeout=10) as r:
+            assert b"tidemark_" in r.read()
+        # The certificate is checked: a client that does not trust the CA
+        # fails the handshake.
+        with pytest.raises(urllib.error.URLError) as e:
+            urllib.request.urlopen(https + "/v1/status/live", context=ssl.create_default_context(),
+                                   timeout=10)
+        assert isinstance(e.value.reason, ssl.SSLCertVerificationError), e.value
+        # Plain HTTP gets no HTTP answer (at most a TLS alert).
+        import http.client
+        with pytest.raises((urllib.error.URLError, OSError, http.client.HTTPException)):
+            urllib.request.urlopen("http://127.0.0.1:%d/v1/status/live" % b.admin_port, timeout=3)
+
+        tmk = str(test_tmk.tmk_binary())
+        env = dict(os.environ, TMK_CONFIG="/nonexistent/tmk.yaml")
+        base = [tmk, "--brokers", b.ssl_bootstrap, "-X", "admin.hosts=127.0.0.1:%d" % b.admin_port]
+        args = ["cluster", "maintenance", "status", "--format", "json"]
+        r = subprocess.run(base + ["-X", "admin.tls.enabled=true", "-X", "tls.ca=%s" % pki.ca]
+                           + args, capture_output=True, text=True, timeout=60, env=env)
+        # Through TLS to the API: a single node has no maintenance mode,
+        # and the broker says so.
+        assert "HTTP 400" in r.stderr and "single-node" in r.stderr, r.stderr
+        # Without admin.tls.enabled tmk's plain HTTP gets no answer from
+        # the HTTPS server (its Kafka connection over TLS still works).
+        r = subprocess.run(base + ["-X", "tls.ca=%s" % pki.ca] + args,
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert r.returncode == 1 and "admin API" in r.stderr, r.stderr
+        assert "HTTP 400" not in r.stderr, r.stderr
+    finally:
+        b.close()

@@ -72,7 +72,8 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     };
     // Certificates are loaded before anything else starts, so a broken
     // keystore stops the broker with a clear message.
-    let tls = if config.listeners.iter().any(|l| l.protocol.tls()) {
+    let admin_tls = config.admin_addr.is_some() && config.settings.bool("admin.ssl.enabled");
+    let tls = if admin_tls || config.listeners.iter().any(|l| l.protocol.tls()) {
         Some(crate::tls::TlsContext::from_settings(&config.settings)?)
     } else {
         None

@@ -239,7 +239,14 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         String,
         "127.0.0.1:9644",
         false,
-        "The admin HTTP server's address, HOST:PORT (/metrics, /v1/status, /v1/cluster/health, /v1/brokers, /v1/partitions); port 0 picks a free port (logged at start); empty: no admin server. --admin-addr overrides it. No TLS or credentials: keep it on a private address."
+        "The admin HTTP server's address, HOST:PORT (/metrics, /v1/status, /v1/cluster/health, /v1/brokers, /v1/partitions); port 0 picks a free port (logged at start); empty: no admin server. --admin-addr overrides it. With admin.ssl.enabled it is HTTPS; with TIDEMARK_ADMIN_TOKEN set its requests need that bearer token; otherwise keep it on a private address."
+    ),
+    b!(
+        "admin.ssl.enabled",
+        Boolean,
+        "false",
+        false,
+        "Serve the admin HTTP server over TLS (HTTPS only), with the certificates of the Kafka SSL listeners: ssl.keystore.location (PEM), and with ssl.truststore.location and ssl.client.auth for client certificates; reloaded when the files change. Needs ssl.keystore.location even without an SSL listener."
     ),
     b!(
         "metrics.enabled",

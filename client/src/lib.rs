@@ -41,6 +41,7 @@ pub use error::Error;
 pub use kafka_protocol;
 pub use kafka_protocol::ErrorCode;
 pub use kafka_protocol::records::Compression;
+pub use tls::blocking_stream as tls_stream;
 
 #[cfg(test)]
 mod tests {

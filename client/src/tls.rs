@@ -160,6 +160,27 @@ pub(crate) fn handshake(
     Ok(Arc::new(Mutex::new(conn)))
 }
 
+/// A blocking TLS stream over `tcp` to `host` (a name or an IP address,
+/// as the certificate names it), the handshake done (bounded by `tcp`'s
+/// timeouts): for one request and its response on one connection, such as
+/// tmk's admin API calls, where sharing the session between a reader and
+/// writers (as a Kafka connection does) buys nothing.
+pub fn blocking_stream(
+    cfg: &TlsConfig,
+    host: &str,
+    mut tcp: TcpStream,
+) -> Result<rustls::StreamOwned<ClientConnection, TcpStream>, Error> {
+    let config = client_config(cfg)?;
+    let name = ServerName::try_from(host.to_string())
+        .map_err(|e| Error::Tls(format!("server name {host}: {e}")))?;
+    let mut conn = ClientConnection::new(config, name).map_err(|e| Error::Tls(e.to_string()))?;
+    while conn.is_handshaking() {
+        conn.complete_io(&mut tcp)
+            .map_err(|e| Error::Tls(format!("handshake with {host}: {e}")))?;
+    }
+    Ok(rustls::StreamOwned::new(conn, tcp))
+}
+
 /// The read half: plaintext out of the shared session.
 pub(crate) struct TlsReader {
     pub(crate) sock: TcpStream,

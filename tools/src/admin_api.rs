@@ -2,8 +2,9 @@
 //! what the Kafka protocol has no API for: maintenance mode and
 //! decommissioning.
 //!
-//! One request per connection (`Connection: close`), plain HTTP/1.1 over
-//! a std `TcpStream`, the response head parsed by `httparse` (the crate
+//! One request per connection (`Connection: close`), HTTP/1.1 over a std
+//! `TcpStream` (HTTPS with `admin.tls.enabled`: rustls through
+//! `tidemark_client::tls_stream`), the response head parsed by `httparse` (the crate
 //! the broker's server parses requests with). A full HTTP client crate
 //! would bring URL and IDNA parsing and a connection pool for a handful of
 //! requests to addresses the operator gives.
@@ -11,6 +12,8 @@
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
+
+use tidemark_client::TlsConfig;
 
 use crate::errors::{Result, TmkError};
 
@@ -22,6 +25,8 @@ pub struct AdminApi {
     hosts: Vec<String>,
     /// Sent as `Authorization: Bearer` when set.
     token: Option<String>,
+    /// HTTPS, trusting what this says, when set.
+    tls: Option<TlsConfig>,
     timeout_ms: u64,
 }
 
@@ -32,10 +37,16 @@ pub struct Response {
 }
 
 impl AdminApi {
-    pub fn new(hosts: Vec<String>, token: Option<String>, timeout_ms: u64) -> AdminApi {
+    pub fn new(
+        hosts: Vec<String>,
+        token: Option<String>,
+        tls: Option<TlsConfig>,
+        timeout_ms: u64,
+    ) -> AdminApi {
         AdminApi {
             hosts,
             token,
+            tls,
             timeout_ms,
         }
     }
@@ -87,9 +98,28 @@ impl AdminApi {
             .to_socket_addrs()?
             .next()
             .ok_or_else(|| std::io::Error::other("the address resolves to nothing"))?;
-        let mut s = TcpStream::connect_timeout(&addr, timeout)?;
+        let s = TcpStream::connect_timeout(&addr, timeout)?;
         s.set_read_timeout(Some(timeout))?;
         s.set_write_timeout(Some(timeout))?;
+        match &self.tls {
+            None => self.exchange(s, host, method, path),
+            Some(cfg) => {
+                let name = host_name(host);
+                let tls = tidemark_client::tls_stream(cfg, name, s)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                self.exchange(tls, host, method, path)
+            }
+        }
+    }
+
+    /// Writes the request on `s` and reads the whole response.
+    fn exchange<S: Read + Write>(
+        &self,
+        mut s: S,
+        host: &str,
+        method: &str,
+        path: &str,
+    ) -> std::io::Result<Response> {
         let auth = match &self.token {
             Some(t) => format!("Authorization: Bearer {t}\r\n"),
             None => String::new(),
@@ -98,6 +128,7 @@ impl AdminApi {
             s,
             "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{auth}Content-Length: 0\r\nConnection: close\r\n\r\n"
         )?;
+        s.flush()?;
         let mut buf = Vec::new();
         s.take(RESPONSE_MAX_BYTES as u64 + 1)
             .read_to_end(&mut buf)?;
@@ -106,6 +137,16 @@ impl AdminApi {
         }
         parse_response(&buf)
     }
+}
+
+/// The name a certificate is checked against: `host` without its port
+/// (and an IPv6 address without its brackets).
+fn host_name(host: &str) -> &str {
+    let name = match host.rsplit_once(':') {
+        Some((h, port)) if port.chars().all(|c| c.is_ascii_digit()) => h,
+        _ => host,
+    };
+    name.trim_start_matches('[').trim_end_matches(']')
 }
 
 /// Status and body of a whole `Connection: close` response.
@@ -144,6 +185,14 @@ fn parse_response(buf: &[u8]) -> std::io::Result<Response> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_certificate_name_is_the_host_without_its_port() {
+        assert_eq!(host_name("127.0.0.1:9644"), "127.0.0.1");
+        assert_eq!(host_name("broker-1.example:9644"), "broker-1.example");
+        assert_eq!(host_name("[::1]:9644"), "::1");
+        assert_eq!(host_name("localhost"), "localhost");
+    }
 
     #[test]
     fn a_response_is_parsed_to_its_status_and_body() {

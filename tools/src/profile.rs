@@ -32,6 +32,11 @@ pub struct Settings {
     /// `TIDEMARK_ADMIN_TOKEN` environment variable.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub admin_token: Option<String>,
+    /// The admin API is HTTPS (the brokers' `admin.ssl.enabled`), trusted
+    /// with the `tls.*` settings the Kafka connections use (CA, client
+    /// certificate, insecure_skip_verify).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub admin_tls: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tls: Option<Tls>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -68,6 +73,7 @@ pub const KEYS: &[&str] = &[
     "brokers",
     "admin.hosts",
     "admin.token",
+    "admin.tls.enabled",
     "tls.enabled",
     "tls.ca",
     "tls.cert",
@@ -115,6 +121,7 @@ impl Settings {
                     .collect()
             }
             "admin.token" => self.admin_token = Some(v.to_string()).filter(|t| !t.is_empty()),
+            "admin.tls.enabled" => self.admin_tls = parse_bool(k, v)?,
             "tls.enabled" => self.tls.get_or_insert_with(Tls::default).enabled = parse_bool(k, v)?,
             "tls.ca" | "tls.cert" | "tls.key" => {
                 let t = self.tls.get_or_insert_with(Tls::default);
@@ -151,6 +158,9 @@ impl Settings {
         }
         if !other.admin_hosts.is_empty() {
             self.admin_hosts = other.admin_hosts.clone();
+        }
+        if other.admin_tls {
+            self.admin_tls = true;
         }
         if other.admin_token.is_some() {
             self.admin_token = other.admin_token.clone();

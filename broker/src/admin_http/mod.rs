@@ -15,8 +15,12 @@
 //! answered 503 and closed). With `TIDEMARK_ADMIN_TOKEN` set, every
 //! request but the liveness and readiness probes and the status page's
 //! own files must carry
-//! `Authorization: Bearer TOKEN` (else 401). No TLS yet: the address is
-//! loopback by default and must be kept private.
+//! `Authorization: Bearer TOKEN` (else 401). With `admin.ssl.enabled` it
+//! speaks HTTPS only, with the certificates and client-certificate rule of
+//! the Kafka SSL listeners (`ssl.*`, reloaded when the files change); the
+//! handshake counts against [`REQUEST_TIMEOUT_MS`] like the rest of the
+//! exchange. Without it the address is loopback by default and must be
+//! kept private.
 
 mod drain;
 mod page;
@@ -34,6 +38,56 @@ use tracing::{debug, info, warn};
 use crate::BrokerContext;
 use crate::shard::Job;
 
+/// One admin connection's bytes: plain TCP, or TLS over it.
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<rustls::StreamOwned<rustls::ServerConnection, TcpStream>>),
+}
+
+impl Stream {
+    /// The socket under it (for its timeouts).
+    fn tcp(&self) -> &TcpStream {
+        match self {
+            Stream::Plain(s) => s,
+            Stream::Tls(s) => &s.sock,
+        }
+    }
+
+    /// Ends the exchange: a TLS peer is told the stream ends
+    /// (close_notify), so a client never mistakes it for a truncation.
+    fn finish(&mut self) {
+        if let Stream::Tls(s) = self {
+            s.conn.send_close_notify();
+            let _ = s.flush();
+        }
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.read(buf),
+            Stream::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.write(buf),
+            Stream::Tls(s) => s.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.flush(),
+            Stream::Tls(s) => s.flush(),
+        }
+    }
+}
+
 /// The largest request head (request line and headers) read.
 pub const HEAD_MAX_BYTES: usize = 8 * 1024;
 /// Connections served at once; each has its own thread.
@@ -48,6 +102,8 @@ pub struct Admin {
     pub ctx: Arc<BrokerContext>,
     pub peers: Arc<Vec<flume::Sender<Job>>>,
     active: AtomicUsize,
+    /// `admin.ssl.enabled`: every connection is TLS.
+    tls: bool,
 }
 
 /// Binds the admin address (before the shards start, so a taken port
@@ -64,15 +120,23 @@ pub fn start(
     peers: Arc<Vec<flume::Sender<Job>>>,
 ) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
+    let tls = ctx.config.settings.bool("admin.ssl.enabled");
+    if tls && ctx.tls.is_none() {
+        // server.rs loads the certificates whenever the setting is on.
+        return Err(std::io::Error::other(
+            "admin.ssl.enabled needs the ssl.* certificates loaded",
+        ));
+    }
     let admin = Arc::new(Admin {
         ctx,
         peers,
         active: AtomicUsize::new(0),
+        tls,
     });
     std::thread::Builder::new()
         .name("admin-http".into())
         .spawn(move || accept_loop(listener, admin))?;
-    info!(admin_addr = %addr, "admin server listening");
+    info!(admin_addr = %addr, tls, "admin server listening");
     Ok(())
 }
 
@@ -91,6 +155,10 @@ fn accept_loop(listener: TcpListener, admin: Arc<Admin>) {
         };
         if admin.active.fetch_add(1, Ordering::AcqRel) >= CONNECTIONS_MAX {
             admin.active.fetch_sub(1, Ordering::AcqRel);
+            if admin.tls {
+                // A plain-text 503 means nothing to a TLS client: close.
+                continue;
+            }
             let mut s = stream;
             let _ = s.set_write_timeout(Some(Duration::from_millis(500)));
             let _ = s.write_all(&response(
@@ -121,12 +189,12 @@ struct Head {
 }
 
 /// Reads one request head; `Err` carries the response to a bad one.
-fn read_head(stream: &mut TcpStream, deadline: Instant) -> Result<Option<Head>, Vec<u8>> {
+fn read_head(stream: &mut Stream, deadline: Instant) -> Result<Option<Head>, Vec<u8>> {
     let mut buf = vec![0u8; HEAD_MAX_BYTES];
     let mut len = 0;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+        if left.is_zero() || stream.tcp().set_read_timeout(Some(left)).is_err() {
             return Ok(None);
         }
         if len == buf.len() {
@@ -168,9 +236,21 @@ fn read_head(stream: &mut TcpStream, deadline: Instant) -> Result<Option<Head>, 
     }
 }
 
-/// One connection: one request, one response.
-fn serve(admin: &Admin, mut stream: TcpStream) {
+/// One connection: one request, one response (over TLS with
+/// `admin.ssl.enabled`: the handshake happens within the first read and
+/// write, under the same deadline).
+fn serve(admin: &Admin, tcp: TcpStream) {
     let deadline = Instant::now() + Duration::from_millis(REQUEST_TIMEOUT_MS);
+    let mut stream = match admin.ctx.tls.as_ref().filter(|_| admin.tls) {
+        None => Stream::Plain(tcp),
+        Some(tls) => match rustls::ServerConnection::new(tls.current()) {
+            Ok(conn) => Stream::Tls(Box::new(rustls::StreamOwned::new(conn, tcp))),
+            Err(e) => {
+                warn!(error = %e, "admin server: cannot start a TLS session");
+                return;
+            }
+        },
+    };
     let head = read_head(&mut stream, deadline);
     let out = match head {
         Ok(None) => return,
@@ -203,11 +283,12 @@ fn serve(admin: &Admin, mut stream: TcpStream) {
         }
     };
     let left = deadline.saturating_duration_since(Instant::now());
-    if left.is_zero() || stream.set_write_timeout(Some(left)).is_err() {
+    if left.is_zero() || stream.tcp().set_write_timeout(Some(left)).is_err() {
         return;
     }
     let _ = stream.write_all(&out);
     let _ = stream.flush();
+    stream.finish();
 }
 
 /// Whether the request may see `path`: the probes always, the rest with

@@ -65,7 +65,7 @@ const READ_BYTES_MAX: usize = 512 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
-    #[error("ssl.keystore.location is required for an SSL listener")]
+    #[error("ssl.keystore.location is required for an SSL listener (and for admin.ssl.enabled)")]
     NoKeystore,
     #[error(
         "ssl.client.auth={0} needs ssl.truststore.location (the CAs client certificates are checked against)"
