@@ -251,3 +251,84 @@ def test_decommission_moves_every_replica_and_removes_the_broker():
                 assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
         finally:
             c.close()
+
+
+def test_recommission_stops_a_decommission():
+    """DELETE on the decommission resource (`tmk cluster brokers
+    recommission`) stops a decommission under way: the moves not yet
+    finished go back (their new replica, frozen here, never caught up),
+    the broker stays and takes replicas again (a replication-factor-4
+    topic on four brokers needs it), and the producer loses nothing."""
+    c = cluster.Cluster(3, name="recom", settings={
+        "auto.leader.rebalance.enable": "false",
+        "offsets.topic.num.partitions": "4",
+    })
+    run = None
+    try:
+        c.start()
+        # The topic lives on brokers 1-3 only: every replica on broker 3
+        # can only move to broker 4.
+        topic = harness.unique_topic("recom")
+        c.create_topic(topic, PARTITIONS, replication_factor=3, full_isr=True, timeout=60)
+        c.join(4, "zone-a")
+        run = checker.Run(c.bootstrap, topic, PARTITIONS, "4x-recommission").start()
+        run.load.wait_acks(300, timeout=60)
+        victim = 3
+
+        # Only a registered broker can be recommissioned.
+        status, body = _http(c.node(1), "DELETE", "/v1/brokers/9/decommission")
+        assert status == 404 and "not registered" in body["error"], (status, body)
+
+        t = run.fault("decommission-then-recommission")
+        c.sigstop(4)  # the moves to broker 4 cannot finish
+        try:
+            status, body = _http(c.node(1), "PUT", "/v1/brokers/%d/decommission" % victim)
+            assert status == 200, (status, body)
+            status, body = _http(c.node(2), "GET", "/v1/brokers/%d/decommission" % victim)
+            assert body["decommissioning"] is True and body["replicas_left"] > 0, body
+            status, body = _http(c.node(1), "DELETE", "/v1/brokers/%d/decommission" % victim)
+            assert status == 200, (status, body)
+        finally:
+            c.sigcont(4)
+
+        last = []
+
+        def settled():
+            s, b = _http(c.node(2), "GET", "/v1/brokers/%d/decommission" % victim)
+            last[:] = [s, b]
+            return (s == 200 and b["decommissioning"] is False and b["removed"] is False
+                    and b["reassignments_in_progress"] == 0)
+        try:
+            harness.wait_until(settled, timeout=120, interval=0.5, what="the moves to go back")
+        except AssertionError:
+            raise AssertionError("not settled: %r" % (last,)) from None
+        md = c.metadata([topic], 1)
+        for p in md["Topics"][0]["Partitions"]:
+            assert sorted(p["ReplicaNodes"]) == [1, 2, 3], ("the move went back", p)
+        assert victim in (c.brokers_seen_by(1) or [])
+
+        # tmk: recommissioning again changes nothing and says so; the
+        # status agrees.
+        r = _tmk(c, "cluster", "brokers", "recommission", str(victim))
+        assert r.returncode == 0 and "no longer being decommissioned" in r.stdout, r.stderr
+        r = _tmk(c, "cluster", "brokers", "decommission-status", str(victim))
+        assert r.returncode == 0 and "not being decommissioned" in r.stdout, (r.stdout, r.stderr)
+        # Broker 3 takes replicas again.
+        wide = harness.unique_topic("recom-rf4")
+        c.create_topic(wide, 1, replication_factor=4, timeout=60)
+        md = c.metadata([wide], 1)
+        assert sorted(md["Topics"][0]["Partitions"][0]["ReplicaNodes"]) == [1, 2, 3, 4], md
+        run.load.wait_acks(300, after=t, timeout=60)
+    except BaseException:
+        if run is not None:
+            run.abort()
+            run = None
+        raise
+    finally:
+        try:
+            if run is not None:
+                res = run.finish()
+                res.assert_ok()
+                assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
+        finally:
+            c.close()

@@ -188,6 +188,14 @@ pub enum Command {
     Decommission {
         node: i32,
     },
+    /// Stops decommissioning broker `node` (Redpanda's recommission): it
+    /// takes replicas again, and the moves its decommission started that
+    /// have not finished are cancelled (their partitions go back to the
+    /// replicas they had; the finished ones stay moved). Nothing to do for
+    /// a broker not being decommissioned; refused once it was removed.
+    Recommission {
+        node: i32,
+    },
     /// Removes a decommissioned broker from the cluster once no partition
     /// names it (proposed by the controller leader; refused before).
     RemoveBroker {
@@ -524,6 +532,9 @@ impl Persisted {
             }
             Command::Decommission { node } => {
                 return self.decommission(*node);
+            }
+            Command::Recommission { node } => {
+                return self.recommission(*node);
             }
             Command::RemoveBroker { id } => {
                 let Some(b) = self.brokers.get(id) else {
@@ -874,6 +885,58 @@ impl Persisted {
         }
         Ok(Outcome::Done)
     }
+
+    /// See [`Command::Recommission`]. A move is one the decommission
+    /// made when its target is the replicas with `node`'s place given to
+    /// another broker; a reassignment an operator asked for is left alone.
+    fn recommission(&mut self, node: i32) -> Result<Outcome, Refused> {
+        use kafka_protocol::ErrorCode as E;
+        let Some(b) = self.brokers.get_mut(&node) else {
+            return Err(Refused::new(
+                E::BrokerIdNotRegistered,
+                format!(
+                    "broker {node} is not registered (a finished decommission removed it; started again, it registers as a new broker)"
+                ),
+            ));
+        };
+        if !b.decommissioning {
+            return Ok(Outcome::Done);
+        }
+        b.decommissioning = false;
+        let names: Vec<String> = self.topics.by_name.keys().cloned().collect();
+        for name in names {
+            let Some(t) = self.topics.get_mut(&name) else {
+                continue;
+            };
+            let cancelled: Vec<i32> = t
+                .reassignments
+                .iter()
+                .filter(|(p, target)| {
+                    t.replicas
+                        .get(**p as usize)
+                        .is_some_and(|now| moves_off(now, target, node))
+                })
+                .map(|(p, _)| *p)
+                .collect();
+            for p in cancelled {
+                t.reassignments.remove(&p);
+            }
+        }
+        Ok(Outcome::Done)
+    }
+}
+
+/// Whether `target` is `replicas` with `node`'s place alone given to a
+/// broker not among them (the move a decommission of `node` makes).
+fn moves_off(replicas: &[i32], target: &[i32], node: i32) -> bool {
+    replicas.len() == target.len()
+        && replicas.contains(&node)
+        && !target.contains(&node)
+        && replicas
+            .iter()
+            .zip(target)
+            .filter(|(r, t)| r != t)
+            .all(|(r, t)| *r == node && !replicas.contains(t))
 }
 
 /// Checks a partition's new replica list as Kafka's controller does: not
@@ -1005,7 +1068,9 @@ impl MetadataState {
     pub fn apply(&mut self, cmd: &Command) -> Result<Outcome, Refused> {
         // A decommission sets targets on every topic hosting the broker.
         let decommissioned_topics = match cmd {
-            Command::Decommission { node } => self.state.topics_hosted_by(*node),
+            Command::Decommission { node } | Command::Recommission { node } => {
+                self.state.topics_hosted_by(*node)
+            }
             _ => Vec::new(),
         };
         let deleting = match cmd {
@@ -1035,7 +1100,7 @@ impl MetadataState {
             Command::DeleteTopic { .. } => {
                 self.changes.topics.extend(deleted_id);
             }
-            Command::Decommission { .. } => {
+            Command::Decommission { .. } | Command::Recommission { .. } => {
                 self.changes.topics.extend(decommissioned_topics);
             }
             Command::SetDynamicSettings { .. } => {
@@ -1878,6 +1943,50 @@ mod tests {
         let snap = a.snapshot();
         assert!(!snap.brokers[&4].decommissioning);
         assert!(snap.topic("t").unwrap().reassignments.is_empty());
+    }
+
+    #[test]
+    fn a_recommission_cancels_the_unfinished_moves_and_keeps_the_finished_ones() {
+        let mut a = MetadataState::new(Settings::default(), 1);
+        for b in 1..=4 {
+            a.apply(&Command::RegisterBroker { broker: broker(b) })
+                .unwrap();
+        }
+        let t = topic("t", 4);
+        let id = t.id;
+        a.apply(&Command::CreateTopic { topic: t }).unwrap();
+        // An operator's own move of partition 3 (off broker 3 too, but
+        // not the decommission's) is left alone.
+        a.apply(&Command::Decommission { node: 3 }).unwrap();
+        a.apply(&Command::Reassign {
+            topic_id: id,
+            partition: 3,
+            target: Some(vec![4, 2, 1]),
+        })
+        .unwrap();
+        // Partition 0's move finished; 1 and 2 are still under way.
+        a.apply(&Command::FinishReassign {
+            topic_id: id,
+            partition: 0,
+            target: vec![1, 2, 4],
+        })
+        .unwrap();
+        a.take_changes();
+        a.apply(&Command::Recommission { node: 3 }).unwrap();
+        assert!(a.take_changes().topics.contains(&id));
+        let snap = a.snapshot();
+        assert!(!snap.brokers[&3].decommissioning);
+        let t = snap.topic("t").unwrap();
+        assert_eq!(t.replicas[0], vec![1, 2, 4]);
+        assert_eq!(t.target_of(0), None);
+        assert_eq!(t.target_of(1), None);
+        assert_eq!(t.target_of(2), None);
+        assert_eq!(t.replicas[1], vec![1, 2, 3]);
+        assert_eq!(t.target_of(3), Some(&vec![4, 2, 1]));
+        // Again: nothing to do. Once removed: refused, with the reason.
+        a.apply(&Command::Recommission { node: 3 }).unwrap();
+        let err = a.apply(&Command::Recommission { node: 9 }).unwrap_err();
+        assert!(err.message.contains("not registered"), "{}", err.message);
     }
 
     #[test]

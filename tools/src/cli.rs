@@ -562,6 +562,10 @@ pub enum BrokersCmd {
         after_help = "EXAMPLES:\n  tmk cluster brokers decommission-status 4\n  tmk cluster brokers decommission-status 4 --format json"
     )]
     DecommissionStatus(BrokerStatus),
+    /// Stop a decommission still under way: the broker takes replicas again,
+    /// unfinished moves go back, finished ones stay.
+    #[command(after_help = "EXAMPLES:\n  tmk cluster brokers recommission 4")]
+    Recommission(BrokerId),
 }
 
 #[derive(Args, Debug)]

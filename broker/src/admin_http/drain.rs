@@ -1,6 +1,6 @@
 //! `/v1/brokers/{id}/maintenance` (PUT turns it on, DELETE off, GET the
-//! progress) and `/v1/brokers/{id}/decommission` (PUT starts it, GET the
-//! progress): the operations the Kafka protocol has no API for
+//! progress) and `/v1/brokers/{id}/decommission` (PUT starts it, DELETE
+//! stops it while the broker is still registered, GET the progress): the operations the Kafka protocol has no API for
 //! (`cluster::drain`). Asked of any broker: the change goes through the
 //! controller, and the status is what that broker's shard 0 sees.
 
@@ -55,6 +55,9 @@ pub fn route(admin: &Admin, method: &str, id: &str, resource: Resource) -> Reply
         }
         (Resource::Decommission, "PUT") => done(change(admin, move |s| {
             Box::pin(async move { drain::decommission(&s, node).await })
+        })),
+        (Resource::Decommission, "DELETE") => done(change(admin, move |s| {
+            Box::pin(async move { drain::recommission(&s, node).await })
         })),
         _ => json_reply(
             405,

@@ -21,7 +21,10 @@
 //!   the broker a reassignment target (see `Persisted::decommission`),
 //!   which the partitions' leaders carry out (`reassignment.rs`); the
 //!   controller leader removes the broker once no partition names it
-//!   ([`finish_decommissions`], every second). A decommissioned broker
+//!   ([`finish_decommissions`], every second). `Command::Recommission`
+//!   stops a decommission before that: the moves not yet finished are
+//!   cancelled (their partitions go back), the finished ones stay. A
+//!   decommissioned broker
 //!   that is still running keeps its controller-log learner and may
 //!   register again (as a new, empty broker), as in Kafka.
 //!
@@ -221,6 +224,15 @@ pub async fn decommission(shard: &Rc<Shard>, node: i32) -> Result<(), ApiError> 
     cluster_only(shard)?;
     known(&shard.metadata(), node)?;
     super::controller::submit(shard, Command::Decommission { node })
+        .await
+        .map(|_| ())
+}
+
+/// Stops decommissioning `node` (through the controller), as Redpanda's
+/// recommission does.
+pub async fn recommission(shard: &Rc<Shard>, node: i32) -> Result<(), ApiError> {
+    cluster_only(shard)?;
+    super::controller::submit(shard, Command::Recommission { node })
         .await
         .map(|_| ())
 }

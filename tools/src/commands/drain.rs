@@ -1,5 +1,5 @@
 //! `tmk cluster maintenance enable|disable|status` and `tmk cluster
-//! brokers decommission|decommission-status`: the broker's admin HTTP API
+//! brokers decommission|decommission-status|recommission`: the broker's admin HTTP API
 //! (`/v1/brokers/{id}/maintenance`, `/v1/brokers/{id}/decommission`),
 //! since the Kafka protocol has no API for either. The broker ids for
 //! `maintenance status` come from DescribeCluster.
@@ -137,6 +137,16 @@ pub fn brokers(conn: &ConnFlags, cmd: BrokersCmd) -> Result<()> {
                 format!(
                     "Decommissioning broker {}: its replicas are moving; `tmk cluster brokers decommission-status {}` shows the progress.\n",
                     b.broker, b.broker
+                )
+                .as_bytes(),
+            )
+        }
+        BrokersCmd::Recommission(b) => {
+            api.call("DELETE", &format!("/v1/brokers/{}/decommission", b.broker))?;
+            write_stdout(
+                format!(
+                    "Broker {} is no longer being decommissioned: it takes replicas again, and the moves not yet finished are going back.\n",
+                    b.broker
                 )
                 .as_bytes(),
             )
