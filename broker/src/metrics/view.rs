@@ -9,6 +9,10 @@ use serde::Serialize;
 use super::gather::{PartitionSample, ShardSample};
 use crate::BrokerContext;
 
+/// The most partitions `/v1/cluster/health` lists per list (leaderless,
+/// under-replicated); the counts beside them are exact.
+pub const HEALTH_PARTITIONS_MAX: usize = 1_000;
+
 #[derive(Debug, Clone, Serialize)]
 pub struct BrokerView {
     pub node_id: i32,
@@ -144,9 +148,12 @@ impl ClusterView {
             .filter(|b| !b.alive)
             .map(|b| b.node_id)
             .collect();
+        // The lists are cut at HEALTH_PARTITIONS_MAX each (the counts stay
+        // exact): a broker of 50,000 partitions that loses a peer would
+        // otherwise answer every health probe with a body of megabytes.
         let by_topic = |v: &[PartitionId]| {
             let mut m: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
-            for p in v {
+            for p in v.iter().take(HEALTH_PARTITIONS_MAX) {
                 m.entry(p.topic.as_str()).or_default().push(p.partition);
             }
             serde_json::to_value(m).unwrap_or_default()
@@ -161,8 +168,49 @@ impl ClusterView {
             "brokers_down": down,
             "leaderless_count": self.leaderless.len(),
             "leaderless_partitions": by_topic(&self.leaderless),
+            "leaderless_truncated": self.leaderless.len() > HEALTH_PARTITIONS_MAX,
             "under_replicated_count": self.under_replicated.len(),
             "under_replicated_partitions": by_topic(&self.under_replicated),
+            "under_replicated_truncated": self.under_replicated.len() > HEALTH_PARTITIONS_MAX,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(n: usize) -> Vec<PartitionId> {
+        (0..n)
+            .map(|i| PartitionId {
+                topic: format!("t{}", i % 7),
+                partition: i as i32,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn health_lists_are_bounded_and_the_counts_exact() {
+        let v = ClusterView {
+            node_id: 1,
+            brokers: Vec::new(),
+            leaderless: parts(HEALTH_PARTITIONS_MAX + 5),
+            under_replicated: parts(3),
+            controller_leader: Some(1),
+        };
+        let h = v.health_json();
+        let listed = |k: &str| -> usize {
+            h[k].as_object()
+                .unwrap()
+                .values()
+                .map(|p| p.as_array().unwrap().len())
+                .sum()
+        };
+        assert_eq!(h["leaderless_count"], HEALTH_PARTITIONS_MAX + 5);
+        assert_eq!(listed("leaderless_partitions"), HEALTH_PARTITIONS_MAX);
+        assert_eq!(h["leaderless_truncated"], true);
+        assert_eq!(h["under_replicated_count"], 3);
+        assert_eq!(listed("under_replicated_partitions"), 3);
+        assert_eq!(h["under_replicated_truncated"], false);
     }
 }
