@@ -128,6 +128,39 @@ def _wait_in_isr(c, run, topic, partition, node_id, since, timeout=30.0):
         run.notes.append("rejoin_isr_s=none(>%.0fs)" % timeout)
 
 
+def _local_partition(node, topic, partition):
+    """The admin API's view of `topic`/`partition` on `node` (its own
+    replica's offsets), or None while it does not answer."""
+    import json
+    import urllib.request
+    try:
+        with urllib.request.urlopen("%s/v1/partitions/%s/%d" % (node.admin_url, topic, partition),
+                                    timeout=5) as r:
+            return json.loads(r.read())
+    except (OSError, ValueError):
+        return None
+
+
+def _wait_refilled(c, topic, partition, node_id, leader_id, timeout=60.0):
+    """Waits until node_id's own log reaches what the leader had
+    committed once node_id was back. Being listed in the ISR is not that:
+    a follower killed and restarted within the lag limit never left it
+    (in Kafka too), and a wiped replica that has heard nothing from a
+    leader rightly refuses to elect anyone with a longer log."""
+    hw = None
+
+    def refilled():
+        nonlocal hw
+        if hw is None:
+            lead = _local_partition(c.node(leader_id), topic, partition) or {}
+            hw = lead.get("high_watermark") if lead.get("is_leader_here") else None
+            return False
+        mine = _local_partition(c.node(node_id), topic, partition) or {}
+        return (mine.get("log_end_offset") or -1) >= hw
+    harness.wait_until(refilled, timeout=timeout, interval=0.2,
+                       what="node %d's log to reach the leader's high watermark" % node_id)
+
+
 def _kill_leader_scenario(c, scenario, idempotence=True):
     run = _begin(c, scenario, idempotence)
     try:
@@ -241,6 +274,8 @@ def test_wiped_follower_comes_back(cluster3):
         run.notes.append("partition=%d leader=%d wiped=%d" % (p, leader, follower))
         run.load.wait_acks(RESUME_ACKS, after=time.time(), timeout=RESUME_TIMEOUT)
         _wait_in_isr(c, run, run.topic, p, follower, t_wipe)
+        _wait_refilled(c, run.topic, p, follower, leader)
+        run.notes.append("refilled_s=%s" % _since(t_wipe))
         # now the wiped replica's copy matters: the leader goes
         leader = c.leader_of(run.topic, p)
         t2 = run.fault("kill9-leader-after-wipe", c.kill9(leader), partition=p)
