@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Isolation scenario (b) of issue 20: a reader catching up on a backlog
+read from disk while producers and a tail-reading consumer run. The live
+pair's publish-ack and publish-to-consume latency (`tmk bench e2e` at a
+fixed rate, acks=all) is measured alone and beside a `tmk bench consume`
+reading the backlog topic from its start (pass after pass, for the whole
+live run), in the same run, rounds
+alternating which goes first; the catch-up reader's rate is reported too.
+
+    python3 benches/load/backlogbench.py --backlog-mb 2048 --rounds 2
+
+The backlog is written once (acks=1, 1 KiB records, 4 partitions) before
+the rounds; the broker's data folder is on this machine's disk (direct
+I/O reads, so the page cache does not serve the catch-up).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    def __init__(self, binary, data_dir, cores):
+        self.port, self.admin = free_port(), free_port()
+        argv = [binary, "--data-dir", data_dir, "--kafka-addr", "127.0.0.1:%d" % self.port,
+                "--admin-addr", "127.0.0.1:%d" % self.admin, "--cores", str(cores)]
+        self.log = open(data_dir + ".log", "ab")
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/v1/status/ready" % self.admin,
+                                            timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("broker not ready")
+            time.sleep(0.1)
+
+    @property
+    def bootstrap(self):
+        return "127.0.0.1:%d" % self.port
+
+    def stop(self):
+        os.kill(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.log.close()
+
+
+def tmk(args, b, argv, timeout=900):
+    p = subprocess.run([args.tmk, "--brokers", b.bootstrap] + argv, capture_output=True,
+                       timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError("tmk %s: %s" % (" ".join(argv), p.stderr.decode()[-500:]))
+    return p.stdout.decode()
+
+
+def live(args, b):
+    out = tmk(args, b, ["bench", "e2e", "live", "-n", "0", "--duration", str(args.seconds),
+                        "--rate", str(args.rate), "-s", "1024", "--batch-records", "20",
+                        "--acks", "-1", "--format", "json"])
+    return json.loads(out)
+
+
+def catch_up_beside_live(args, b):
+    """The live pair while readers consume the backlog from its start,
+    one pass after another (a pass of a few GiB takes seconds), for the
+    whole of the live run; returns the live result and the readers' rate."""
+    import threading
+    done = threading.Event()
+    passes = []
+
+    def read():
+        while not done.is_set():
+            p = subprocess.Popen([args.tmk, "--brokers", b.bootstrap, "bench", "consume",
+                                  "backlog", "--duration", str(args.seconds + 60),
+                                  "--format", "json"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            while p.poll() is None and not done.is_set():
+                time.sleep(0.05)
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)  # tmk prints what it read so far
+            out, _ = p.communicate(timeout=60)
+            try:
+                passes.append(json.loads(out))
+            except ValueError:
+                pass
+
+    readers = [threading.Thread(target=read) for _ in range(args.readers)]
+    for t in readers:
+        t.start()
+    try:
+        time.sleep(2)  # the readers are reading before the live pair starts
+        res = live(args, b)
+    finally:
+        done.set()
+        for t in readers:
+            t.join(90)
+    mib = sum(x["bytes"] for x in passes) / 2**20
+    secs = sum(x["seconds"] for x in passes) / max(1, args.readers)
+    return res, {"mib_per_sec": mib / max(secs, 1e-9), "records": sum(x["records"] for x in passes),
+                 "passes": len(passes)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--broker", default=os.path.join(REPO, "target/release/tidemark"))
+    ap.add_argument("--tmk", default=os.path.join(REPO, "target/release/tmk"))
+    ap.add_argument("--cores", type=int, default=2)
+    ap.add_argument("--backlog-mb", type=int, default=2048)
+    ap.add_argument("--rate", type=int, default=5000, help="live records/s (1 KiB)")
+    ap.add_argument("--seconds", type=int, default=20)
+    ap.add_argument("--readers", type=int, default=1, help="catch-up readers at once")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--work-dir", default=None)
+    args = ap.parse_args()
+    root = tempfile.mkdtemp(prefix="backlogbench-", dir=args.work_dir)
+    b = Broker(args.broker, os.path.join(root, "data"), args.cores)
+    rows = []
+    try:
+        tmk(args, b, ["topic", "create", "backlog", "-p", "4"])
+        tmk(args, b, ["topic", "create", "live", "-p", "4"])
+        t = time.monotonic()
+        fill = json.loads(tmk(args, b, [
+            "bench", "produce", "backlog", "-n", str(args.backlog_mb * 1024), "-s", "1024",
+            "--connections", "2", "--acks", "1", "--format", "json"], timeout=1800))
+        print("backlog: %d records, %.0f MiB in %.1f s" % (
+            fill["records"], fill["bytes"] / 2**20, time.monotonic() - t), flush=True)
+        for r in range(args.rounds):
+            order = ["solo", "catch-up"] if r % 2 == 0 else ["catch-up", "solo"]
+            for mode in order:
+                if mode == "solo":
+                    res, reader = live(args, b), None
+                else:
+                    res, reader = catch_up_beside_live(args, b)
+                row = {"round": r, "mode": mode,
+                       "ack_p50": res["publish_ack_ms"]["p50"],
+                       "ack_p99": res["publish_ack_ms"]["p99"],
+                       "e2e_p50": res["publish_to_consume_ms"]["p50"],
+                       "e2e_p99": res["publish_to_consume_ms"]["p99"],
+                       "live_rps": res["records_per_sec"]}
+                if reader:
+                    row["reader_mib_s"] = reader["mib_per_sec"]
+                    row["reader_records"] = reader["records"]
+                    row["reader_passes"] = reader["passes"]
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+        print()
+        print("| live pair at %d x 1 KiB/s, acks=all | solo (median) | beside the catch-up reader (median) | ratio |"
+              % args.rate)
+        print("|---|---|---|---|")
+        for k, what in (("ack_p50", "publish-ack p50 ms"), ("ack_p99", "publish-ack p99 ms"),
+                        ("e2e_p50", "publish-to-consume p50 ms"),
+                        ("e2e_p99", "publish-to-consume p99 ms")):
+            solo = statistics.median(x[k] for x in rows if x["mode"] == "solo")
+            beside = statistics.median(x[k] for x in rows if x["mode"] == "catch-up")
+            print("| %s | %.2f | %.2f | %.2fx |" % (what, solo, beside, beside / solo))
+        rates = [x["reader_mib_s"] for x in rows if x["mode"] == "catch-up"]
+        print("\ncatch-up reader: %s MiB/s" % ", ".join("%.0f" % x for x in rates))
+    finally:
+        b.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
