@@ -95,7 +95,8 @@ def catch_up_beside_live(args, b):
 
     def read():
         while not done.is_set():
-            p = subprocess.Popen([args.tmk, "--brokers", b.bootstrap, "bench", "consume",
+            nice = ["nice", "-n", str(args.reader_nice)] if args.reader_nice else []
+            p = subprocess.Popen(nice + [args.tmk, "--brokers", b.bootstrap, "bench", "consume",
                                   "backlog", "--duration", str(args.seconds + 60),
                                   "--format", "json"],
                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -134,6 +135,8 @@ def main():
     ap.add_argument("--rate", type=int, default=5000, help="live records/s (1 KiB)")
     ap.add_argument("--seconds", type=int, default=20)
     ap.add_argument("--readers", type=int, default=1, help="catch-up readers at once")
+    ap.add_argument("--reader-nice", type=int, default=0,
+                    help="run the reader under nice -n N (19: the client's CPU use yields to the broker's)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--work-dir", default=None)
     args = ap.parse_args()
