@@ -121,9 +121,12 @@ class Broker:
     """One tidemark process. Use start() / stop() / kill9() / restart()."""
 
     def __init__(self, settings=None, node_id=1, cores=None, advertise=True,
-                 extra_args=(), binary=None, tmp_root=None, name="broker"):
+                 extra_args=(), binary=None, tmp_root=None, name="broker", env=None):
         self.binary = Path(os.path.abspath(binary)) if binary else require_binary()
         self.settings = dict(settings or {})
+        # Environment variables of this broker's process, every start
+        # (TIDEMARK_ADMIN_TOKEN, TIDEMARK_LOG, ...), over the test's own.
+        self.env = dict(env or {})
         self.node_id = node_id
         if cores is None:
             cores = int(os.environ.get("TIDEMARK_TEST_CORES", "2"))
@@ -185,6 +188,7 @@ class Broker:
         env = dict(os.environ)
         env.setdefault("RUST_BACKTRACE", "1")
         env.setdefault("RUST_LOG", "info")
+        env.update(self.env)
         self._expect_exit = False
         self.proc = subprocess.Popen(self.argv(), stdin=subprocess.DEVNULL, stdout=self._log_file,
                                      stderr=subprocess.STDOUT, env=env, start_new_session=True,

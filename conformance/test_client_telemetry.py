@@ -15,7 +15,6 @@ so it only reaches the clients of its own test.
 """
 
 import gzip
-import os
 import re
 import time
 
@@ -37,16 +36,8 @@ LOG_FILTER = "info,openraft=error,tidemark_raft=warn,tidemark_broker::handlers::
 
 @pytest.fixture(scope="module")
 def broker():
-    old = os.environ.get("TIDEMARK_LOG")
-    os.environ["TIDEMARK_LOG"] = LOG_FILTER
-    b = harness.Broker(name="test_client_telemetry")
-    try:
-        b.start()
-    finally:
-        if old is None:
-            del os.environ["TIDEMARK_LOG"]
-        else:
-            os.environ["TIDEMARK_LOG"] = old
+    b = harness.Broker(name="test_client_telemetry", env={"TIDEMARK_LOG": LOG_FILTER})
+    b.start()
     yield b
     b.close()
 
@@ -208,15 +199,7 @@ def test_librdkafka_producer_pushes_telemetry(broker):
 
 def test_no_subscription_no_metrics_no_push(broker_factory):
     from confluent_kafka import Producer
-    old = os.environ.get("TIDEMARK_LOG")
-    os.environ["TIDEMARK_LOG"] = LOG_FILTER
-    try:
-        b = broker_factory()
-    finally:
-        if old is None:
-            del os.environ["TIDEMARK_LOG"]
-        else:
-            os.environ["TIDEMARK_LOG"] = old
+    b = broker_factory(env={"TIDEMARK_LOG": LOG_FILTER})
     with rawkafka.KafkaConn(b.bootstrap, client_id="tel-none-raw") as c:
         r = get_subscriptions(c)
     assert r["ErrorCode"] == NONE

@@ -240,15 +240,7 @@ def test_admin_bearer_token(broker_factory):
     """With TIDEMARK_ADMIN_TOKEN set, everything but the probes needs
     `Authorization: Bearer TOKEN`."""
     token = "s3cret-%d" % os.getpid()
-    old = os.environ.get("TIDEMARK_ADMIN_TOKEN")
-    os.environ["TIDEMARK_ADMIN_TOKEN"] = token
-    try:
-        b = broker_factory()
-    finally:
-        if old is None:
-            os.environ.pop("TIDEMARK_ADMIN_TOKEN", None)
-        else:
-            os.environ["TIDEMARK_ADMIN_TOKEN"] = old
+    b = broker_factory(env={"TIDEMARK_ADMIN_TOKEN": token})
 
     def get(path, auth=None):
         req = urllib.request.Request(b.admin_url + path)

@@ -323,15 +323,7 @@ def test_status_page_shows_api_errors(broker_factory, tmp_path):
     but its API calls are refused: the page says so in a visible banner
     and offers the token form instead of showing an empty page."""
     token = "page-%d" % os.getpid()
-    old = os.environ.get("TIDEMARK_ADMIN_TOKEN")
-    os.environ["TIDEMARK_ADMIN_TOKEN"] = token
-    try:
-        b = broker_factory()
-    finally:
-        if old is None:
-            os.environ.pop("TIDEMARK_ADMIN_TOKEN", None)
-        else:
-            os.environ["TIDEMARK_ADMIN_TOKEN"] = old
+    b = broker_factory(env={"TIDEMARK_ADMIN_TOKEN": token})
     assert http_get(b.admin_url + "/")[0] == 200
     assert http_get(b.admin_url + "/v1/topics")[0] == 401
     assert http_get(b.admin_url + "/v1/groups",
