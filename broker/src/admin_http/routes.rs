@@ -128,7 +128,7 @@ fn topics(admin: &Admin, query: &str) -> Reply {
             &topics,
             &s,
             limit,
-            status::now_ms(),
+            crate::partition::now_ms(),
         ),
     )
 }
@@ -150,7 +150,7 @@ fn groups(admin: &Admin, query: &str) -> Reply {
                 &s,
                 limit,
                 partitions,
-                status::now_ms(),
+                crate::partition::now_ms(),
             ),
         ),
         Err(e) => unavailable(e),

@@ -31,7 +31,7 @@ pub struct TopicInfo {
     pub name: String,
     pub id: Uuid,
     pub partitions: i32,
-    pub replication_factor: usize,
+    pub replication_factor: i16,
     pub internal: bool,
 }
 
@@ -45,8 +45,7 @@ pub fn topic_infos(meta: &ClusterMetadata) -> Vec<TopicInfo> {
             name: t.name.clone(),
             id: t.id,
             partitions: t.partitions,
-            // A single node keeps no replica lists: its one replica.
-            replication_factor: t.replicas.first().map_or(1, Vec::len),
+            replication_factor: t.replication_factor(),
             internal: t.is_internal(),
         })
         .collect();
@@ -111,7 +110,7 @@ pub fn groups_json(
 ) -> Value {
     let lags = aggregate::partition_lags(samples);
     let totals = aggregate::lag_totals(&lags);
-    let mut groups: Vec<&crate::metrics::gather::GroupSample> =
+    let mut groups: Vec<&crate::groups::GroupListing> =
         samples.iter().flat_map(|s| &s.groups).collect();
     groups.sort_by(|a, b| {
         let lag = |g: &str| totals.get(g).map_or(0, |t| t.lag_sum);
@@ -119,7 +118,6 @@ pub fn groups_json(
             .cmp(&lag(&a.group))
             .then_with(|| a.group.cmp(&b.group))
     });
-    groups.dedup_by(|a, b| a.group == b.group);
     let total = groups.len();
     let list: Vec<Value> = groups
         .into_iter()
@@ -194,15 +192,11 @@ pub fn query_count(query: &str, name: &str, default: usize) -> Result<usize, Str
         .map_err(|_| format!("{name} must be a count, not {v:?}"))
 }
 
-/// Wall-clock milliseconds (what `sampled_at_ms` is in).
-pub fn now_ms() -> i64 {
-    crate::partition::now_ms()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::gather::{Commit, GroupSample, PartitionSample};
+    use crate::groups::GroupListing;
+    use crate::metrics::gather::{Commit, PartitionSample};
     use crate::metrics::record::{ShardStats, TopicIo};
 
     fn part(topic: &str, index: i32, high_watermark: i64) -> PartitionSample {
@@ -257,7 +251,7 @@ mod tests {
                 .collect(),
             groups: groups
                 .iter()
-                .map(|(g, members)| GroupSample {
+                .map(|(g, members)| GroupListing {
                     group: g.to_string(),
                     state: if *members == 0 { "Empty" } else { "Stable" },
                     protocol_type: "consumer".into(),

@@ -100,14 +100,65 @@ pub struct Coordinator {
     pub share_groups: HashMap<String, share_protocol::ShareGroup>,
 }
 
+/// A group as ListGroups names it (shared with the status API).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GroupListing {
+    pub group: String,
+    /// The classic protocol type (`consumer`, `connect`, ...; empty when
+    /// never joined), or `consumer` / `share` for KIP-848 / KIP-932 groups.
+    pub protocol_type: String,
+    /// Kafka's state name (`Stable`, `Empty`, `Assigning`, ...).
+    pub state: &'static str,
+    /// ListGroups' group type: `classic`, `consumer` or `share`.
+    pub kind: &'static str,
+    pub members: usize,
+}
+
 impl Coordinator {
     /// Whether `id` is a KIP-848 group here: a consumer group exists and no
     /// classic member holds the id (the classic entry then only carries the
-    /// group's committed offsets). ListGroups and the status API sort
-    /// groups by it.
+    /// group's committed offsets).
     pub fn is_consumer_group(&self, id: &str) -> bool {
         self.consumer_groups.contains_key(id)
             && self.groups.get(id).is_none_or(|g| g.members.is_empty())
+    }
+
+    /// Every group of this shard, classified as ListGroups does: a
+    /// KIP-848 group keeps an empty classic entry for its offsets, so a
+    /// classic entry counts only while it is not such a shadow.
+    pub fn listings(&self) -> Vec<GroupListing> {
+        let mut out: Vec<GroupListing> = self
+            .groups
+            .values()
+            .filter(|g| !self.is_consumer_group(&g.id))
+            .map(|g| GroupListing {
+                group: g.id.clone(),
+                protocol_type: g.protocol_type.clone().unwrap_or_default(),
+                state: g.state.name(),
+                kind: "classic",
+                members: g.members.len(),
+            })
+            .collect();
+        out.extend(
+            self.consumer_groups
+                .values()
+                .filter(|g| self.is_consumer_group(&g.id))
+                .map(|g| GroupListing {
+                    group: g.id.clone(),
+                    protocol_type: "consumer".into(),
+                    state: g.state_name(),
+                    kind: "consumer",
+                    members: g.members.len(),
+                }),
+        );
+        out.extend(self.share_groups.values().map(|g| GroupListing {
+            group: g.id.clone(),
+            protocol_type: "share".into(),
+            state: g.state_name(),
+            kind: "share",
+            members: g.members.len(),
+        }));
+        out
     }
 }
 

@@ -30,16 +30,6 @@ use crate::groups::group::GroupState;
 use crate::groups::{self, consumer_protocol, coordinator, records};
 use crate::shard::Shard;
 
-/// Kafka's group types (ListGroups v5).
-const CLASSIC: &str = "classic";
-const CONSUMER: &str = "consumer";
-const SHARE: &str = "share";
-
-/// See [`groups::Coordinator::is_consumer_group`].
-fn is_consumer_group(c: &groups::Coordinator, id: &str) -> bool {
-    c.is_consumer_group(id)
-}
-
 pub async fn list(
     shard: &Rc<Shard>,
     req: ListGroupsRequest,
@@ -54,45 +44,10 @@ pub async fn list(
     let mut error = ErrorCode::None;
     for target in 0..shard.shard_count() {
         let listed = shard
-            .submit_to(target, |_s| async move {
-                let c = coordinator();
-                let c = c.borrow();
-                let mut l: Vec<(String, String, String, &'static str)> = c
-                    .groups
-                    .values()
-                    .filter(|g| !is_consumer_group(&c, &g.id))
-                    .map(|g| {
-                        (
-                            g.id.clone(),
-                            g.protocol_type.clone().unwrap_or_default(),
-                            g.state.name().to_string(),
-                            CLASSIC,
-                        )
-                    })
-                    .collect();
-                l.extend(
-                    c.consumer_groups
-                        .values()
-                        .filter(|g| is_consumer_group(&c, &g.id))
-                        .map(|g| {
-                            (
-                                g.id.clone(),
-                                CONSUMER.to_string(),
-                                g.state_name().to_string(),
-                                CONSUMER,
-                            )
-                        }),
-                );
-                l.extend(c.share_groups.values().map(|g| {
-                    (
-                        g.id.clone(),
-                        SHARE.to_string(),
-                        g.state_name().to_string(),
-                        SHARE,
-                    )
-                }));
-                l
-            })
+            .submit_to(
+                target,
+                |_s| async move { coordinator().borrow().listings() },
+            )
             .await;
         match listed {
             Ok(l) => groups.extend(l),
@@ -106,15 +61,19 @@ pub async fn list(
         error_code: error.code(),
         groups: groups
             .into_iter()
-            .filter(|(_, _, state, _)| states.is_empty() || states.contains(&state.to_lowercase()))
-            .filter(|(_, _, _, kind)| types.is_empty() || types.iter().any(|t| t == kind))
-            .filter(|(id, ..)| all || authz.group(op::DESCRIBE, id))
-            .map(|(group_id, protocol_type, state, kind)| ListedGroup {
-                group_id,
-                protocol_type,
-                group_state: if version >= 4 { state } else { String::new() },
+            .filter(|g| states.is_empty() || states.contains(&g.state.to_lowercase()))
+            .filter(|g| types.is_empty() || types.iter().any(|t| t == g.kind))
+            .filter(|g| all || authz.group(op::DESCRIBE, &g.group))
+            .map(|g| ListedGroup {
+                group_id: g.group,
+                protocol_type: g.protocol_type,
+                group_state: if version >= 4 {
+                    g.state.to_string()
+                } else {
+                    String::new()
+                },
                 group_type: if version >= 5 {
-                    kind.to_string()
+                    g.kind.to_string()
                 } else {
                     String::new()
                 },
@@ -181,7 +140,7 @@ pub async fn describe(
             .submit_to(route.shard, move |_s| async move {
                 let c = coordinator();
                 let c = c.borrow();
-                if is_consumer_group(&c, &id) {
+                if c.is_consumer_group(&id) {
                     return Err(id);
                 }
                 let Some(g) = c.groups.get(&id) else {
@@ -285,7 +244,7 @@ pub async fn delete(
                             let tombstones = {
                                 let c = coordinator();
                                 let mut c = c.borrow_mut();
-                                if is_consumer_group(&c, &id) {
+                                if c.is_consumer_group(&id) {
                                     // Kafka's ConsumerGroup.validateDeleteGroup.
                                     if c.consumer_groups
                                         .get(&id)
@@ -397,7 +356,7 @@ pub async fn offset_delete(
                             // A KIP-848 group: any offset but those of
                             // subscribed topics (Kafka's
                             // ConsumerGroup.validateOffsetDelete accepts).
-                            let consumer_subscribed = is_consumer_group(&c, &id).then(|| {
+                            let consumer_subscribed = c.is_consumer_group(&id).then(|| {
                                 let topics = consumer_protocol::topics_of(&s.metadata());
                                 c.consumer_groups
                                     .get(&id)

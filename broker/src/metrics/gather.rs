@@ -47,20 +47,6 @@ pub struct Commit {
     pub offset: i64,
 }
 
-/// A group coordinated by one shard, as ListGroups names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GroupSample {
-    pub group: String,
-    /// Kafka's state name (`Stable`, `Empty`, `Assigning`, ...).
-    pub state: &'static str,
-    /// The classic protocol type (`consumer`, `connect`, ...; empty when
-    /// never joined), or `consumer` / `share` for KIP-848 / KIP-932 groups.
-    pub protocol_type: String,
-    /// `classic`, `consumer` or `share` (ListGroups' group type).
-    pub kind: &'static str,
-    pub members: usize,
-}
-
 /// Everything a scrape reads from one shard.
 pub struct ShardSample {
     pub shard: usize,
@@ -68,7 +54,7 @@ pub struct ShardSample {
     pub partitions: Vec<PartitionSample>,
     pub commits: Vec<Commit>,
     /// The groups this shard coordinates (only with [`Detail::Status`]).
-    pub groups: Vec<GroupSample>,
+    pub groups: Vec<crate::groups::GroupListing>,
     pub sync: tidemark_storage::sync_stats::SyncLatency,
     /// Shard 0 only: the metadata snapshot and the controller's leader
     /// (cluster mode; `None` while there is none or on a single node).
@@ -123,7 +109,7 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
             .collect()
     };
     let groups = if detail == Detail::Status {
-        group_samples(&coordinator)
+        coordinator.listings()
     } else {
         Vec::new()
     };
@@ -154,45 +140,6 @@ fn sample(shard: &Rc<Shard>, detail: Detail) -> ShardSample {
             None
         },
     }
-}
-
-/// Every group of the coordinator, classified as ListGroups does: a
-/// KIP-848 group keeps an empty classic entry for its offsets, so a
-/// classic entry counts only while the id is not a member-less shadow of
-/// a consumer group.
-fn group_samples(c: &crate::groups::Coordinator) -> Vec<GroupSample> {
-    let mut out: Vec<GroupSample> = c
-        .groups
-        .values()
-        .filter(|g| !c.is_consumer_group(&g.id))
-        .map(|g| GroupSample {
-            group: g.id.clone(),
-            state: g.state.name(),
-            protocol_type: g.protocol_type.clone().unwrap_or_default(),
-            kind: "classic",
-            members: g.members.len(),
-        })
-        .collect();
-    out.extend(
-        c.consumer_groups
-            .values()
-            .filter(|g| c.is_consumer_group(&g.id))
-            .map(|g| GroupSample {
-                group: g.id.clone(),
-                state: g.state_name(),
-                protocol_type: "consumer".into(),
-                kind: "consumer",
-                members: g.members.len(),
-            }),
-    );
-    out.extend(c.share_groups.values().map(|g| GroupSample {
-        group: g.id.clone(),
-        state: g.state_name(),
-        protocol_type: "share".into(),
-        kind: "share",
-        members: g.members.len(),
-    }));
-    out
 }
 
 fn partition_sample(
