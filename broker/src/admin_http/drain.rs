@@ -1,7 +1,7 @@
 //! `/v1/brokers/{id}/maintenance` (PUT turns it on, DELETE off, GET the
 //! progress) and `/v1/brokers/{id}/decommission` (PUT starts it, DELETE
-//! stops it while the broker is still registered, GET the progress): the operations the Kafka protocol has no API for
-//! (`cluster::drain`). Asked of any broker: the change goes through the
+//! stops it while the broker is still registered, GET the progress): the
+//! operations the Kafka protocol has no API for (`cluster::drain`). Asked of any broker: the change goes through the
 //! controller, and the status is what that broker's shard 0 sees.
 
 use std::rc::Rc;

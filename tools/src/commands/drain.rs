@@ -18,15 +18,9 @@ use crate::profile::resolve;
 fn admin(conn: &ConnFlags) -> Result<AdminApi> {
     let s = resolve(conn)?;
     // HTTPS trusts what the Kafka connections trust (`tls.*`).
-    let tls = s.admin_tls.then(|| {
-        let t = s.tls.clone().unwrap_or_default();
-        tidemark_client::TlsConfig {
-            ca_file: t.ca,
-            cert_file: t.cert,
-            key_file: t.key,
-            insecure_skip_verify: t.insecure_skip_verify,
-        }
-    });
+    let tls = s
+        .admin_tls
+        .then(|| super::tls_config(s.tls.clone().unwrap_or_default()));
     Ok(AdminApi::new(
         s.admin_hosts,
         s.admin_token,

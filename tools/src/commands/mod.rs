@@ -47,6 +47,17 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
+/// The client's TLS settings from the profile's `tls.*` (the Kafka
+/// connections use them; the admin API too, with `admin.tls.enabled`).
+pub fn tls_config(t: crate::profile::Tls) -> TlsConfig {
+    TlsConfig {
+        ca_file: t.ca,
+        cert_file: t.cert,
+        key_file: t.key,
+        insecure_skip_verify: t.insecure_skip_verify,
+    }
+}
+
 /// The client configuration for the resolved connection settings.
 pub fn client_config(conn: &ConnFlags) -> Result<Config> {
     let s = resolve(conn)?;
@@ -56,12 +67,7 @@ pub fn client_config(conn: &ConnFlags) -> Result<Config> {
     // cover a leader move, not a broker that is down.
     cfg.retries = 3;
     if let Some(t) = s.tls.filter(|t| t.enabled) {
-        cfg.tls = Some(TlsConfig {
-            ca_file: t.ca,
-            cert_file: t.cert,
-            key_file: t.key,
-            insecure_skip_verify: t.insecure_skip_verify,
-        });
+        cfg.tls = Some(tls_config(t));
     }
     if let Some(sasl) = s.sasl.filter(|s| s.user.is_some() || s.pass.is_some()) {
         let mech = sasl.mechanism.as_deref().unwrap_or("SCRAM-SHA-256");
