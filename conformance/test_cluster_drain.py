@@ -90,17 +90,46 @@ def _committed(bootstrap, group, topic):
         c.close()
 
 
+class _Scenario:
+    """A drain scenario's cluster and checker run: leaving with an
+    exception aborts the run; leaving normally checks that the run lost
+    nothing and its producer saw no error; the cluster is closed either
+    way."""
+
+    def __init__(self, c):
+        self.c = c
+        self.run = None
+
+    def start_run(self, topic, name):
+        self.run = checker.Run(self.c.bootstrap, topic, PARTITIONS, name).start()
+        return self.run
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, _value, _tb):
+        try:
+            if self.run is not None:
+                if kind is not None:
+                    self.run.abort()
+                else:
+                    self.run.finish().assert_ok()
+                    assert sum(self.run.load.errors.values()) == 0, dict(self.run.load.errors)
+        finally:
+            self.c.close()
+        return False
+
+
 def test_maintenance_moves_every_leadership_off_and_back():
     c = cluster.Cluster(3, name="maint", settings={
         "auto.leader.rebalance.enable": "true",
         "leader.imbalance.check.interval.seconds": "1",
     })
-    run = None
-    try:
+    with _Scenario(c) as s:
         c.start()
         topic = harness.unique_topic("maint")
         c.create_topic(topic, PARTITIONS, full_isr=True)
-        run = checker.Run(c.bootstrap, topic, PARTITIONS, "3x-maintenance").start()
+        run = s.start_run(topic, "3x-maintenance")
         run.load.wait_acks(300, timeout=60)
         victim = 2
         assert victim in set(_leaders(c, [topic], 1).values()), "broker 2 leads something"
@@ -144,19 +173,6 @@ def test_maintenance_moves_every_leadership_off_and_back():
         harness.wait_until(lambda: victim in _leaders(c, [topic], 1).values(), timeout=30,
                            interval=0.3, what="broker 2 to lead again")
         run.load.wait_acks(200, after=t, timeout=60)
-    except BaseException:
-        if run is not None:
-            run.abort()
-            run = None
-        raise
-    finally:
-        try:
-            if run is not None:
-                res = run.finish()
-                res.assert_ok()
-                assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
-        finally:
-            c.close()
 
 
 def test_decommission_moves_every_replica_and_removes_the_broker():
@@ -165,13 +181,12 @@ def test_decommission_moves_every_replica_and_removes_the_broker():
         "offsets.topic.num.partitions": "4",
         "group.initial.rebalance.delay.ms": "100",
     })
-    run = None
-    try:
+    with _Scenario(c) as s:
         c.start()
         c.join(4, "zone-a")
         topic = harness.unique_topic("decom")
         c.create_topic(topic, PARTITIONS, replication_factor=3, full_isr=True, timeout=60)
-        run = checker.Run(c.bootstrap, topic, PARTITIONS, "4x-decommission").start()
+        run = s.start_run(topic, "4x-decommission")
         run.load.wait_acks(300, timeout=60)
         group = harness.unique_topic("decom-group")
         _commit(c.bootstrap, group, topic, 42)
@@ -238,19 +253,6 @@ def test_decommission_moves_every_replica_and_removes_the_broker():
         assert status == 400 and "cannot decommission broker 4" in body["error"], (status, body)
         status, body = _http(c.node(1), "GET", "/v1/brokers/4/decommission")
         assert body["decommissioning"] is False and body["removed"] is False, body
-    except BaseException:
-        if run is not None:
-            run.abort()
-            run = None
-        raise
-    finally:
-        try:
-            if run is not None:
-                res = run.finish()
-                res.assert_ok()
-                assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
-        finally:
-            c.close()
 
 
 def test_recommission_stops_a_decommission():
@@ -263,15 +265,14 @@ def test_recommission_stops_a_decommission():
         "auto.leader.rebalance.enable": "false",
         "offsets.topic.num.partitions": "4",
     })
-    run = None
-    try:
+    with _Scenario(c) as s:
         c.start()
         # The topic lives on brokers 1-3 only: every replica on broker 3
         # can only move to broker 4.
         topic = harness.unique_topic("recom")
         c.create_topic(topic, PARTITIONS, replication_factor=3, full_isr=True, timeout=60)
         c.join(4, "zone-a")
-        run = checker.Run(c.bootstrap, topic, PARTITIONS, "4x-recommission").start()
+        run = s.start_run(topic, "4x-recommission")
         run.load.wait_acks(300, timeout=60)
         victim = 3
 
@@ -319,16 +320,3 @@ def test_recommission_stops_a_decommission():
         md = c.metadata([wide], 1)
         assert sorted(md["Topics"][0]["Partitions"][0]["ReplicaNodes"]) == [1, 2, 3, 4], md
         run.load.wait_acks(300, after=t, timeout=60)
-    except BaseException:
-        if run is not None:
-            run.abort()
-            run = None
-        raise
-    finally:
-        try:
-            if run is not None:
-                res = run.finish()
-                res.assert_ok()
-                assert sum(run.load.errors.values()) == 0, dict(run.load.errors)
-        finally:
-            c.close()
