@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::*;
 use openraft::async_runtime::watch::WatchReceiver;
@@ -225,23 +225,6 @@ fn log_cut_outside_the_replica_is_refused() {
         }
     });
     std::fs::remove_dir_all(&dir).ok();
-}
-
-fn fast() -> ReplicaConfig {
-    ReplicaConfig {
-        heartbeat_interval: Duration::from_millis(30),
-        election_timeout_min: Duration::from_millis(150),
-        election_timeout_max: Duration::from_millis(300),
-        max_payload_entries: 64,
-    }
-}
-
-async fn until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + timeout;
-    while !f() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        monoio::time::sleep(Duration::from_millis(2)).await;
-    }
 }
 
 /// The replicas of one test group by node, for their log sources.

@@ -6,24 +6,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
-use tidemark_raft::{LocalRouter, PartitionReplica, ReplicaConfig};
-
-fn fast() -> ReplicaConfig {
-    ReplicaConfig {
-        heartbeat_interval: Duration::from_millis(30),
-        election_timeout_min: Duration::from_millis(150),
-        election_timeout_max: Duration::from_millis(300),
-        max_payload_entries: 64,
-    }
-}
-
-async fn until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + timeout;
-    while !f() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        monoio::time::sleep(Duration::from_millis(2)).await;
-    }
-}
+use tidemark_raft::{LocalRouter, PartitionReplica};
 
 /// Opens voters `ids` of the group {1, 2, 3} (node `id` in `dirs[id - 1]`)
 /// on `router`, each registered with it.

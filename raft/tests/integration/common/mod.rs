@@ -3,9 +3,11 @@
 
 use std::future::Future;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
+use tidemark_raft::ReplicaConfig;
 use tidemark_storage::{LogConfig, ReadResult};
 
 pub fn run<F: Future>(f: F) -> F::Output {
@@ -86,4 +88,25 @@ pub async fn read_all(log: &tidemark_storage::Log, from: i64, to: i64) -> Vec<Re
         off = next_offset;
     }
     out
+}
+
+/// Raft timings for groups on a `LocalRouter` in one thread: elections
+/// within a few hundred milliseconds.
+pub fn fast() -> ReplicaConfig {
+    ReplicaConfig {
+        heartbeat_interval: Duration::from_millis(30),
+        election_timeout_min: Duration::from_millis(150),
+        election_timeout_max: Duration::from_millis(300),
+        max_payload_entries: 64,
+    }
+}
+
+/// Waits (polling every 2 ms, at most `timeout`) until `f` holds; panics
+/// naming `what` otherwise.
+pub async fn until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + timeout;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        monoio::time::sleep(Duration::from_millis(2)).await;
+    }
 }
