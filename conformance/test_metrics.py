@@ -385,6 +385,10 @@ def test_metrics_cluster_and_prometheus():
             lambda: series('sum(tidemark_topic_records_in_total{topic="%s"})' % replicated)
             .get((), -1) == N or None,
             timeout=30, what="Prometheus to return the throughput series")
+        # Prometheus scrapes the three targets one by one: wait until it
+        # has a result for each, then every one must be up.
+        harness.wait_until(lambda: len(series("up")) == 3, timeout=30,
+                           what="Prometheus to have scraped all three brokers")
         up = series("up")
         assert len(up) == 3 and all(v == 1 for v in up.values()), up
         # Kill a broker holding a replication-factor-1 partition: the
