@@ -30,6 +30,9 @@ use crate::share::session::{self, Opened};
 
 /// Longest a share fetch waits, whatever the client asks.
 const MAX_WAIT: Duration = Duration::from_secs(30);
+/// Least time a fetch gives a share-partition to start (a fetch with no
+/// wait still lets a quick state read finish).
+const MIN_LOAD_WAIT: Duration = Duration::from_millis(100);
 /// A waiting fetch looks again at least this often (lock expiries and
 /// held-back records become available without new data).
 const RECHECK: Duration = Duration::from_millis(100);
@@ -179,7 +182,10 @@ pub async fn share_fetch(
         idle_limit(shard, &group),
     ) {
         Ok(o) => o,
-        Err(code) => return top_error(code, code.message()),
+        Err(code) => {
+            tracing::debug!(%group, %member, ?code, epoch = req.share_session_epoch, "share session refused");
+            return top_error(code, code.message());
+        }
     };
     // Acknowledgements first.
     let mut acks = Vec::new();
@@ -236,6 +242,9 @@ pub async fn share_fetch(
         let (ack_code, ack_msg) = o.ack.unwrap_or((ErrorCode::None, String::new()));
         let fetched = o.fetched.unwrap_or_default();
         let code = fetched.error.unwrap_or(code);
+        if code != ErrorCode::None || ack_code != ErrorCode::None {
+            tracing::debug!(%group, %member, partition = k.1, ?code, ?ack_code, epoch = req.share_session_epoch, "share fetch partition error");
+        }
         let records = match fetched.batches.len() {
             0 => None,
             1 => fetched.batches.into_iter().next(),
@@ -348,17 +357,19 @@ async fn fetch_all(
             };
             let owner = owner_shard(k.0, k.1, shard.shard_count());
             let member = member.to_string();
+            // A share-partition still starting may take the whole wait.
+            let load_wait = deadline
+                .saturating_duration_since(Instant::now())
+                .max(MIN_LOAD_WAIT);
             let fut = shard.submit_to(owner, move |s| async move {
-                leader::fetch(
-                    &s,
-                    key,
-                    Rc::from(member.as_str()),
+                let ask = leader::FetchAsk {
                     max_records,
                     whole_batches,
                     max_bytes,
                     new_session,
-                )
-                .await
+                    load_wait,
+                };
+                leader::fetch(&s, key, Rc::from(member.as_str()), ask).await
             });
             reads.push(async move { (k, fut.await) });
         }

@@ -66,7 +66,7 @@ pub mod ack {
     pub const RENEW: i8 = 4;
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct InFlight {
     state: RecordState,
     delivery_count: u16,
@@ -157,6 +157,21 @@ pub enum AckError {
     /// Kafka's INVALID_REQUEST: malformed batch.
     #[error("{0}")]
     Invalid(&'static str),
+}
+
+/// What acknowledgements changed, record by record (state before and
+/// after), so that a write that fails can put it back: Kafka rolls an
+/// acknowledgement back when its state write fails
+/// (`SharePartition.rollbackOrProcessStateUpdates`), so a member told
+/// "failed" gets the records again after their lock, instead of finding
+/// them accepted once a later write succeeds.
+#[derive(Debug, Clone, Default)]
+pub struct Undo(Vec<(i64, InFlight, InFlight)>);
+
+impl Undo {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -374,6 +389,7 @@ impl SharePartitionState {
     /// type for the whole range or one per offset. All or nothing: a
     /// record in the range not acquired by the member refuses the batch.
     /// Returns the records it archived (for the dead-letter topic).
+    #[cfg(test)]
     pub fn acknowledge(
         &mut self,
         member: &str,
@@ -381,6 +397,20 @@ impl SharePartitionState {
         last: i64,
         types: &[i8],
         lim: &Limits,
+    ) -> Result<Vec<Archived>, AckError> {
+        self.acknowledge_undoable(member, first, last, types, lim, &mut Undo::default())
+    }
+
+    /// [`Self::acknowledge`], recording in `undo` what it changed (see
+    /// [`Self::rollback`]).
+    pub fn acknowledge_undoable(
+        &mut self,
+        member: &str,
+        first: i64,
+        last: i64,
+        types: &[i8],
+        lim: &Limits,
+        undo: &mut Undo,
     ) -> Result<Vec<Archived>, AckError> {
         if last < first {
             return Err(AckError::Invalid("last offset is before first offset"));
@@ -425,6 +455,7 @@ impl SharePartitionState {
             if r.state != RecordState::Acquired {
                 continue;
             }
+            let before = r.clone();
             match t {
                 ack::ACCEPT => r.set(RecordState::Acknowledged),
                 ack::GAP => r.set(RecordState::Archived),
@@ -443,9 +474,47 @@ impl SharePartitionState {
                 }
                 _ => r.until_ms = lim.now_ms + lim.lock_duration_ms, // RENEW
             }
+            // A renewed lock is not put back: it only extends the lock.
+            if r.state != RecordState::Acquired {
+                undo.0.push((o, before, r.clone()));
+            }
         }
         self.advance();
         Ok(archived)
+    }
+
+    /// Puts back what `undo` recorded, latest change first, for each
+    /// record still as the change left it: one changed since (a released
+    /// record acquired again by someone else) keeps its new state. A
+    /// record the start offset moved past comes back, and with it the
+    /// done records between it and the start (they were dropped as done,
+    /// and stay done). Returns how many records were put back.
+    pub fn rollback(&mut self, undo: &Undo) -> usize {
+        let mut restored = 0;
+        for (o, before, after) in undo.0.iter().rev() {
+            let untouched = match self.records.get(o) {
+                Some(r) => r == after,
+                None => *o < self.start_offset,
+            };
+            if !untouched {
+                continue;
+            }
+            if *o < self.start_offset {
+                for d in (*o + 1)..self.start_offset {
+                    self.records.entry(d).or_insert(InFlight {
+                        state: RecordState::Acknowledged,
+                        delivery_count: 0,
+                        holder: None,
+                        until_ms: 0,
+                    });
+                }
+                self.start_offset = *o;
+            }
+            self.records.insert(*o, before.clone());
+            restored += 1;
+        }
+        self.advance();
+        restored
     }
 
     /// Releases every record `member` holds (its share session closed):
@@ -923,5 +992,62 @@ mod tests {
             Err(AckError::NotAcquired { offset: 4 })
         );
         assert_eq!(s.state_of(2), Some((RecordState::Acquired, 1)));
+    }
+
+    #[test]
+    fn a_failed_acknowledgement_is_put_back_and_later_changes_stay() {
+        let mut s = SharePartitionState::new(0);
+        let (a, b) = (m("a"), m("b"));
+        let l = lim(0);
+        s.acquire(&a, &[batch(0, 4)], 500, true, &l);
+        s.acquire(&b, &[batch(5, 9)], 500, true, &l);
+        // a accepts 0-4 (the start moves past them), then b accepts 5-9
+        // while a's write is in flight; a's write fails.
+        let mut undo_a = Undo::default();
+        s.acknowledge_undoable("a", 0, 4, &[ack::ACCEPT], &l, &mut undo_a)
+            .unwrap();
+        s.acknowledge("b", 5, 9, &[ack::ACCEPT], &l).unwrap();
+        assert_eq!(s.start_offset(), 10);
+        assert_eq!(s.rollback(&undo_a), 5);
+        s.check();
+        // a's records are a's again, under their old lock; b's stay done.
+        assert_eq!(s.start_offset(), 0);
+        assert_eq!(s.state_of(0), Some((RecordState::Acquired, 1)));
+        assert_eq!(s.state_of(4), Some((RecordState::Acquired, 1)));
+        assert_eq!(s.state_of(7).map(|x| x.0), Some(RecordState::Acknowledged));
+        // a may acknowledge them again; once its lock expires they go to
+        // someone else.
+        let mut again = s.clone();
+        again.acknowledge("a", 0, 4, &[ack::ACCEPT], &l).unwrap();
+        assert_eq!(again.start_offset(), 10);
+        s.expire_locks(&lim(5_000));
+        assert_eq!(s.fetch_from(&lim(5_000)), Some(0));
+        let got = s.acquire(&b, &[batch(0, 4)], 500, true, &lim(5_000));
+        assert_eq!(got[0].delivery_count, 2);
+        s.check();
+    }
+
+    #[test]
+    fn a_rollback_leaves_records_changed_since() {
+        let mut s = SharePartitionState::new(0);
+        let (a, b) = (m("a"), m("b"));
+        let l = lim(0);
+        s.acquire(&a, &[batch(0, 1)], 500, true, &l);
+        // a releases 0-1 and b acquires them before a's write fails.
+        let mut undo = Undo::default();
+        s.acknowledge_undoable("a", 0, 1, &[ack::RELEASE], &l, &mut undo)
+            .unwrap();
+        s.acquire(&b, &[batch(0, 1)], 500, true, &l);
+        assert_eq!(s.rollback(&undo), 0);
+        assert_eq!(s.state_of(0), Some((RecordState::Acquired, 2)));
+        // b holds them: b's acknowledgement works.
+        s.acknowledge("b", 0, 1, &[ack::ACCEPT], &l).unwrap();
+        s.check();
+        // A renewal records nothing to put back.
+        s.acquire(&a, &[batch(2, 2)], 500, true, &l);
+        let mut renew = Undo::default();
+        s.acknowledge_undoable("a", 2, 2, &[ack::RENEW], &l, &mut renew)
+            .unwrap();
+        assert!(renew.is_empty());
     }
 }

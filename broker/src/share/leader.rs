@@ -10,9 +10,12 @@
 //! written through the share coordinator ([`super::coordinator::write`])
 //! before it is answered, a whole snapshot per write, with concurrent
 //! changes of one share-partition carried by one write (group commit).
-//! A failed write answers its acknowledgements with an error; the state
-//! in memory then runs ahead of what is durable, which can only deliver a
-//! record again, never lose one.
+//! A failed write answers its acknowledgements with an error and puts
+//! their records back as they were (acquired by the member, under the
+//! same lock), as Kafka does: the member is told its acknowledgement
+//! failed, and the records come back after the lock. Releases and lock
+//! expiries whose write fails stay applied in memory: that can only
+//! deliver a record again, never lose one.
 //!
 //! Dead-letter topic: records archived by a rejection or by the delivery
 //! count limit are written to the group's dead-letter topic
@@ -31,7 +34,7 @@ use kafka_protocol::records::RecordBatch;
 use uuid::Uuid;
 
 use super::coordinator::{self, StoredState};
-use super::inflight::{Acquired, Archived, Limits, LogBatch, SharePartitionState};
+use super::inflight::{Acquired, Archived, Limits, LogBatch, SharePartitionState, Undo};
 use super::records::{ShareKey, StateBatch};
 use crate::notify::LocalNotify;
 use crate::partition::{Partition, now_ms};
@@ -39,6 +42,20 @@ use crate::shard::Shard;
 
 /// The header that holds a record back until a time (epoch ms, decimal).
 pub const DELIVER_AT_HEADER: &[u8] = b"tidemark.deliver.at.ms";
+
+/// How long a share-partition's start keeps retrying a share coordinator
+/// that is not available yet (its `__share_group_state` partition has no
+/// leader yet, is loading, or lacks in-sync replicas, as right after a
+/// broker restart), as Kafka's persister retries its RPCs with back-off
+/// (`PersisterStateManager`) instead of failing the share fetch at once:
+/// a fetch meanwhile answers "nothing yet", not an error every client
+/// would surface to the application and retry in a tight loop.
+const LOAD_RETRY: Duration = Duration::from_secs(15);
+/// First and longest pause between those retries.
+const LOAD_BACKOFF_FIRST: Duration = Duration::from_millis(50);
+const LOAD_BACKOFF_MAX: Duration = Duration::from_secs(1);
+/// Longest an acknowledgement waits for its share-partition to start.
+const ACK_LOAD_WAIT: Duration = Duration::from_secs(5);
 
 /// How often lock expiries are looked for.
 const TICK: Duration = Duration::from_millis(100);
@@ -59,6 +76,10 @@ pub struct SharePartition {
     dirty: u64,
     durable: u64,
     failed: (u64, ErrorCode),
+    /// What each not yet durable acknowledgement changed, by the change's
+    /// sequence number: dropped once a write covers it, put back if the
+    /// write covering it fails.
+    undo: Vec<(u64, Undo)>,
     writing: bool,
     written: Rc<LocalNotify>,
     /// A lock-expiry task is running (one at a time, so a slow
@@ -158,7 +179,51 @@ pub async fn get_or_load(
     .await
 }
 
+/// Whether a share coordinator error may pass by itself (a leader being
+/// elected or loading, replicas catching up).
+fn coordinator_may_recover(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::CoordinatorNotAvailable
+            | ErrorCode::NotCoordinator
+            | ErrorCode::CoordinatorLoadInProgress
+            | ErrorCode::NotEnoughReplicas
+            | ErrorCode::RequestTimedOut
+    )
+}
+
+/// [`load_once`], retried with back-off for up to [`LOAD_RETRY`] while
+/// the coordinator's error may pass and this broker still leads the
+/// partition at `epoch`.
 async fn load(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    part: &Rc<Partition>,
+    epoch: i32,
+) -> Result<Rc<RefCell<SharePartition>>, ErrorCode> {
+    let started = std::time::Instant::now();
+    let mut backoff = LOAD_BACKOFF_FIRST;
+    loop {
+        let code = match load_once(shard, key, part, epoch).await {
+            Ok(sp) => return Ok(sp),
+            Err(code) => code,
+        };
+        let still_leader = shard
+            .led_partition(&(key.topic_id, key.partition))
+            .is_some_and(|p| p.leader_epoch() == epoch);
+        if !coordinator_may_recover(code)
+            || !still_leader
+            || started.elapsed() + backoff > LOAD_RETRY
+            || shard.is_stopping()
+        {
+            return Err(code);
+        }
+        monoio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(LOAD_BACKOFF_MAX);
+    }
+}
+
+async fn load_once(
     shard: &Rc<Shard>,
     key: &ShareKey,
     part: &Rc<Partition>,
@@ -191,6 +256,17 @@ async fn load(
             true,
         ),
     };
+    tracing::debug!(
+        group = %key.group_id,
+        partition = key.partition,
+        leader_epoch = epoch,
+        state_epoch,
+        fresh,
+        start_offset = state.start_offset(),
+        next_offset = state.next_offset(),
+        in_flight = state.in_flight(),
+        "share-partition loaded"
+    );
     let sp = Rc::new(RefCell::new(SharePartition {
         state,
         leader_epoch: epoch,
@@ -198,6 +274,7 @@ async fn load(
         dirty: 0,
         durable: 0,
         failed: (0, ErrorCode::None),
+        undo: Vec::new(),
         writing: false,
         written: Rc::new(LocalNotify::default()),
         expiring: false,
@@ -265,10 +342,27 @@ pub async fn persist(
     key: &ShareKey,
     sp: &Rc<RefCell<SharePartition>>,
 ) -> Result<(), ErrorCode> {
+    persist_undoable(shard, key, sp, Undo::default()).await
+}
+
+/// [`persist`] for a change that is put back ([`Undo`]) if the write
+/// covering it fails. The caller makes the change and calls this with no
+/// await in between, so the change's sequence number is the one of the
+/// writes that include it.
+async fn persist_undoable(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    sp: &Rc<RefCell<SharePartition>>,
+    undo: Undo,
+) -> Result<(), ErrorCode> {
     let mine = {
         let mut p = sp.borrow_mut();
         p.dirty += 1;
-        p.dirty
+        let mine = p.dirty;
+        if !undo.is_empty() {
+            p.undo.push((mine, undo));
+        }
+        mine
     };
     loop {
         let notify = {
@@ -324,9 +418,24 @@ pub async fn persist(
                 let n = {
                     let mut p = sp.borrow_mut();
                     p.writing = false;
+                    // Every change up to `seq` was in this write: now
+                    // durable, or put back before any other write starts.
+                    let covered: Vec<(u64, Undo)> = {
+                        let split = p.undo.partition_point(|(s, _)| *s <= seq);
+                        p.undo.drain(..split).collect()
+                    };
                     match r {
                         Ok(()) => p.durable = p.durable.max(seq),
-                        Err(code) => p.failed = (seq, code),
+                        Err(code) => {
+                            p.failed = (seq, code);
+                            let mut restored = 0;
+                            for (_, u) in covered.iter().rev() {
+                                restored += p.state.rollback(u);
+                            }
+                            if restored > 0 {
+                                tracing::warn!(group = %key.group_id, partition = key.partition, ?code, restored, "share-partition state write failed; its acknowledgements are put back");
+                            }
+                        }
                     }
                     p.written.clone()
                 };
@@ -355,17 +464,31 @@ pub struct Fetched {
     pub leader_epoch: i32,
 }
 
+/// What one share fetch asks of a share-partition.
+#[derive(Debug, Clone, Copy)]
+pub struct FetchAsk {
+    /// At most this many records (see `whole_batches`).
+    pub max_records: usize,
+    /// Kafka's batch-optimized acquire mode: whole batches of new records.
+    pub whole_batches: bool,
+    /// The client's MaxBytes (at most [`MAX_READ_BYTES`] is read).
+    pub max_bytes: usize,
+    /// The member's share session was just opened.
+    pub new_session: bool,
+    /// How long a share-partition still starting may take.
+    pub load_wait: Duration,
+}
+
 /// Acquires records of the share-partition for `member` (on the owner
 /// shard of the topic partition).
-pub async fn fetch(
-    shard: &Rc<Shard>,
-    key: ShareKey,
-    member: Rc<str>,
-    max_records: usize,
-    whole_batches: bool,
-    max_bytes: usize,
-    new_session: bool,
-) -> Fetched {
+pub async fn fetch(shard: &Rc<Shard>, key: ShareKey, member: Rc<str>, ask: FetchAsk) -> Fetched {
+    let FetchAsk {
+        max_records,
+        whole_batches,
+        max_bytes,
+        new_session,
+        load_wait,
+    } = ask;
     let tp = (key.topic_id, key.partition);
     let Some(part) = shard.led_partition(&tp) else {
         return Fetched {
@@ -390,11 +513,19 @@ pub async fn fetch(
             }
         });
     }
-    let sp = match get_or_load(shard, &key, &part).await {
-        Ok(sp) => sp,
-        Err(code) => {
+    // A share-partition still starting (its coordinator not available
+    // yet) has nothing to give this fetch; its start goes on meanwhile.
+    let sp = match monoio::time::timeout(load_wait, get_or_load(shard, &key, &part)).await {
+        Ok(Ok(sp)) => sp,
+        Ok(Err(code)) => {
             return Fetched {
                 error: Some(client_code(code)),
+                leader_epoch,
+                ..Default::default()
+            };
+        }
+        Err(_) => {
+            return Fetched {
                 leader_epoch,
                 ..Default::default()
             };
@@ -601,27 +732,33 @@ pub async fn acknowledge(
             "not the partition's leader".into(),
         ));
     };
-    let sp = get_or_load(shard, &key, &part).await.map_err(|c| {
+    let unavailable = |c: ErrorCode| {
         (
             client_code(c),
-            "the share-partition's state is not available".into(),
+            "the share-partition's state is not available".to_string(),
         )
-    })?;
+    };
+    let sp = monoio::time::timeout(ACK_LOAD_WAIT, get_or_load(shard, &key, &part))
+        .await
+        .map_err(|_| unavailable(ErrorCode::CoordinatorNotAvailable))?
+        .map_err(unavailable)?;
     let lim = limits(shard, &key.group_id);
     let apply = |state: &mut SharePartitionState| apply_all(state, &member, &batches, &lim);
     // The dead-letter records are written before the archive, from a
     // trial run on a copy (nothing changes if that write fails).
     if super::dlq::enabled(shard, &key.group_id) {
         let preview = apply(&mut sp.borrow().state.clone())?;
-        super::dlq::write(shard, &key, &part, &preview).await?;
+        super::dlq::write(shard, &key, &part, &preview.0).await?;
     }
-    apply(&mut sp.borrow_mut().state)?;
-    persist(shard, &key, &sp).await.map_err(|c| {
-        (
-            client_code(c),
-            "the share-partition's state could not be written".into(),
-        )
-    })?;
+    let (_, undo) = apply(&mut sp.borrow_mut().state)?;
+    persist_undoable(shard, &key, &sp, undo)
+        .await
+        .map_err(|c| {
+            (
+                client_code(c),
+                "the share-partition's state could not be written".into(),
+            )
+        })?;
     if batches
         .iter()
         .any(|b| b.types.contains(&super::inflight::ack::RELEASE))
@@ -631,17 +768,26 @@ pub async fn acknowledge(
     Ok(())
 }
 
-/// Every batch applied, or none (the state is left as it was).
+/// Every batch applied, or none (the state is left as it was); returns
+/// what they archived and how to put them back.
 fn apply_all(
     state: &mut SharePartitionState,
     member: &str,
     batches: &[AckBatch],
     lim: &Limits,
-) -> Result<Vec<Archived>, (ErrorCode, String)> {
+) -> Result<(Vec<Archived>, Undo), (ErrorCode, String)> {
     let before = state.clone();
     let mut archived = Vec::new();
+    let mut undo = Undo::default();
     for b in batches {
-        match state.acknowledge(member, b.first_offset, b.last_offset, &b.types, lim) {
+        match state.acknowledge_undoable(
+            member,
+            b.first_offset,
+            b.last_offset,
+            &b.types,
+            lim,
+            &mut undo,
+        ) {
             Ok(a) => archived.extend(a),
             Err(e) => {
                 *state = before;
@@ -653,7 +799,7 @@ fn apply_all(
             }
         }
     }
-    Ok(archived)
+    Ok((archived, undo))
 }
 
 /// Runs a state change that may archive records (a member's release, lock
