@@ -437,6 +437,9 @@ class Run:
                 "name": name, "log": os.path.join(self.workdir, name + ".log"),
                 "stop_file": self.stop_file, "poison": bool(self.dlq),
                 "pace_ms": self.pace_ms, "timeout_s": max(10, self.deadline - time.monotonic())}
+        # WQ_RDKAFKA_DEBUG=cgrp,fetch: librdkafka's debug contexts, into cN.out.
+        if os.environ.get("WQ_RDKAFKA_DEBUG"):
+            spec["conf"] = {"debug": os.environ["WQ_RDKAFKA_DEBUG"]}
         out = open(os.path.join(self.workdir, name + ".out"), "wb")
         self.procs[name] = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "workqueue.py"), "consumer", json.dumps(spec)],
@@ -560,6 +563,8 @@ class Run:
         rejected or dead-lettered), or, failing that, until nothing new has
         happened for `quiet_s` (default 4 lock durations) once the producer
         is done, or the deadline; then stops the consumers and checks."""
+        if quiet_s is None and os.environ.get("WQ_QUIET_S"):
+            quiet_s = float(os.environ["WQ_QUIET_S"])
         quiet_s = quiet_s if quiet_s is not None else max(8.0, 4 * self.lock_ms / 1000.0)
         self.producer.join(max(5.0, self.deadline - time.monotonic()))
         produced = set(self.producer.acked)

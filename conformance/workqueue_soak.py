@@ -14,6 +14,7 @@ logs and consumer logs are kept), 2 if a seed could not be driven.
 
 Usage: python3 conformance/workqueue_soak.py [--seeds 5] [--first 1] [--count 3000]
        [--faults 3] [--size 3] [--minutes M (stop starting seeds after M minutes)]
+       [--kinds restart-all,kill-consumer (draw faults from these only)]
 """
 
 import argparse
@@ -41,10 +42,10 @@ FAULTS = ["kill-consumer", "kill-share-leader", "kill-state-leader", "restart-al
           "rolling-restart"]
 
 
-def one_seed(seed, count, faults, size):
+def one_seed(seed, count, faults, size, kinds=None):
     rng = random.Random(seed)
     name = "soak%d-%d" % (seed, int(time.time()))
-    kinds = FAULTS if size > 1 else ["kill-consumer", "kill9-broker"]
+    kinds = kinds or (FAULTS if size > 1 else ["kill-consumer", "kill9-broker"])
     plan = [rng.choice(kinds) for _ in range(faults)]
     c = cluster.Cluster(size, settings=SETTINGS, name=name, single_node=size == 1)
     run = None
@@ -91,13 +92,16 @@ def main():
     ap.add_argument("--faults", type=int, default=3)
     ap.add_argument("--size", type=int, default=3)
     ap.add_argument("--minutes", type=float, default=None)
+    ap.add_argument("--kinds", default=None,
+                    help="comma-separated faults to draw from (default: all for the size)")
     a = ap.parse_args()
+    kinds = a.kinds.split(",") if a.kinds else None
     results = []
     t0 = time.time()
     for seed in range(a.first, a.first + a.seeds):
         if a.minutes is not None and time.time() - t0 > a.minutes * 60:
             break
-        r = one_seed(seed, a.count, a.faults, a.size)
+        r = one_seed(seed, a.count, a.faults, a.size, kinds)
         results.append(r)
         print(json.dumps(r), flush=True)
     bad = [r["seed"] for r in results if not r["ok"]]
