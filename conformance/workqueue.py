@@ -594,6 +594,16 @@ class Run:
                 p.wait(10)
         if self.dlq_reader:
             self.dlq_reader.poll(1.0)
+            # Each rejection's dead letter is durable before the rejection
+            # is answered, but the reader may still be catching up (it
+            # reconnects after broker restarts): read on (bounded) until
+            # it has every rejected id.
+            rejected = {i for entries in self.logs().values()
+                        for kind, i, *_ in entries if kind == "rejected"}
+            for _ in range(150):
+                if rejected <= self._dlq_ids():
+                    break
+                self.dlq_reader.poll(0.2)
             self.dlq_reader.close()
         return self.check()
 
