@@ -8,8 +8,14 @@
 //! removed *before* the rename and rewritten after it, so an index never
 //! describes the wrong file; a missing index is rebuilt at open. Leftover
 //! `.cleaned` files are deleted at open.
+//!
+//! Transactions (Kafka's `LogCleaner` with `CleanedTransactionMetadata`):
+//! records of aborted transactions are removed at once; a COMMIT or ABORT
+//! marker is removed once its transaction has no data left and the delete
+//! horizon has passed (see [`TxnMarkers`]), so a compacted topic written
+//! transactionally does not keep a marker per transaction for ever.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use bytes::{BufMut, Bytes, BytesMut};
 use kafka_protocol::records::{Compression, Record, RecordBatch, compress};
@@ -40,6 +46,8 @@ pub struct CompactionStats {
     pub ran: bool,
     pub segments_rewritten: usize,
     pub records_removed: u64,
+    /// Transaction markers (COMMIT/ABORT control batches) removed.
+    pub markers_removed: u64,
     pub bytes_before: u64,
     pub bytes_after: u64,
 }
@@ -57,7 +65,8 @@ impl Log {
     /// bytes) reaches `min.cleanable.dirty.ratio`. The active segment is
     /// never touched, nor are segments reaching past the max collectible
     /// offset ([`Log::set_max_collectible_offset`]). Tombstones are removed once their batch's max
-    /// timestamp is older than `now_ms - delete.retention.ms`.
+    /// timestamp is older than `now_ms - delete.retention.ms`; transaction
+    /// markers by the rule of [`TxnMarkers`].
     pub async fn compact(&self, now_ms: i64) -> Result<CompactionStats> {
         if !self.config.cleanup_policy.compacts() || self.cleaning.replace(true) {
             return Ok(CompactionStats::default());
@@ -116,8 +125,7 @@ impl Log {
         let max_batch = self.config.max_batch_bytes;
 
         // Records of aborted transactions are removed and never shadow a
-        // key (Kafka's cleaner): their markers stay (control batches are
-        // kept whole), so the transaction's end is never lost.
+        // key (Kafka's cleaner); their markers go later (`TxnMarkers`).
         let aborted = AbortedIndex::of(&self.st.borrow().txns);
         // Pass 1: the latest offset of every key in the sealed segments.
         let mut latest: HashMap<Bytes, i64> = HashMap::new();
@@ -150,6 +158,19 @@ impl Log {
 
         // Pass 2: rewrite each segment that loses records.
         let horizon = now_ms.saturating_sub(self.config.delete_retention_ms);
+        let mut markers = TxnMarkers {
+            data_read: HashSet::new(),
+            last_marker: self
+                .st
+                .borrow()
+                .txns
+                .markers
+                .values()
+                .map(|m| (m.producer_id, m.offset))
+                .collect(),
+            keep_from: oldest_snapshot(&self.dir)?.unwrap_or(i64::MAX),
+            horizon_ms: horizon,
+        };
         let mut stats = CompactionStats {
             ran: true,
             ..Default::default()
@@ -160,13 +181,32 @@ impl Log {
             let mut out = BytesMut::new();
             let mut idx = SegIndex::new();
             let mut removed = 0u64;
+            // Offsets of the markers removed from this segment, ascending.
+            let mut markers_removed: Vec<i64> = Vec::new();
+            let mut aborts_removed: Vec<i64> = Vec::new();
             let mut failed: Option<StorageError> = None;
             let interval = u64::from(self.config.index_interval_bytes);
             file::scan_segment(&reader, &path, size, max_batch, |_, b| {
-                let decided = if aborted.holds(b) {
-                    Ok((None, b.records_count().max(0) as u64))
+                let decided = if b.is_control() {
+                    match markers.on_control(b) {
+                        Some(commit) => {
+                            markers_removed.push(b.base_offset());
+                            if !commit {
+                                aborts_removed.push(b.base_offset());
+                            }
+                            Ok((None, 0))
+                        }
+                        None => Ok((Some(b.clone()), 0)),
+                    }
                 } else {
-                    retain(b, &latest, horizon, max_dec)
+                    markers.on_data(b);
+                    if aborted.holds(b) {
+                        // At least one, so that the segment is rewritten
+                        // even for a batch claiming no records.
+                        Ok((None, b.records_count().max(1) as u64))
+                    } else {
+                        retain(b, &latest, horizon, max_dec)
+                    }
                 };
                 match decided {
                     Ok((kept, n)) => {
@@ -192,7 +232,7 @@ impl Log {
                 return Err(e);
             }
             stats.bytes_before += size;
-            if removed == 0 {
+            if removed == 0 && markers_removed.is_empty() {
                 stats.bytes_after += size;
                 continue;
             }
@@ -221,12 +261,18 @@ impl Log {
             // names the new length, so until the rename it reads as damaged
             // (open then reads every segment) and is never missing (a
             // missing one may be taken for a log older than transactions).
-            // Compaction keeps every marker, so its entries do not change.
+            // It loses the entries of the ABORT markers removed: an entry
+            // names a marker of this segment, and one whose marker is gone
+            // has no data left either (`TxnMarkers`), so no read_committed
+            // Fetch can return a record it would have to hide. Keeping
+            // them would be harmless but would grow with every abort.
             let xp = seg_path(&self.dir, base, "txnindex");
             let aborted = {
                 let st = self.st.borrow();
                 let next = st.segments.get(&base).map_or(base, |s| s.next);
-                st.txns.aborted_in(base, next)
+                let mut v = st.txns.aborted_in(base, next);
+                v.retain(|a| aborts_removed.binary_search(&a.last_offset).is_err());
+                v
             };
             file::write_atomic(&xp, &crate::txn::encode_txnindex(new_len, &aborted))?;
             file::fsync_dir(&self.dir)?;
@@ -243,11 +289,13 @@ impl Log {
             seg.set_reader(None);
             let new_gen = seg.generation;
             let seg_next = seg.next;
+            st.txns.forget_aborted(&aborts_removed);
             st.drop_cache_below(seg_next);
             st.drop_cached_index(base);
             st.insert_cached_index(base, new_gen, std::rc::Rc::new(idx));
             stats.segments_rewritten += 1;
             stats.records_removed += removed;
+            stats.markers_removed += markers_removed.len() as u64;
             stats.bytes_after += new_len;
         }
         if let Some(&(last, _, _)) = sealed.last() {
@@ -274,6 +322,107 @@ async fn write_file(path: &std::path::Path, data: Bytes) -> Result<()> {
         .await
         .map_err(|e| StorageError::io("fdatasync", path, e))?;
     Ok(())
+}
+
+/// The offset of the oldest producer-state snapshot in `dir`, if any.
+fn oldest_snapshot(dir: &std::path::Path) -> Result<Option<i64>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| StorageError::io("readdir", dir, e))?;
+    let mut oldest = None;
+    for entry in entries {
+        let entry = entry.map_err(|e| StorageError::io("readdir", dir, e))?;
+        let name = entry.file_name();
+        if let Some((offset, "snapshot")) = crate::log::parse_base(&name.to_string_lossy()) {
+            oldest = Some(oldest.map_or(offset, |o: i64| o.min(offset)));
+        }
+    }
+    Ok(oldest)
+}
+
+/// When a transaction marker (a COMMIT or ABORT control batch) is removed:
+/// pass 2 reads every sealed segment from the log start in offset order,
+/// so a transaction's data is always read before its marker, and a marker
+/// goes when all of these hold:
+///
+/// - No data batch of its transaction was read in this pass (Kafka's
+///   `CleanedTransactionMetadata.onControlBatchRead`: a COMMIT is
+///   removable when `ongoingCommittedTxns` did not hold its producer, an
+///   ABORT when no batch of it was observed). A batch that this very pass
+///   removes (aborted data, or records all superseded) still counts, as in
+///   Kafka: the marker outlives its data by at least one pass, so a Fetch
+///   that read the old segment file before its swap still finds the
+///   aborted-transaction entry when it asks for it after the read. So an
+///   aborted transaction loses its data at the first pass and its marker
+///   at a later one; a committed one keeps its marker while any of its
+///   records survives.
+/// - Its delete horizon has passed: the marker's timestamp is older than
+///   `now - delete.retention.ms`. Kafka (KIP-534) instead stamps a horizon
+///   of `now + delete.retention.ms` into the batch (attribute bit 0x40,
+///   base timestamp) at the first clean that finds the marker removable,
+///   and removes it at a clean past that. We keep the rule our tombstones
+///   already follow, on the batch's own timestamp, because (a) KIP-534's
+///   motive is record timestamps chosen by clients (or segment mtimes
+///   reset by a copy) that make a tombstone removable at once, while a
+///   marker's timestamp is the partition leader's clock when it wrote it;
+///   (b) what the later start of Kafka's window protects is a reader that
+///   read a transaction's data but not yet its marker, and a consumer
+///   keeps its aborted-producer state per Fetch response (the entries
+///   come with each response), which the first rule already covers; (c)
+///   it never re-encodes a control batch, so replicas, clients and the
+///   batch CRC see markers exactly as written. The cost: a committed
+///   transaction whose last record is superseded long after its marker
+///   loses the marker at the first pass after that one, not
+///   `delete.retention.ms` later.
+/// - It is not its producer's last marker while the producer is
+///   remembered (not expired): Kafka keeps that batch
+///   (`isBatchLastRecordOfProducer`, case 3) because it carries the
+///   producer epoch that fences zombies, and so do we, for a state rebuilt
+///   by reading the segments. (Kafka also keeps each producer's last data
+///   batch, for its last sequence; here the producer snapshot at the
+///   active segment's base carries those, and compaction never touches
+///   the active segment or a snapshot.)
+/// - It lies below the oldest producer snapshot on disk: open may start
+///   from any kept snapshot (an older one when the latest is damaged),
+///   and one taken inside the transaction holds it as open; with its
+///   marker gone it would stay open for ever and pin the last stable
+///   offset. Below every snapshot, each state open can load already has
+///   the transaction ended, and a read of all segments sees neither its
+///   data nor its marker.
+///
+/// Undecided transactions are never reached: the pass stops below the
+/// first unstable offset.
+struct TxnMarkers {
+    /// Producers of which a transactional data batch was read in this pass
+    /// since their last marker.
+    data_read: HashSet<i64>,
+    /// Producer id -> offset of its last marker (remembered producers).
+    last_marker: HashMap<i64, i64>,
+    /// The oldest snapshot's offset: markers at or past it are kept.
+    keep_from: i64,
+    /// Markers older than this (ms) are past their delete horizon.
+    horizon_ms: i64,
+}
+
+impl TxnMarkers {
+    fn on_data(&mut self, b: &RecordBatch) {
+        if b.is_transactional() && b.producer_id() >= 0 {
+            self.data_read.insert(b.producer_id());
+        }
+    }
+
+    /// For control batch `b`: `Some(commit)` if it is a marker to remove.
+    fn on_control(&mut self, b: &RecordBatch) -> Option<bool> {
+        let pid = b.producer_id();
+        if !b.is_transactional() || pid < 0 {
+            return None;
+        }
+        let marker = crate::txn::marker_of(b)?;
+        let data_read = self.data_read.remove(&pid);
+        let removable = !data_read
+            && b.max_timestamp() < self.horizon_ms
+            && b.base_offset() < self.keep_from
+            && self.last_marker.get(&pid) != Some(&b.base_offset());
+        removable.then_some(marker.commit)
+    }
 }
 
 /// The aborted transactions' ranges by producer, to recognise their

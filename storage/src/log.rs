@@ -211,7 +211,7 @@ pub(crate) fn seg_path(dir: &Path, base: i64, ext: &str) -> PathBuf {
     dir.join(format!("{base:020}.{ext}"))
 }
 
-fn parse_base(name: &str) -> Option<(i64, &str)> {
+pub(crate) fn parse_base(name: &str) -> Option<(i64, &str)> {
     let (stem, ext) = name.split_once('.')?;
     if stem.len() != 20 || !stem.bytes().all(|b| b.is_ascii_digit()) {
         return None;
