@@ -11,9 +11,10 @@
 //!
 //! Transactions (Kafka's `LogCleaner` with `CleanedTransactionMetadata`):
 //! records of aborted transactions are removed at once; a COMMIT or ABORT
-//! marker is removed once its transaction has no data left and the delete
-//! horizon has passed (see [`TxnMarkers`]), so a compacted topic written
-//! transactionally does not keep a marker per transaction for ever.
+//! marker is stamped with a delete horizon once its transaction has no data
+//! left, and removed by a pass past that horizon (KIP-534; see
+//! [`TxnMarkers`]), so a compacted topic written transactionally does not
+//! keep a marker per transaction for ever.
 
 use std::collections::{HashMap, HashSet};
 
@@ -48,6 +49,8 @@ pub struct CompactionStats {
     pub records_removed: u64,
     /// Transaction markers (COMMIT/ABORT control batches) removed.
     pub markers_removed: u64,
+    /// Markers given their delete horizon (rewritten, kept).
+    pub markers_stamped: u64,
     pub bytes_before: u64,
     pub bytes_after: u64,
 }
@@ -169,7 +172,8 @@ impl Log {
                 .map(|m| (m.producer_id, m.offset))
                 .collect(),
             keep_from: oldest_snapshot(&self.dir)?.unwrap_or(i64::MAX),
-            horizon_ms: horizon,
+            now_ms,
+            delete_retention_ms: self.config.delete_retention_ms,
         };
         let mut stats = CompactionStats {
             ran: true,
@@ -184,19 +188,33 @@ impl Log {
             // Offsets of the markers removed from this segment, ascending.
             let mut markers_removed: Vec<i64> = Vec::new();
             let mut aborts_removed: Vec<i64> = Vec::new();
+            let mut markers_stamped = 0u64;
             let mut failed: Option<StorageError> = None;
             let interval = u64::from(self.config.index_interval_bytes);
             file::scan_segment(&reader, &path, size, max_batch, |_, b| {
                 let decided = if b.is_control() {
                     match markers.on_control(b) {
-                        Some(commit) => {
+                        MarkerFate::Remove { commit } => {
                             markers_removed.push(b.base_offset());
                             if !commit {
                                 aborts_removed.push(b.base_offset());
                             }
                             Ok((None, 0))
                         }
-                        None => Ok((Some(b.clone()), 0)),
+                        MarkerFate::Stamp { horizon_ms } => {
+                            match with_delete_horizon(b, horizon_ms, max_dec) {
+                                Ok(stamped) => {
+                                    markers_stamped += 1;
+                                    Ok((Some(stamped), 0))
+                                }
+                                // Its first record decoded (it is a
+                                // marker); a batch that does not decode
+                                // past it stays as written, like any
+                                // batch compaction cannot open.
+                                Err(_) => Ok((Some(b.clone()), 0)),
+                            }
+                        }
+                        MarkerFate::Keep => Ok((Some(b.clone()), 0)),
                     }
                 } else {
                     markers.on_data(b);
@@ -232,7 +250,7 @@ impl Log {
                 return Err(e);
             }
             stats.bytes_before += size;
-            if removed == 0 && markers_removed.is_empty() {
+            if removed == 0 && markers_removed.is_empty() && markers_stamped == 0 {
                 stats.bytes_after += size;
                 continue;
             }
@@ -296,6 +314,7 @@ impl Log {
             stats.segments_rewritten += 1;
             stats.records_removed += removed;
             stats.markers_removed += markers_removed.len() as u64;
+            stats.markers_stamped += markers_stamped;
             stats.bytes_after += new_len;
         }
         if let Some(&(last, _, _)) = sealed.last() {
@@ -338,40 +357,20 @@ fn oldest_snapshot(dir: &std::path::Path) -> Result<Option<i64>> {
     Ok(oldest)
 }
 
-/// When a transaction marker (a COMMIT or ABORT control batch) is removed:
-/// pass 2 reads every sealed segment from the log start in offset order,
-/// so a transaction's data is always read before its marker, and a marker
-/// goes when all of these hold:
+/// When a transaction marker (a COMMIT or ABORT control batch) is removed
+/// (Kafka's `LogCleaner.cleanInto` with `CleanedTransactionMetadata` and
+/// KIP-534). Pass 2 reads every sealed segment from the log start in
+/// offset order, so a transaction's data is always read before its
+/// marker. A marker is *removable* when all of these hold:
 ///
 /// - No data batch of its transaction was read in this pass (Kafka's
-///   `CleanedTransactionMetadata.onControlBatchRead`: a COMMIT is
-///   removable when `ongoingCommittedTxns` did not hold its producer, an
-///   ABORT when no batch of it was observed). A batch that this very pass
-///   removes (aborted data, or records all superseded) still counts, as in
-///   Kafka: the marker outlives its data by at least one pass, so a Fetch
-///   that read the old segment file before its swap still finds the
-///   aborted-transaction entry when it asks for it after the read. So an
-///   aborted transaction loses its data at the first pass and its marker
-///   at a later one; a committed one keeps its marker while any of its
-///   records survives.
-/// - Its delete horizon has passed: the marker's timestamp is older than
-///   `now - delete.retention.ms`. Kafka (KIP-534) instead stamps a horizon
-///   of `now + delete.retention.ms` into the batch (attribute bit 0x40,
-///   base timestamp) at the first clean that finds the marker removable,
-///   and removes it at a clean past that. We keep the rule our tombstones
-///   already follow, on the batch's own timestamp, because (a) KIP-534's
-///   motive is record timestamps chosen by clients (or segment mtimes
-///   reset by a copy) that make a tombstone removable at once, while a
-///   marker's timestamp is the partition leader's clock when it wrote it;
-///   (b) what the later start of Kafka's window protects is a reader that
-///   read a transaction's data but not yet its marker, and a consumer
-///   keeps its aborted-producer state per Fetch response (the entries
-///   come with each response), which the first rule already covers; (c)
-///   it never re-encodes a control batch, so replicas, clients and the
-///   batch CRC see markers exactly as written. The cost: a committed
-///   transaction whose last record is superseded long after its marker
-///   loses the marker at the first pass after that one, not
-///   `delete.retention.ms` later.
+///   `onControlBatchRead`: a COMMIT is removable when
+///   `ongoingCommittedTxns` did not hold its producer, an ABORT when no
+///   batch of it was observed). A batch that this very pass removes
+///   (aborted data, or records all superseded) still counts, as in Kafka,
+///   so a marker becomes removable one pass after its last data went at
+///   the earliest. So an aborted transaction loses its data at the first
+///   pass; a committed one keeps its marker while any record survives.
 /// - It is not its producer's last marker while the producer is
 ///   remembered (not expired): Kafka keeps that batch
 ///   (`isBatchLastRecordOfProducer`, case 3) because it carries the
@@ -386,7 +385,24 @@ fn oldest_snapshot(dir: &std::path::Path) -> Result<Option<i64>> {
 ///   marker gone it would stay open for ever and pin the last stable
 ///   offset. Below every snapshot, each state open can load already has
 ///   the transaction ended, and a read of all segments sees neither its
-///   data nor its marker.
+///   data nor its marker. Only the latest three segment bases have one
+///   (open removes older ones a crash left), so this keeps the markers of
+///   the last few segments only.
+///
+/// A removable marker without a delete horizon is rewritten with one,
+/// `now + delete.retention.ms` (KIP-534: attribute bit 0x40, the horizon
+/// in the base timestamp, records' timestamp deltas taken from it, same
+/// offset, max timestamp and CRC-32C recomputed; Kafka's `filterTo`
+/// `needToSetDeleteHorizon`); one whose horizon has passed is removed
+/// (`deleteHorizonMs <= currentTime`). The horizon is stamped rather than
+/// taken from the marker's own timestamp (as our tombstones are): the
+/// window then starts when the transaction's data is gone, so a reader
+/// that read the data before a pass still finds the marker (and an
+/// ABORT's aborted-transaction entry, which goes with it) for
+/// `delete.retention.ms`, however old the marker; and it is in the batch,
+/// so it survives restarts and every replica applies the same rule.
+/// Clients accept such batches (Kafka's cleaner writes them), and so do
+/// our fetch path and `kafka-protocol` (`RecordBatch::delete_horizon_ms`).
 ///
 /// Undecided transactions are never reached: the pass stops below the
 /// first unstable offset.
@@ -398,8 +414,22 @@ struct TxnMarkers {
     last_marker: HashMap<i64, i64>,
     /// The oldest snapshot's offset: markers at or past it are kept.
     keep_from: i64,
-    /// Markers older than this (ms) are past their delete horizon.
-    horizon_ms: i64,
+    now_ms: i64,
+    delete_retention_ms: i64,
+}
+
+/// What a pass does with a control batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MarkerFate {
+    Keep,
+    /// Rewrite it with this delete horizon.
+    Stamp {
+        horizon_ms: i64,
+    },
+    /// Drop it; `commit` tells a COMMIT from an ABORT marker.
+    Remove {
+        commit: bool,
+    },
 }
 
 impl TxnMarkers {
@@ -409,20 +439,39 @@ impl TxnMarkers {
         }
     }
 
-    /// For control batch `b`: `Some(commit)` if it is a marker to remove.
-    fn on_control(&mut self, b: &RecordBatch) -> Option<bool> {
+    fn on_control(&mut self, b: &RecordBatch) -> MarkerFate {
         let pid = b.producer_id();
         if !b.is_transactional() || pid < 0 {
-            return None;
+            return MarkerFate::Keep;
         }
-        let marker = crate::txn::marker_of(b)?;
+        let Some(marker) = crate::txn::marker_of(b) else {
+            return MarkerFate::Keep;
+        };
         let data_read = self.data_read.remove(&pid);
         let removable = !data_read
-            && b.max_timestamp() < self.horizon_ms
             && b.base_offset() < self.keep_from
             && self.last_marker.get(&pid) != Some(&b.base_offset());
-        removable.then_some(marker.commit)
+        match b.delete_horizon_ms() {
+            _ if !removable => MarkerFate::Keep,
+            None => MarkerFate::Stamp {
+                horizon_ms: self.now_ms.saturating_add(self.delete_retention_ms),
+            },
+            Some(h) if h <= self.now_ms => MarkerFate::Remove {
+                commit: marker.commit,
+            },
+            Some(_) => MarkerFate::Keep,
+        }
     }
+}
+
+/// Control batch `b` rewritten with delete horizon `horizon_ms` (see
+/// [`TxnMarkers`]).
+fn with_delete_horizon(b: &RecordBatch, horizon_ms: i64, max_dec: usize) -> Result<RecordBatch> {
+    let records: Vec<Record> = b
+        .decompressed_records(max_dec)?
+        .collect::<std::result::Result<_, _>>()?;
+    let kept: Vec<&Record> = records.iter().collect();
+    encode_retained(b, &kept, Some(horizon_ms))
 }
 
 /// The aborted transactions' ranges by producer, to recognise their
@@ -488,8 +537,12 @@ fn retain(
     if kept.is_empty() {
         return Ok((None, removed));
     }
-    Ok((Some(encode_retained(b, &kept)?), removed))
+    Ok((Some(encode_retained(b, &kept, None)?), removed))
 }
+
+/// The batch attribute bit saying the base timestamp is a delete horizon
+/// (KIP-534, Kafka's `DELETE_HORIZON_FLAG_MASK`).
+const DELETE_HORIZON: i16 = 0x40;
 
 fn put_varint(out: &mut Vec<u8>, v: i64) {
     let mut z = ((v << 1) ^ (v >> 63)) as u64;
@@ -513,14 +566,27 @@ fn put_nullable(out: &mut Vec<u8>, b: Option<&Bytes>) {
 /// Re-encodes `orig` with only `kept`, preserving each record's offset
 /// and timestamp deltas (so offsets keep their gaps), the header fields
 /// and the codec. kafka-protocol's `RecordBatchBuilder` numbers records
-/// consecutively, so compaction carries its own small encoder.
-fn encode_retained(orig: &RecordBatch, kept: &[&Record]) -> Result<RecordBatch> {
+/// consecutively, so compaction carries its own small encoder. With
+/// `delete_horizon_ms` the batch gets KIP-534's horizon: attribute bit
+/// 0x40 and the horizon as base timestamp, each record's delta taken from
+/// it so that its timestamp is unchanged (Kafka's `buildRetainedRecordsInto`).
+fn encode_retained(
+    orig: &RecordBatch,
+    kept: &[&Record],
+    delete_horizon_ms: Option<i64>,
+) -> Result<RecordBatch> {
+    let base_ts = delete_horizon_ms.unwrap_or(orig.base_timestamp());
     let mut payload = Vec::new();
     let mut body = Vec::new();
     for r in kept {
         body.clear();
         body.push(r.attributes() as u8);
-        put_varint(&mut body, r.timestamp_delta());
+        put_varint(
+            &mut body,
+            orig.base_timestamp()
+                .wrapping_add(r.timestamp_delta())
+                .wrapping_sub(base_ts),
+        );
         put_varint(&mut body, i64::from(r.offset_delta()));
         put_nullable(&mut body, r.key());
         put_nullable(&mut body, r.value());
@@ -545,9 +611,13 @@ fn encode_retained(orig: &RecordBatch, kept: &[&Record]) -> Result<RecordBatch> 
     out.extend_from_slice(&orig.partition_leader_epoch().to_be_bytes());
     out.push(2);
     out.extend_from_slice(&[0; 4]);
-    out.extend_from_slice(&orig.attributes().0.to_be_bytes());
+    let attributes = match delete_horizon_ms {
+        Some(_) => orig.attributes().0 | DELETE_HORIZON,
+        None => orig.attributes().0,
+    };
+    out.extend_from_slice(&attributes.to_be_bytes());
     out.extend_from_slice(&last_delta.to_be_bytes());
-    out.extend_from_slice(&orig.base_timestamp().to_be_bytes());
+    out.extend_from_slice(&base_ts.to_be_bytes());
     out.extend_from_slice(&orig.max_timestamp().to_be_bytes());
     out.extend_from_slice(&orig.producer_id().to_be_bytes());
     out.extend_from_slice(&orig.producer_epoch().to_be_bytes());

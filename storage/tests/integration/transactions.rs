@@ -445,6 +445,37 @@ async fn marker_offsets(log: &Log) -> Vec<i64> {
         .collect()
 }
 
+/// The control batches a read of the whole log returns.
+async fn control_batches(log: &Log) -> Vec<kafka_protocol::records::RecordBatch> {
+    let mut out = Vec::new();
+    let mut offset = log.log_start_offset();
+    while offset < log.log_end_offset() {
+        let r = log.read(offset, 1 << 20, None).await.unwrap();
+        for b in r.batches {
+            let b = kafka_protocol::records::RecordBatch::new(b).unwrap();
+            if b.is_control() {
+                out.push(b);
+            }
+        }
+        offset = r.next_offset;
+    }
+    out
+}
+
+/// A control batch as a reader sees it: (offset, max timestamp, its
+/// record's timestamp, commit, coordinator epoch).
+fn marker_view(b: &kafka_protocol::records::RecordBatch) -> (i64, i64, i64, bool, i32) {
+    let r = b.records().unwrap().next().unwrap().unwrap();
+    let m = EndTxnMarker::from_record(&r).unwrap();
+    (
+        b.base_offset(),
+        b.max_timestamp(),
+        r.timestamp(),
+        m.commit,
+        m.coordinator_epoch,
+    )
+}
+
 /// One compaction pass that must run (new data was sealed since the last).
 async fn pass(log: &Log, now_ms: i64) -> tidemark_storage::CompactionStats {
     let end = log.log_end_offset();
@@ -491,10 +522,10 @@ fn compaction_removes_markers_of_transactions_without_data_after_the_delete_hori
         assert_eq!(log.last_stable_offset(end), open);
         let all_markers = [vec![m1, m2, m3, m6], last.clone()].concat();
 
-        // Past the horizon, but this pass reads (and removes) the data of
-        // the transactions of m1 and m3: every marker stays.
+        // This pass reads (and removes) the data of the transactions of m1
+        // and m3: every marker stays as it is.
         let s = pass(&log, now() + 2 * HOUR_MS).await;
-        assert_eq!(s.markers_removed, 0, "{s:?}");
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 0), "{s:?}");
         let got = records(&log).await;
         assert!(!got.iter().any(|r| r.1 == superseded || r.1 == aborted_at));
         assert!(got.contains(&(2, kept, "t2".into())), "{got:?}");
@@ -511,22 +542,47 @@ fn compaction_removes_markers_of_transactions_without_data_after_the_delete_hori
         assert_eq!(log.ongoing_transactions(), vec![(4, open)]);
         assert_eq!(log.last_stable_offset(end), open);
 
-        // The transaction ends; a pass within the horizon removes nothing.
+        // The transaction ends. The next pass reads no data of m1's and
+        // m3's transactions: it stamps their delete horizon into them
+        // (KIP-534), which changes nothing a reader sees but the batch's
+        // base timestamp and attributes.
         let m4 = append(&log, marker(4, true)).await;
         for _ in 0..4 {
             roll(&log).await;
         }
-        let s = pass(&log, now()).await;
-        assert_eq!(s.markers_removed, 0, "{s:?}");
+        let views: Vec<_> = control_batches(&log)
+            .await
+            .iter()
+            .map(marker_view)
+            .collect();
+        let stamped_at = now();
+        let s = pass(&log, stamped_at).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (2, 0), "{s:?}");
+        let controls = control_batches(&log).await;
+        assert_eq!(controls.iter().map(marker_view).collect::<Vec<_>>(), views);
+        for b in &controls {
+            b.verify_crc().unwrap();
+            let stamped = [m1, m3].contains(&b.base_offset());
+            let want = stamped.then_some(stamped_at + HOUR_MS);
+            assert_eq!(b.delete_horizon_ms(), want, "{}", b.base_offset());
+        }
+
+        // Before the horizon, a pass keeps them, and so does a restart
+        // (the horizon is in the batch).
+        roll(&log).await;
+        let s = pass(&log, stamped_at + HOUR_MS - 1).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 0), "{s:?}");
+        drop(log);
+        let log = Log::open(&dir, marker_config()).await.unwrap();
         assert_eq!(marker_offsets(&log).await.len(), 8);
 
-        // Past the horizon: the markers of the transactions with no data
+        // At the horizon: the markers of the transactions with no data
         // left go (m1: superseded, m3: aborted), with m3's aborted entry;
         // m2 (a record survives), the producers' last markers (m6 among
         // them) and m4 stay.
         roll(&log).await;
-        let s = pass(&log, now() + 2 * HOUR_MS).await;
-        assert_eq!(s.markers_removed, 2, "{s:?}");
+        let s = pass(&log, stamped_at + HOUR_MS).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 2), "{s:?}");
         let markers = marker_offsets(&log).await;
         let mut expected = [vec![m2, m4, m6], last.clone()].concat();
         expected.sort_unstable();
@@ -586,10 +642,10 @@ fn a_marker_stays_while_a_snapshot_holds_its_transaction_open() {
         assert!(!records(&log).await.iter().any(|r| r.1 == first));
         assert!(marker_offsets(&log).await.contains(&m5));
         roll(&log).await;
-        // No data left and past the horizon, but the snapshot at `inside`
-        // is still kept: the marker stays.
+        // No data left, but the snapshot at `inside` is still kept: the
+        // marker stays as it is.
         let s = pass(&log, now() + 2 * HOUR_MS).await;
-        assert_eq!(s.markers_removed, 0, "{s:?}");
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 0), "{s:?}");
         assert!(marker_offsets(&log).await.contains(&m5));
         // A restart that has to fall back to that snapshot (the later ones
         // damaged) sees the transaction end.
@@ -609,7 +665,8 @@ fn a_marker_stays_while_a_snapshot_holds_its_transaction_open() {
         assert_eq!(reopened.last_stable_offset(end), end);
         drop(reopened);
 
-        // Once that snapshot is dropped (three later ones), it goes.
+        // Once that snapshot is dropped (three later ones), it gets its
+        // horizon, and a pass past that removes it.
         roll(&log).await;
         assert!(
             !files(&dir, "snapshot")
@@ -617,7 +674,10 @@ fn a_marker_stays_while_a_snapshot_holds_its_transaction_open() {
                 .any(|f| f.ends_with(format!("{inside:020}.snapshot")))
         );
         let s = pass(&log, now() + 2 * HOUR_MS).await;
-        assert_eq!(s.markers_removed, 1, "{s:?}");
+        assert_eq!((s.markers_stamped, s.markers_removed), (1, 0), "{s:?}");
+        roll(&log).await;
+        let s = pass(&log, now() + 4 * HOUR_MS).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 1), "{s:?}");
         assert!(!marker_offsets(&log).await.contains(&m5));
         let end = log.log_end_offset();
         assert_eq!(log.last_stable_offset(end), end);
