@@ -459,9 +459,11 @@ def markers_of(batches):
 @pytest.mark.waits
 def test_compaction_removes_transaction_markers_after_the_delete_horizon(broker_factory):
     """A compacted topic written transactionally: the cleaner removes the
-    aborted records at once, and a marker once no record of its
-    transaction is left and delete.retention.ms has passed; a marker whose
-    transaction still has a record, and the producer's last marker, stay.
+    aborted records at once; once no record of a marker's transaction is
+    left, a pass stamps its delete horizon (KIP-534, now +
+    delete.retention.ms) into it and a pass past that removes it; a marker
+    whose transaction still has a record, and the producer's last marker,
+    stay.
     Both isolation levels read the right records before and after a
     restart, and the last stable offset stays at the high watermark."""
     settings = dict(BROKER_SETTINGS)
@@ -520,6 +522,8 @@ def test_compaction_removes_transaction_markers_after_the_delete_horizon(broker_
         fill(2)
         batches, part, _ = raw_log(b.bootstrap, topic)
         markers = markers_of(batches)
+        # Rewritten batches (stamped markers among them) carry valid CRCs.
+        assert all(x.crc_ok for x in batches)
         if m_a not in markers and m_b not in markers:
             break
         assert time.monotonic() < deadline, "markers %s still in %s" % ([m_a, m_b], markers)
