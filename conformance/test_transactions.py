@@ -2,8 +2,8 @@
 transactional producer and read_committed consumer, kafka-python's
 transactional producer, send_offsets_to_transaction, zombie fencing, a
 transaction abandoned past its timeout, the coordinator's state across a
-restart, and the operators' DescribeTransactions / ListTransactions on the
-wire."""
+restart, the operators' DescribeTransactions / ListTransactions on the
+wire, and compaction removing markers past the delete horizon."""
 
 import json
 import time
@@ -424,3 +424,133 @@ def test_a_late_batch_of_an_ended_transaction_cannot_leave_it_open(broker):
         ru.close()
     assert values(drain(broker.bootstrap, topic, [0], "read_committed", expect=1)) == \
         [b"in-the-transaction"]
+
+
+CONTROL = 0x20
+
+
+def raw_log(bootstrap, topic, isolation=0):
+    """The batches of partition 0 from its log start to its end (or the
+    last stable offset), the last partition response, and the aborted
+    transactions (producer id, first offset) the responses named."""
+    batches, part, aborted = [], None, []
+    with rawkafka.KafkaConn(bootstrap) as c:
+        c.api_versions()
+        part, _ = c.fetch(topic, 0, 0, isolation_level=isolation)
+        offset = part["LogStartOffset"]
+        for _ in range(10000):
+            part, _ = c.fetch(topic, 0, offset, isolation_level=isolation)
+            assert part["ErrorCode"] == 0, part
+            aborted += [(a["ProducerId"], a["FirstOffset"])
+                        for a in part.get("AbortedTransactions") or []]
+            got = [b for b in rawkafka.parse_batches(part["Records"])
+                   if b.base_offset + b.last_offset_delta >= offset]
+            if not got:
+                break
+            batches += got
+            offset = got[-1].base_offset + got[-1].last_offset_delta + 1
+    return batches, part, aborted
+
+
+def markers_of(batches):
+    return [b.base_offset for b in batches if b.attributes & CONTROL]
+
+
+@pytest.mark.waits
+def test_compaction_removes_transaction_markers_after_the_delete_horizon(broker_factory):
+    """A compacted topic written transactionally: the cleaner removes the
+    aborted records at once; once no record of a marker's transaction is
+    left, a pass stamps its delete horizon (KIP-534, now +
+    delete.retention.ms) into it and a pass past that removes it; a marker
+    whose transaction still has a record, and the producer's last marker,
+    stay.
+    Both isolation levels read the right records before and after a
+    restart, and the last stable offset stays at the high watermark."""
+    settings = dict(BROKER_SETTINGS)
+    # The cleaner looks every 200 ms (retention and compaction share it).
+    settings["log.retention.check.interval.ms"] = "200"
+    b = broker_factory(settings)
+    topic = harness.unique_topic("txn-compact")
+    rawkafka.ensure_topic(b.bootstrap, topic, 1, configs={
+        "cleanup.policy": "compact",
+        # One filler record (700 bytes) per segment (a batch may not
+        # exceed a segment).
+        "segment.bytes": "1024",
+        "max.message.bytes": "1000",
+        "delete.retention.ms": "2000",
+        "min.cleanable.dirty.ratio": "0.01",
+    })
+    p = txn_producer(b.bootstrap, "compact-" + topic)
+
+    def txn(msgs, commit=True):
+        p.begin_transaction()
+        produce_all(p, topic, msgs, partition=0)
+        if commit:
+            p.commit_transaction(30)
+        else:
+            p.abort_transaction(30)
+
+    txn([(b"k1", b"a1"), (b"k2", b"a2")])            # all superseded by C
+    txn([(b"k3", b"aborted")], commit=False)          # removed at once
+    txn([(b"k1", b"c1"), (b"k2", b"c2"), (b"k4", b"c4")])
+    txn([(b"k5", b"d5")])                             # the producer's last
+    # EndTxn answers before the markers are written.
+    harness.wait_until(lambda: len(markers_of(raw_log(b.bootstrap, topic)[0])) == 4,
+                       timeout=10, what="the four markers")
+    before, part, _ = raw_log(b.bootstrap, topic)
+    m_a, m_b, m_c, m_d = markers_of(before)
+    assert part["LastStableOffset"] == part["HighWatermark"]
+    _, _, aborted = raw_log(b.bootstrap, topic, isolation=1)
+    assert [first for (_, first) in aborted] == [m_a + 1]
+
+    filler = clients.confluent_producer(b.bootstrap)
+
+    def fill(n):
+        for _ in range(n):
+            filler.produce(topic, key=b"f", value=b"f" * 700, partition=0)
+            assert filler.flush(30) == 0
+
+    expected = {b"k1": b"c1", b"k2": b"c2", b"k4": b"c4", b"k5": b"d5"}
+
+    def latest(msgs):
+        return {k: v for (_, _, k, v) in sorted(msgs) if k != b"f"}
+
+    # Segments roll and the cleaner runs until both markers are gone (each
+    # pass needs new data: the dirty ratio).
+    deadline = time.monotonic() + 40
+    while True:
+        fill(2)
+        batches, part, _ = raw_log(b.bootstrap, topic)
+        markers = markers_of(batches)
+        # Rewritten batches (stamped markers among them) carry valid CRCs.
+        assert all(x.crc_ok for x in batches)
+        if m_a not in markers and m_b not in markers:
+            break
+        assert time.monotonic() < deadline, "markers %s still in %s" % ([m_a, m_b], markers)
+        time.sleep(0.3)
+    assert markers == [m_c, m_d]
+    assert part["LastStableOffset"] == part["HighWatermark"]
+    # No record of the aborted transaction is left, so no aborted
+    # transaction is named any more.
+    assert raw_log(b.bootstrap, topic, isolation=1)[2] == []
+    for isolation in ("read_committed", "read_uncommitted"):
+        msgs = drain(b.bootstrap, topic, [0], isolation, quiet=2.0)
+        assert latest(msgs) == expected, isolation
+        assert b"aborted" not in values(msgs) and b"a1" not in values(msgs)
+        offsets = [m[1] for m in msgs]
+        assert m_a not in offsets and m_b not in offsets
+
+    # A restart rebuilds the same state: nothing open, the same markers.
+    b.restart()
+    batches, part, _ = raw_log(b.bootstrap, topic)
+    assert markers_of(batches) == [m_c, m_d]
+    assert part["LastStableOffset"] == part["HighWatermark"]
+    assert raw_log(b.bootstrap, topic, isolation=1)[2] == []
+    assert latest(drain(b.bootstrap, topic, [0], "read_committed", quiet=2.0)) == expected
+    # The producer carries on after it.
+    p2 = txn_producer(b.bootstrap, "compact-" + topic)
+    p2.begin_transaction()
+    produce_all(p2, topic, [(b"k6", b"e6")], partition=0)
+    p2.commit_transaction(30)
+    expected[b"k6"] = b"e6"
+    assert latest(drain(b.bootstrap, topic, [0], "read_committed", quiet=2.0)) == expected

@@ -211,7 +211,7 @@ pub(crate) fn seg_path(dir: &Path, base: i64, ext: &str) -> PathBuf {
     dir.join(format!("{base:020}.{ext}"))
 }
 
-fn parse_base(name: &str) -> Option<(i64, &str)> {
+pub(crate) fn parse_base(name: &str) -> Option<(i64, &str)> {
     let (stem, ext) = name.split_once('.')?;
     if stem.len() != 20 || !stem.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -453,6 +453,19 @@ impl Log {
         // Snapshots past the active segment's base describe batches that
         // are gone (a truncation cut short by a crash).
         for &o in snapshots.iter().filter(|&&o| o > active_base) {
+            file::remove_if_exists(&seg_path(&dir, o, "snapshot"))?;
+        }
+        // Snapshots below the latest `SNAPSHOTS_KEPT` segment bases: a
+        // crash between a roll's new snapshot and its removal of the
+        // oldest leaves one behind, and nothing else would ever remove it
+        // (each roll removes exactly one, retention only with its
+        // segment). Kept, it would hold back compaction's removal of every
+        // later transaction marker for good (see `compact.rs`).
+        let oldest_kept = bases
+            .len()
+            .checked_sub(SNAPSHOTS_KEPT)
+            .map_or(i64::MIN, |i| bases[i]);
+        for &o in snapshots.iter().filter(|&&o| o < oldest_kept) {
             file::remove_if_exists(&seg_path(&dir, o, "snapshot"))?;
         }
         active.index = Some(active_index);

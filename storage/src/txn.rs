@@ -267,6 +267,18 @@ impl Transactions {
         self.aborted[a..b].to_vec()
     }
 
+    /// Forgets the aborted transactions whose ABORT marker compaction has
+    /// removed (`marker_offsets`, ascending): their data went before their
+    /// marker, so no read can return a record of theirs any more.
+    pub fn forget_aborted(&mut self, marker_offsets: &[i64]) {
+        if marker_offsets.is_empty() {
+            return;
+        }
+        self.aborted
+            .retain(|a| marker_offsets.binary_search(&a.last_offset).is_err());
+        self.shrink();
+    }
+
     /// Forgets aborted transactions wholly below the new log start.
     pub fn drop_below(&mut self, log_start: i64) {
         let n = self.aborted.partition_point(|a| a.last_offset < log_start);

@@ -412,3 +412,302 @@ fn compaction_removes_aborted_records_keeps_markers_and_stops_at_open_transactio
         );
     });
 }
+
+const HOUR_MS: i64 = 3_600_000;
+
+/// A compacted log with 1 KiB segments and a one-hour delete horizon.
+fn marker_config() -> LogConfig {
+    LogConfig {
+        cleanup_policy: tidemark_storage::CleanupPolicy::Compact,
+        min_cleanable_dirty_ratio: 0.0,
+        segment_bytes: 1024,
+        max_batch_bytes: 1024,
+        delete_retention_ms: HOUR_MS,
+        ..small_config()
+    }
+}
+
+/// Appends filler records (all of one key) until the active segment rolls.
+async fn roll(log: &Log) {
+    let base = log.active_segment_base();
+    while log.active_segment_base() == base {
+        append(log, plain("f", "filler")).await;
+    }
+}
+
+/// The offsets of the control batches a read of the whole log returns.
+async fn marker_offsets(log: &Log) -> Vec<i64> {
+    records(log)
+        .await
+        .into_iter()
+        .filter(|r| r.2 == "marker")
+        .map(|r| r.1)
+        .collect()
+}
+
+/// The control batches a read of the whole log returns.
+async fn control_batches(log: &Log) -> Vec<kafka_protocol::records::RecordBatch> {
+    let mut out = Vec::new();
+    let mut offset = log.log_start_offset();
+    while offset < log.log_end_offset() {
+        let r = log.read(offset, 1 << 20, None).await.unwrap();
+        for b in r.batches {
+            let b = kafka_protocol::records::RecordBatch::new(b).unwrap();
+            if b.is_control() {
+                out.push(b);
+            }
+        }
+        offset = r.next_offset;
+    }
+    out
+}
+
+/// A control batch as a reader sees it: (offset, max timestamp, its
+/// record's timestamp, commit, coordinator epoch).
+fn marker_view(b: &kafka_protocol::records::RecordBatch) -> (i64, i64, i64, bool, i32) {
+    let r = b.records().unwrap().next().unwrap().unwrap();
+    let m = EndTxnMarker::from_record(&r).unwrap();
+    (
+        b.base_offset(),
+        b.max_timestamp(),
+        r.timestamp(),
+        m.commit,
+        m.coordinator_epoch,
+    )
+}
+
+/// One compaction pass that must run (new data was sealed since the last).
+async fn pass(log: &Log, now_ms: i64) -> tidemark_storage::CompactionStats {
+    let end = log.log_end_offset();
+    // The broker asks for the LSO before compacting, which forgets the
+    // completed transactions below the high watermark.
+    log.last_stable_offset(end);
+    let stats = log.compact(now_ms).await.unwrap();
+    assert!(stats.ran, "{stats:?}");
+    stats
+}
+
+#[test]
+fn compaction_removes_markers_of_transactions_without_data_after_the_delete_horizon() {
+    let dir = test_dir("txn-markers");
+    run(async {
+        let log = Log::open(&dir, marker_config()).await.unwrap();
+        // Producer 1 commits a record that a later plain one supersedes,
+        // producer 2 one that survives, producer 3 aborts; each then
+        // commits a last transaction. Producer 6's only transaction is
+        // superseded too, but its marker is its last (its epoch fences).
+        let superseded = append(&log, keyed_txn(1, 0, "a", "t1")).await;
+        let m1 = append(&log, marker(1, true)).await;
+        let kept = append(&log, keyed_txn(2, 0, "b", "t2")).await;
+        let m2 = append(&log, marker(2, true)).await;
+        let aborted_at = append(&log, keyed_txn(3, 0, "c", "t3")).await;
+        let m3 = append(&log, marker(3, false)).await;
+        let mut last = Vec::new();
+        for (pid, key) in [(1, "x"), (2, "y"), (3, "z")] {
+            append(&log, keyed_txn(pid, 1, key, "last")).await;
+            last.push(append(&log, marker(pid, true)).await);
+        }
+        append(&log, keyed_txn(6, 0, "a", "t6")).await;
+        let m6 = append(&log, marker(6, true)).await;
+        append(&log, plain("a", "later")).await;
+        for _ in 0..4 {
+            roll(&log).await;
+        }
+        // An undecided transaction, sealed: nothing from it on is touched.
+        let open = append(&log, keyed_txn(4, 0, "o", "open")).await;
+        for _ in 0..4 {
+            roll(&log).await;
+        }
+        let end = log.log_end_offset();
+        assert_eq!(log.last_stable_offset(end), open);
+        let all_markers = [vec![m1, m2, m3, m6], last.clone()].concat();
+
+        // This pass reads (and removes) the data of the transactions of m1
+        // and m3: every marker stays as it is.
+        let s = pass(&log, now() + 2 * HOUR_MS).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 0), "{s:?}");
+        let got = records(&log).await;
+        assert!(!got.iter().any(|r| r.1 == superseded || r.1 == aborted_at));
+        assert!(got.contains(&(2, kept, "t2".into())), "{got:?}");
+        assert!(got.contains(&(4, open, "open".into())), "{got:?}");
+        let markers = marker_offsets(&log).await;
+        assert!(
+            all_markers.iter().all(|m| markers.contains(m)),
+            "{markers:?}"
+        );
+        assert_eq!(
+            log.aborted_transactions(0, end),
+            vec![aborted(3, aborted_at)]
+        );
+        assert_eq!(log.ongoing_transactions(), vec![(4, open)]);
+        assert_eq!(log.last_stable_offset(end), open);
+
+        // The transaction ends. The next pass reads no data of m1's and
+        // m3's transactions: it stamps their delete horizon into them
+        // (KIP-534), which changes nothing a reader sees but the batch's
+        // base timestamp and attributes.
+        let m4 = append(&log, marker(4, true)).await;
+        for _ in 0..4 {
+            roll(&log).await;
+        }
+        let views: Vec<_> = control_batches(&log)
+            .await
+            .iter()
+            .map(marker_view)
+            .collect();
+        let stamped_at = now();
+        let s = pass(&log, stamped_at).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (2, 0), "{s:?}");
+        let controls = control_batches(&log).await;
+        assert_eq!(controls.iter().map(marker_view).collect::<Vec<_>>(), views);
+        for b in &controls {
+            b.verify_crc().unwrap();
+            let stamped = [m1, m3].contains(&b.base_offset());
+            let want = stamped.then_some(stamped_at + HOUR_MS);
+            assert_eq!(b.delete_horizon_ms(), want, "{}", b.base_offset());
+        }
+
+        // Before the horizon, a pass keeps them, and so does a restart
+        // (the horizon is in the batch).
+        roll(&log).await;
+        let s = pass(&log, stamped_at + HOUR_MS - 1).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 0), "{s:?}");
+        drop(log);
+        let log = Log::open(&dir, marker_config()).await.unwrap();
+        assert_eq!(marker_offsets(&log).await.len(), 8);
+
+        // At the horizon: the markers of the transactions with no data
+        // left go (m1: superseded, m3: aborted), with m3's aborted entry;
+        // m2 (a record survives), the producers' last markers (m6 among
+        // them) and m4 stay.
+        roll(&log).await;
+        let s = pass(&log, stamped_at + HOUR_MS).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 2), "{s:?}");
+        let markers = marker_offsets(&log).await;
+        let mut expected = [vec![m2, m4, m6], last.clone()].concat();
+        expected.sort_unstable();
+        assert_eq!(markers, expected);
+        let end = log.log_end_offset();
+        assert!(log.aborted_transactions(0, end).is_empty());
+        assert!(log.ongoing_transactions().is_empty());
+        assert_eq!(log.last_stable_offset(end), end);
+        let before = (state(&log), records(&log).await);
+
+        // A reopen (from the snapshot and the `.txnindex` files) and one
+        // that reads every segment (no snapshot) agree.
+        drop(log);
+        let log = Log::open(&dir, marker_config()).await.unwrap();
+        assert_eq!((state(&log), records(&log).await), before);
+        drop(log);
+        for f in files(&dir, "snapshot") {
+            std::fs::remove_file(f).unwrap();
+        }
+        let log = Log::open(&dir, marker_config()).await.unwrap();
+        assert_eq!((state(&log), records(&log).await), before);
+        let mut fenced: Vec<_> = log
+            .producer_markers()
+            .iter()
+            .map(|m| (m.producer_id, m.offset))
+            .collect();
+        fenced.sort_unstable();
+        assert_eq!(
+            fenced,
+            vec![(1, last[0]), (2, last[1]), (3, last[2]), (4, m4), (6, m6)]
+        );
+    });
+}
+
+#[test]
+fn a_marker_stays_while_a_snapshot_holds_its_transaction_open() {
+    let dir = test_dir("txn-marker-snap");
+    run(async {
+        let log = Log::open(&dir, marker_config()).await.unwrap();
+        // Producer 5's transaction spans a roll: the snapshot at the new
+        // segment's base holds it open.
+        let first = append(&log, keyed_txn(5, 0, "k", "v")).await;
+        roll(&log).await;
+        let inside = log.active_segment_base();
+        let m5 = append(&log, marker(5, true)).await;
+        append(&log, plain("k", "later")).await;
+        append(&log, keyed_txn(5, 1, "last", "v")).await;
+        append(&log, marker(5, true)).await;
+        roll(&log).await;
+        assert!(
+            files(&dir, "snapshot")
+                .iter()
+                .any(|f| f.ends_with(format!("{inside:020}.snapshot")))
+        );
+        // Reads (and removes) the transaction's record.
+        pass(&log, now() + 2 * HOUR_MS).await;
+        assert!(!records(&log).await.iter().any(|r| r.1 == first));
+        assert!(marker_offsets(&log).await.contains(&m5));
+        roll(&log).await;
+        // No data left, but the snapshot at `inside` is still kept: the
+        // marker stays as it is.
+        let s = pass(&log, now() + 2 * HOUR_MS).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 0), "{s:?}");
+        assert!(marker_offsets(&log).await.contains(&m5));
+        // A restart that has to fall back to that snapshot (the later ones
+        // damaged) sees the transaction end.
+        let copy = test_dir("txn-marker-snap-copy");
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, copy.join(f.file_name().unwrap())).unwrap();
+        }
+        for f in files(&copy, "snapshot") {
+            if !f.ends_with(format!("{inside:020}.snapshot")) {
+                std::fs::write(&f, b"damaged").unwrap();
+            }
+        }
+        let reopened = Log::open(&copy, marker_config()).await.unwrap();
+        let end = reopened.log_end_offset();
+        assert!(reopened.ongoing_transactions().is_empty());
+        assert_eq!(reopened.last_stable_offset(end), end);
+        drop(reopened);
+
+        // Once that snapshot is dropped (three later ones), it gets its
+        // horizon, and a pass past that removes it.
+        roll(&log).await;
+        assert!(
+            !files(&dir, "snapshot")
+                .iter()
+                .any(|f| f.ends_with(format!("{inside:020}.snapshot")))
+        );
+        let s = pass(&log, now() + 2 * HOUR_MS).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (1, 0), "{s:?}");
+        roll(&log).await;
+        let s = pass(&log, now() + 4 * HOUR_MS).await;
+        assert_eq!((s.markers_stamped, s.markers_removed), (0, 1), "{s:?}");
+        assert!(!marker_offsets(&log).await.contains(&m5));
+        let end = log.log_end_offset();
+        assert_eq!(log.last_stable_offset(end), end);
+        let before = state(&log);
+        assert!(before.2.is_empty());
+        // Every remaining snapshot is past the marker: whichever a restart
+        // loads, nothing is open.
+        drop(log);
+        let snaps = files(&dir, "snapshot");
+        for keep in &snaps {
+            let copy = test_dir("txn-marker-snap-each");
+            for f in std::fs::read_dir(&dir).unwrap() {
+                let f = f.unwrap().path();
+                std::fs::copy(&f, copy.join(f.file_name().unwrap())).unwrap();
+            }
+            for f in files(&copy, "snapshot") {
+                if f.file_name() != keep.file_name() {
+                    std::fs::write(&f, b"damaged").unwrap();
+                }
+            }
+            let log = Log::open(&copy, marker_config()).await.unwrap();
+            assert_eq!(state(&log), before, "{keep:?}");
+        }
+        // A snapshot left below the kept ones (by a crash inside a roll)
+        // is removed at open: it would hold every later marker back.
+        let stray = dir.join(format!("{:020}.snapshot", 0));
+        std::fs::copy(&snaps[0], &stray).unwrap();
+        let log = Log::open(&dir, marker_config()).await.unwrap();
+        assert!(!stray.exists());
+        assert_eq!(files(&dir, "snapshot"), snaps);
+        assert_eq!(state(&log), before);
+    });
+}
