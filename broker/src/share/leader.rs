@@ -21,10 +21,13 @@
 //! count limit are written to the group's dead-letter topic
 //! ([`super::dlq`]) before the archive itself is written, so a crash in
 //! between delivers the record again (and may dead-letter it twice)
-//! but never loses it from both places.
+//! but never loses it from both places. A leader remembers what it
+//! dead-lettered, so a record archived again under the same leader (its
+//! rejection's write failed and was put back, or its lock expired while
+//! the dead letter was being written) is not written twice.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -80,6 +83,9 @@ pub struct SharePartition {
     /// sequence number: dropped once a write covers it, put back if the
     /// write covering it fails.
     undo: Vec<(u64, Undo)>,
+    /// Offsets (at or past the start) this leader wrote to the
+    /// dead-letter topic: never written again.
+    dead_lettered: BTreeSet<i64>,
     writing: bool,
     written: Rc<LocalNotify>,
     /// A lock-expiry task is running (one at a time, so a slow
@@ -275,6 +281,7 @@ async fn load_once(
         durable: 0,
         failed: (0, ErrorCode::None),
         undo: Vec::new(),
+        dead_lettered: BTreeSet::new(),
         writing: false,
         written: Rc::new(LocalNotify::default()),
         expiring: false,
@@ -748,9 +755,10 @@ pub async fn acknowledge(
     // trial run on a copy (nothing changes if that write fails).
     if super::dlq::enabled(shard, &key.group_id) {
         let preview = apply(&mut sp.borrow().state.clone())?;
-        super::dlq::write(shard, &key, &part, &preview.0).await?;
+        dead_letter(shard, &key, &part, &sp, preview.0).await?;
     }
     let (_, undo) = apply(&mut sp.borrow_mut().state)?;
+    forget_dead_letters_below_start(&sp);
     persist_undoable(shard, &key, &sp, undo)
         .await
         .map_err(|c| {
@@ -817,7 +825,7 @@ async fn change_and_settle<F>(
     if super::dlq::enabled(shard, &key.group_id) {
         let preview = change(&mut sp.borrow().state.clone());
         if !preview.is_empty()
-            && let Err(e) = super::dlq::write(shard, key, part, &preview).await
+            && let Err(e) = dead_letter(shard, key, part, sp, preview).await
         {
             // Nothing changes; the next tick tries again.
             tracing::warn!(group = %key.group_id, error = %e.1, "dead-letter write failed; records stay in flight");
@@ -825,10 +833,43 @@ async fn change_and_settle<F>(
         }
     }
     change(&mut sp.borrow_mut().state);
+    forget_dead_letters_below_start(sp);
     if let Err(code) = persist(shard, key, sp).await {
         tracing::warn!(group = %key.group_id, ?code, "share-partition state write failed");
     }
     available().notify_all();
+}
+
+/// Writes the dead letters of `archived` that this leader has not
+/// written yet, and remembers them.
+async fn dead_letter(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    part: &Rc<Partition>,
+    sp: &Rc<RefCell<SharePartition>>,
+    mut archived: Vec<Archived>,
+) -> Result<(), (ErrorCode, String)> {
+    {
+        let p = sp.borrow();
+        archived.retain(|a| !p.dead_lettered.contains(&a.offset));
+    }
+    if archived.is_empty() {
+        return Ok(());
+    }
+    super::dlq::write(shard, key, part, &archived).await?;
+    sp.borrow_mut()
+        .dead_lettered
+        .extend(archived.iter().map(|a| a.offset));
+    Ok(())
+}
+
+/// Dead letters below the start offset are done for good: forgotten.
+fn forget_dead_letters_below_start(sp: &Rc<RefCell<SharePartition>>) {
+    let mut p = sp.borrow_mut();
+    let start = p.state.start_offset();
+    if p.dead_lettered.first().is_some_and(|&o| o < start) {
+        p.dead_lettered = p.dead_lettered.split_off(&start);
+    }
 }
 
 /// Releases every record `member` holds in the share-partitions of
