@@ -2,7 +2,8 @@
 """What HTTPS costs the admin API: the time of one request (connect,
 handshake for HTTPS, request, whole response) to `/v1/status/live`,
 `/v1/brokers` and `/metrics` of one broker, over HTTP and over HTTPS
-(`admin.ssl.enabled`, an ECDSA P-256 certificate made with openssl),
+(`admin.ssl.enabled`, an ECDSA P-256 certificate from the conformance
+suite's `test_tls.Pki`, made with openssl),
 the two brokers run side by side, rounds alternating which goes first.
 Every request is a new connection: the server answers one request per
 connection, as Prometheus' scrapes and tmk do.
@@ -13,64 +14,17 @@ connection, as Prometheus' scrapes and tmk do.
 import argparse
 import os
 import shutil
-import socket
 import ssl
 import statistics
-import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def openssl(*args, cwd):
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
-
-
-def make_pki(root):
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-            "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-            "-subj", "/CN=bench CA", cwd=root)
-    with open(os.path.join(root, "srv.ext"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
-                "extendedKeyUsage=serverAuth\n")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=localhost", cwd=root)
-    openssl("x509", "-req", "-in", "srv.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-            "-set_serial", "7", "-days", "2", "-extfile", "srv.ext", "-out", "srv.crt", cwd=root)
-    ks = os.path.join(root, "srv.keystore.pem")
-    with open(ks, "wb") as out:
-        for n in ("srv.key", "srv.crt"):
-            with open(os.path.join(root, n), "rb") as f:
-                out.write(f.read())
-    return os.path.join(root, "ca.pem"), ks
-
-
-class Broker:
-    def __init__(self, binary, root, name, settings):
-        self.dir = os.path.join(root, name)
-        os.makedirs(self.dir)
-        self.port, self.admin = free_port(), free_port()
-        argv = [binary, "--data-dir", self.dir, "--kafka-addr", "127.0.0.1:%d" % self.port,
-                "--admin-addr", "127.0.0.1:%d" % self.admin, "--cores", "1"]
-        for k, v in settings.items():
-            argv += ["--set", "%s=%s" % (k, v)]
-        self.log = open(self.dir + ".log", "ab")
-        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "conformance"))
+import harness  # noqa: E402  (the broker process: start, readiness, stop by PID)
+from test_tls import Pki  # noqa: E402  (an openssl CA and certificates)
 
 
 def get(url, ctx):
@@ -102,15 +56,16 @@ def main():
     root = tempfile.mkdtemp(prefix="adminbench-")
     brokers = []
     try:
-        ca, ks = make_pki(root)
-        ctx = ssl.create_default_context(cafile=ca)
-        plain = Broker(a.broker, root, "http", {})
-        brokers.append(plain)
-        tls = Broker(a.broker, root, "https", {"ssl.keystore.location": ks,
-                                               "admin.ssl.enabled": "true"})
-        brokers.append(tls)
-        bases = {"http": ("http://127.0.0.1:%d" % plain.admin, None),
-                 "https": ("https://127.0.0.1:%d" % tls.admin, ctx)}
+        pki = Pki(root)
+        ks = pki.issue("server", "/CN=localhost", server=True)[2]
+        ctx = ssl.create_default_context(cafile=str(pki.ca))
+        plain = harness.Broker(cores=1, binary=a.broker, name="http")
+        brokers.append(plain.start())
+        tls = harness.Broker({"ssl.keystore.location": str(ks), "admin.ssl.enabled": "true"},
+                             cores=1, binary=a.broker, name="https")
+        brokers.append(tls.start())
+        bases = {"http": ("http://127.0.0.1:%d" % plain.admin_port, None),
+                 "https": ("https://127.0.0.1:%d" % tls.admin_port, ctx)}
         for base, c in bases.values():
             wait_ready(base + "/v1/status/ready", c)
         paths = ["/v1/status/live", "/v1/brokers", "/metrics"]
@@ -132,7 +87,7 @@ def main():
                 statistics.median(s) / statistics.median(h)))
     finally:
         for b in brokers:
-            b.stop()
+            b.close(keep_data=False)
         shutil.rmtree(root, ignore_errors=True)
 
 

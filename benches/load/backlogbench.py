@@ -17,57 +17,16 @@ I/O reads, so the page cache does not serve the catch-up).
 import argparse
 import json
 import os
-import shutil
 import signal
-import socket
 import statistics
 import subprocess
-import tempfile
+import sys
 import time
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Broker:
-    def __init__(self, binary, data_dir, cores):
-        self.port, self.admin = free_port(), free_port()
-        argv = [binary, "--data-dir", data_dir, "--kafka-addr", "127.0.0.1:%d" % self.port,
-                "--admin-addr", "127.0.0.1:%d" % self.admin, "--cores", str(cores)]
-        self.log = open(data_dir + ".log", "ab")
-        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen("http://127.0.0.1:%d/v1/status/ready" % self.admin,
-                                            timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("broker not ready")
-            time.sleep(0.1)
-
-    @property
-    def bootstrap(self):
-        return "127.0.0.1:%d" % self.port
-
-    def stop(self):
-        os.kill(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-        self.log.close()
+sys.path.insert(0, os.path.join(REPO, "conformance"))
+import harness  # noqa: E402  (the broker process: start, readiness, stop by PID)
 
 
 def tmk(args, b, argv, timeout=900):
@@ -140,8 +99,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--work-dir", default=None)
     args = ap.parse_args()
-    root = tempfile.mkdtemp(prefix="backlogbench-", dir=args.work_dir)
-    b = Broker(args.broker, os.path.join(root, "data"), args.cores)
+    b = harness.Broker(cores=args.cores, binary=args.broker, tmp_root=args.work_dir,
+                       name="backlogbench").start()
     rows = []
     try:
         tmk(args, b, ["topic", "create", "backlog", "-p", "4"])
@@ -184,8 +143,7 @@ def main():
         rates = [x["reader_mib_s"] for x in rows if x["mode"] == "catch-up"]
         print("\ncatch-up reader: %s MiB/s" % ", ".join("%.0f" % x for x in rates))
     finally:
-        b.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        b.close(keep_data=False)
 
 
 if __name__ == "__main__":
