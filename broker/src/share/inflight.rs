@@ -385,10 +385,7 @@ impl SharePartitionState {
         out
     }
 
-    /// Applies one acknowledgement batch of `member`: `types` has one
-    /// type for the whole range or one per offset. All or nothing: a
-    /// record in the range not acquired by the member refuses the batch.
-    /// Returns the records it archived (for the dead-letter topic).
+    /// [`Self::acknowledge_undoable`] with nothing to put back (tests).
     #[cfg(test)]
     pub fn acknowledge(
         &mut self,
@@ -401,8 +398,11 @@ impl SharePartitionState {
         self.acknowledge_undoable(member, first, last, types, lim, &mut Undo::default())
     }
 
-    /// [`Self::acknowledge`], recording in `undo` what it changed (see
-    /// [`Self::rollback`]).
+    /// Applies one acknowledgement batch of `member`: `types` has one
+    /// type for the whole range or one per offset. All or nothing: a
+    /// record in the range not acquired by the member refuses the batch.
+    /// Returns the records it archived (for the dead-letter topic), and
+    /// records in `undo` what it changed (see [`Self::rollback`]).
     pub fn acknowledge_undoable(
         &mut self,
         member: &str,
