@@ -540,10 +540,6 @@ fn retain(
     Ok((Some(encode_retained(b, &kept, None)?), removed))
 }
 
-/// The batch attribute bit saying the base timestamp is a delete horizon
-/// (KIP-534, Kafka's `DELETE_HORIZON_FLAG_MASK`).
-const DELETE_HORIZON: i16 = 0x40;
-
 fn put_varint(out: &mut Vec<u8>, v: i64) {
     let mut z = ((v << 1) ^ (v >> 63)) as u64;
     while z >= 0x80 {
@@ -612,10 +608,10 @@ fn encode_retained(
     out.push(2);
     out.extend_from_slice(&[0; 4]);
     let attributes = match delete_horizon_ms {
-        Some(_) => orig.attributes().0 | DELETE_HORIZON,
-        None => orig.attributes().0,
+        Some(_) => orig.attributes().with_delete_horizon(true),
+        None => orig.attributes(),
     };
-    out.extend_from_slice(&attributes.to_be_bytes());
+    out.extend_from_slice(&attributes.0.to_be_bytes());
     out.extend_from_slice(&last_delta.to_be_bytes());
     out.extend_from_slice(&base_ts.to_be_bytes());
     out.extend_from_slice(&orig.max_timestamp().to_be_bytes());
