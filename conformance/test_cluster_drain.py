@@ -73,10 +73,23 @@ def _consumer(bootstrap, group):
 
 
 def _commit(bootstrap, group, topic, offset):
-    from confluent_kafka import TopicPartition
+    """Commits as an application does: a coordinator error (the group
+    coordinator moved, as a new `__consumer_offsets` partition's leadership
+    goes to its preferred replica) is retried, a few times; anything else,
+    or the same error past the tries, fails the test."""
+    from confluent_kafka import KafkaError, KafkaException, TopicPartition
+    moved = (KafkaError.NOT_COORDINATOR, KafkaError.COORDINATOR_NOT_AVAILABLE,
+             KafkaError.COORDINATOR_LOAD_IN_PROGRESS)
     c = _consumer(bootstrap, group)
     try:
-        c.commit(offsets=[TopicPartition(topic, 0, offset)], asynchronous=False)
+        for attempt in range(5):
+            try:
+                c.commit(offsets=[TopicPartition(topic, 0, offset)], asynchronous=False)
+                return
+            except KafkaException as e:
+                if e.args[0].code() not in moved or attempt == 4:
+                    raise
+                time.sleep(0.5)
     finally:
         c.close()
 
