@@ -386,6 +386,59 @@ def test_confluent_consumer_reads_in_its_rack_and_falls_back(racked):
         c.start_node(f)
 
 
+def test_tmk_consume_with_rack_reads_from_its_follower_and_falls_back(racked):
+    """`tmk topic consume --rack` (rpk's flag; tidemark-client's
+    `FetcherConfig::rack`): partition reads and group reads go to the
+    follower in that rack, and when it dies the same run goes back to the
+    leader and prints every record once, in order."""
+    import subprocess
+    from test_tmk import ok, run_tmk, tmk_binary
+    c = racked
+    first = [b"t%04d" % i for i in range(100)]
+    topic, leader, f = _replicated_topic(c, "fftmk", first)
+    other = [r for r in c.replicas_of(topic, 0) if r not in (leader, f)][0]
+    F, O = c.node(f), c.node(other)
+    brokers = ["-X", "brokers=" + c.bootstrap]
+    want = "".join(v.decode() + "\n" for v in first)
+
+    reads_f, reads_o = _counter(F, "fetch_follower_reads_total"), _counter(O, "fetch_follower_reads_total")
+    out = ok(run_tmk(brokers + ["topic", "consume", topic, "--rack", F.rack, "-n", "100", "-f", "%v\n"]))
+    assert out == want
+    assert _counter(F, "fetch_follower_reads_total") > reads_f, "tmk did not read from its rack"
+    assert _counter(O, "fetch_follower_reads_total") == reads_o, "a follower in another rack served tmk"
+    # A group member (the client library's Fetcher) too.
+    reads_f = _counter(F, "fetch_follower_reads_total")
+    out = ok(run_tmk(brokers + ["topic", "consume", topic, "-g", "fftmk-%d" % os.getpid(),
+                                "--rack", F.rack, "-n", "100", "-f", "%v\n"]))
+    assert out == want
+    assert _counter(F, "fetch_follower_reads_total") > reads_f, "the group member did not read from its rack"
+
+    # A long run from offset 100: reading from F, then F is killed.
+    more = [b"u%04d" % i for i in range(50)]
+    rest = [b"v%04d" % i for i in range(100)]
+    env = dict(os.environ, TMK_CONFIG="/nonexistent/tmk.yaml")
+    env.pop("TMK_BROKERS", None)
+    reads_f = _counter(F, "fetch_follower_reads_total")
+    proc = subprocess.Popen([str(tmk_binary())] + brokers + [
+        "topic", "consume", topic, "--rack", F.rack, "-o", "100", "-n", "150", "-f", "%v\n",
+        "--fetch-max-wait", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        _produce(c.bootstrap, topic, more)
+        harness.wait_until(lambda: _counter(F, "fetch_follower_reads_total") > reads_f + 2,
+                           timeout=20, interval=0.2, what="tmk reading from its rack's follower")
+        c.kill9(f)
+        _produce(c.bootstrap, topic, rest)
+        stdout, stderr = proc.communicate(timeout=90)
+        assert proc.returncode == 0, stderr.decode()
+        assert stdout.decode() == "".join(v.decode() + "\n" for v in more + rest), \
+            (len(stdout.splitlines()), stderr.decode()[-500:])
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        c.start_node(f)
+
+
 def test_without_a_selector_reads_stay_on_the_leader():
     c = cluster.Cluster(3, name="no-selector")
     try:

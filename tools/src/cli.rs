@@ -164,7 +164,7 @@ pub enum TopicCmd {
     AddPartitions(TopicAddPartitions),
     /// Delete the records before an offset (DeleteRecords).
     #[command(
-        after_help = "EXAMPLES:\n  tmk topic trim-prefix foo -o 100 -p 0,1\n  tmk topic trim-prefix foo -o end --no-confirm"
+        after_help = "EXAMPLES:\n  tmk topic trim-prefix foo -o 100 -p 0,1\n  tmk topic trim-prefix foo -o end --no-confirm\n  tmk topic trim-prefix --from-file /tmp/to_trim.json"
     )]
     TrimPrefix(TopicTrimPrefix),
     /// Produce records read from standard input.
@@ -285,13 +285,24 @@ pub struct TopicAddPartitions {
 
 #[derive(Args, Debug)]
 pub struct TopicTrimPrefix {
-    pub topic: String,
+    /// The topic (optional with --from-file when the file names topics).
+    pub topic: Option<String>,
     /// New start offset: a number, `end`, or @TIMESTAMP_MS.
-    #[arg(short = 'o', long, required = true, allow_hyphen_values = true)]
-    pub offset: String,
+    #[arg(
+        short = 'o',
+        long,
+        required_unless_present = "from_file",
+        allow_hyphen_values = true
+    )]
+    pub offset: Option<String>,
     /// Partitions to trim (default all), comma-separated.
-    #[arg(short = 'p', long, value_delimiter = ',')]
+    #[arg(short = 'p', long, value_delimiter = ',', conflicts_with = "from_file")]
     pub partitions: Vec<i32>,
+    /// File of new start offsets: lines of `TOPIC PARTITION OFFSET` (or
+    /// `PARTITION OFFSET` with the topic as argument), or the keyed
+    /// JSON/YAML array (`.json`, `.yaml`: topic, partition, offset).
+    #[arg(short = 'f', long = "from-file", conflicts_with = "offset")]
+    pub from_file: Option<PathBuf>,
     /// Do not ask for confirmation (tmk never prompts; kept for rpk scripts).
     #[arg(long = "no-confirm")]
     pub no_confirm: bool,
@@ -367,6 +378,11 @@ pub struct TopicConsume {
     /// Read only committed transactional records.
     #[arg(long = "read-committed")]
     pub read_committed: bool,
+    /// Rack to consume from (`client.rack`): opts into follower fetching,
+    /// reading from a replica in this rack when the leader's
+    /// `replica.selector.class` points there.
+    #[arg(long)]
+    pub rack: Option<String>,
     /// Print control records too.
     #[arg(long = "print-control-records")]
     pub print_control_records: bool,

@@ -19,6 +19,7 @@ use kafka_protocol::records::{ControlRecordType, RecordBatch, RecordBatches, Tim
 use crate::admin::OffsetSpec;
 use crate::client::Client;
 use crate::conn::Conn;
+use crate::consumer::read_replica::{ReadReplicas, ReplicaAnswer};
 use crate::error::Error;
 
 /// Where reading a partition starts.
@@ -65,6 +66,13 @@ pub struct FetcherConfig {
     /// Largest decompressed batch accepted (a bigger one is an error,
     /// not an allocation).
     pub max_decompressed_bytes: usize,
+    /// `client.rack`: sent in every Fetch, so a leader with a replica
+    /// selector can point this consumer at a replica in its rack
+    /// (KIP-392). None: read from leaders only.
+    pub rack: Option<String>,
+    /// `metadata.max.age.ms`: how long a leader's preferred read replica
+    /// is used before asking the leader again.
+    pub preferred_replica_ttl_ms: u64,
 }
 
 impl Default for FetcherConfig {
@@ -76,6 +84,8 @@ impl Default for FetcherConfig {
             max_wait_ms: 500,
             auto_offset_reset: OffsetReset::Earliest,
             max_decompressed_bytes: 256 * 1024 * 1024,
+            rack: None,
+            preferred_replica_ttl_ms: 300_000,
         }
     }
 }
@@ -112,15 +122,19 @@ pub struct Fetcher {
     /// would otherwise hold back (brokers answer in order) whatever else
     /// the shared client sends to that broker, a producer's Produce say.
     conns: HashMap<i32, Arc<Conn>>,
+    /// Where each partition is read when not from its leader.
+    replicas: ReadReplicas,
 }
 
 impl Fetcher {
     pub fn new(client: Client, cfg: FetcherConfig) -> Fetcher {
+        let replicas = ReadReplicas::new(cfg.rack.clone(), cfg.preferred_replica_ttl_ms);
         Fetcher {
             client,
             cfg,
             parts: BTreeMap::new(),
             conns: HashMap::new(),
+            replicas,
         }
     }
 
@@ -133,6 +147,7 @@ impl Fetcher {
             {
                 return Err(Error::Config(format!("{t}/{p}: negative start offset {o}")));
             }
+            self.replicas.forget(&t, p);
             self.parts.insert(
                 (t, p),
                 PartState {
@@ -155,6 +170,7 @@ impl Fetcher {
     pub fn unassign(&mut self, parts: &[(String, i32)]) {
         for tp in parts {
             self.parts.remove(tp);
+            self.replicas.forget(&tp.0, tp.1);
         }
     }
 
@@ -261,12 +277,22 @@ impl Fetcher {
     }
 
     fn fetch_once(&mut self, max_wait_ms: i32) -> Result<Vec<ConsumedRecord>, Error> {
+        // Grouped by the broker asked: the leader, or the partition's
+        // preferred read replica.
         let mut by_leader: BTreeMap<i32, Vec<(String, i32, i64)>> = BTreeMap::new();
+        let mut leaders: HashMap<(String, i32), i32> = HashMap::new();
         let mut no_leader = false;
         for ((t, p), st) in &self.parts {
             let Some(pos) = st.position else { continue };
             match self.client.leader_for(t, *p) {
-                Ok(l) => by_leader.entry(l).or_default().push((t.clone(), *p, pos)),
+                Ok(l) => {
+                    leaders.insert((t.clone(), *p), l);
+                    let node = self.replicas.route(t, *p, l);
+                    by_leader
+                        .entry(node)
+                        .or_default()
+                        .push((t.clone(), *p, pos));
+                }
                 Err(e) if e.is_retriable() => no_leader = true,
                 Err(e) => return Err(e),
             }
@@ -316,6 +342,7 @@ impl Fetcher {
                             ..Default::default()
                         })
                         .collect(),
+                    rack_id: self.replicas.rack_id().to_string(),
                     ..Default::default()
                 };
                 conn.send(&req, v)
@@ -329,6 +356,7 @@ impl Fetcher {
                 Err(e) if e.is_retriable() => {
                     tracing::debug!(leader, error = %e, "fetch failed; retrying");
                     self.conns.remove(&leader);
+                    self.replicas.forget_node(leader);
                     continue;
                 }
                 Err(e) => return Err(e),
@@ -342,6 +370,28 @@ impl Fetcher {
                     };
                     let code =
                         ErrorCode::from_code(p.error_code).unwrap_or(ErrorCode::UnknownServerError);
+                    let part_leader = leaders.get(&key).copied().unwrap_or(leader);
+                    if self.replicas.on_answer(
+                        &t.topic,
+                        p.partition_index,
+                        leader,
+                        part_leader,
+                        p.preferred_read_replica,
+                        code,
+                    ) == ReplicaAnswer::BackToLeader
+                    {
+                        tracing::debug!(
+                            replica = leader,
+                            topic = %t.topic,
+                            partition = p.partition_index,
+                            error = %code.name(),
+                            "read replica failed; back to the leader"
+                        );
+                        if code.is_retriable() {
+                            self.client.invalidate_topic(&t.topic);
+                        }
+                        continue;
+                    }
                     match code {
                         ErrorCode::None => {}
                         ErrorCode::OffsetOutOfRange => {

@@ -13,12 +13,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use tidemark_client::admin::OffsetSpec;
 use tidemark_client::consumer::{
-    FetcherConfig, GroupConfig, GroupConsumer, IsolationLevel, OffsetReset,
+    FetcherConfig, GroupConfig, GroupConsumer, IsolationLevel, OffsetReset, ReadReplicas,
+    ReplicaAnswer,
 };
-use tidemark_client::kafka_protocol::ApiKey;
 use tidemark_client::kafka_protocol::generated::FetchRequest;
 use tidemark_client::kafka_protocol::generated::fetch_request::{FetchPartition, FetchTopic};
 use tidemark_client::kafka_protocol::records::{RecordBatches, TimestampType};
+use tidemark_client::kafka_protocol::{ApiKey, ErrorCode};
 use tidemark_client::{Client, Route};
 
 use super::{connect, kerr};
@@ -205,8 +206,15 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
         .collect();
     let mut count = 0u64;
     let mut buf = Vec::new();
+    // --rack: a leader may point a partition at a replica in our rack.
+    let mut replicas = ReadReplicas::new(
+        c.rack.clone(),
+        FetcherConfig::default().preferred_replica_ttl_ms,
+    );
     while !parts.is_empty() {
-        let mut by_leader: BTreeMap<i32, Vec<usize>> = BTreeMap::new();
+        // By the broker asked: each partition's leader or preferred replica.
+        let mut by_node: BTreeMap<i32, Vec<usize>> = BTreeMap::new();
+        let mut leaders: Vec<i32> = Vec::with_capacity(parts.len());
         for (i, p) in parts.iter().enumerate() {
             let leader = client.leader_for(&p.topic, p.partition).map_err(|e| {
                 kerr(
@@ -214,15 +222,17 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
                     e,
                 )
             })?;
-            by_leader.entry(leader).or_default().push(i);
+            leaders.push(leader);
+            let node = replicas.route(&p.topic, p.partition, leader);
+            by_node.entry(node).or_default().push(i);
         }
-        let wait = if by_leader.len() > 1 {
+        let wait = if by_node.len() > 1 {
             500
         } else {
             c.fetch_max_wait.min(i32::MAX as u64) as i32
         };
         let mut finished: BTreeSet<usize> = BTreeSet::new();
-        for (leader, idxs) in by_leader {
+        for (node, idxs) in by_node {
             let mut topics: BTreeMap<String, Vec<FetchPartition>> = BTreeMap::new();
             for &i in &idxs {
                 let p = &parts[i];
@@ -255,12 +265,23 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
                         ..Default::default()
                     })
                     .collect(),
+                rack_id: replicas.rack_id().to_string(),
                 ..Default::default()
             };
-            let version = fetch_version(&client, leader)?;
-            let resp = match client.send_to_version(Route::Node(leader), req, version) {
+            let version = match fetch_version(&client, node) {
+                Ok(v) => v,
+                // A preferred replica that cannot be reached: its
+                // partitions go back to their leaders.
+                Err(_) if idxs.iter().any(|&i| leaders[i] != node) => {
+                    replicas.forget_node(node);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let resp = match client.send_to_version(Route::Node(node), req, version) {
                 Ok(r) => r,
                 Err(e) if e.is_retriable() => {
+                    replicas.forget_node(node);
                     let _ = client.refresh_topics(&topics_of(&parts));
                     continue;
                 }
@@ -274,6 +295,25 @@ pub fn run(conn: &ConnFlags, c: TopicConsume) -> Result<()> {
                         continue;
                     };
                     let part = &mut parts[i];
+                    let code = ErrorCode::from_code(pd.error_code)
+                        .unwrap_or(ErrorCode::UnknownServerError);
+                    if replicas.on_answer(
+                        &part.topic,
+                        part.partition,
+                        node,
+                        leaders[i],
+                        pd.preferred_read_replica,
+                        code,
+                    ) == ReplicaAnswer::BackToLeader
+                    {
+                        // A replica that is not the leader failed (behind,
+                        // gone, moved): read from the leader again, from
+                        // the same position.
+                        if code.is_retriable() {
+                            let _ = client.refresh_topics(std::slice::from_ref(&part.topic));
+                        }
+                        continue;
+                    }
                     match pd.error_code {
                         0 => {}
                         1 => {
@@ -478,6 +518,7 @@ fn group_consume(
         max_bytes: c.fetch_max_bytes,
         max_wait_ms: c.fetch_max_wait.min(1000) as i32,
         auto_offset_reset: reset,
+        rack: c.rack.clone(),
         ..FetcherConfig::default()
     };
     let what = format!("consuming as group {group}");
