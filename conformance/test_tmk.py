@@ -250,6 +250,72 @@ def test_alter_config_add_partitions_trim_prefix(broker):
     assert out.splitlines() == ["3", "4"]
 
 
+def test_trim_prefix_from_file_in_rpks_formats(broker, tmp_path):
+    """rpk's `trim-prefix --from-file`: text lines of topic/partition/offset
+    (or partition/offset with the topic as argument) and the keyed JSON
+    and YAML arrays; bad files fail with one line and trim nothing."""
+    a, b = harness.unique_topic("tmk-trim-a"), harness.unique_topic("tmk-trim-b")
+    for t in (a, b):
+        ok(run_tmk(["topic", "create", t, "-p", "2"], broker))
+        for p in (0, 1):
+            ok(run_tmk(["topic", "produce", t, "-p", str(p)], broker,
+                       input="".join("%d\n" % i for i in range(10))))
+
+    def starts(t):
+        parts = table(ok(run_tmk(["topic", "describe", t, "-p"], broker)))
+        return [int(x["LOG-START-OFFSET"]) for x in sorted(parts, key=lambda x: int(x["PARTITION"]))]
+
+    # Bad files first: nothing may be trimmed by them.
+    bad = {"x.csv": "%s,0,1" % a, "x.txt": "%s 0 one" % a, "y.txt": "%s 0 1\n0 1" % a,
+           "x.json": '[{"topic": "%s", "partition": 0}]' % a, "empty.txt": "// nothing\n"}
+    for name, text in bad.items():
+        f = tmp_path / name
+        f.write_text(text)
+        p = run_tmk(["topic", "trim-prefix", "--from-file", str(f)], broker)
+        err = p.stderr.decode()
+        assert p.returncode != 0 and len(err.strip().splitlines()) <= 2, (name, err)
+        assert "panicked" not in err, err
+    f = tmp_path / "other.txt"
+    f.write_text("%s 0 1\n" % a)
+    p = run_tmk(["topic", "trim-prefix", b, "--from-file", str(f)], broker)
+    assert p.returncode != 0 and a in p.stderr.decode(), p.stderr
+    p = run_tmk(["topic", "trim-prefix", a, "--from-file", str(f), "-o", "3"], broker)
+    assert p.returncode != 0, "--from-file and --offset together must be refused"
+    assert starts(a) == [0, 0] and starts(b) == [0, 0]
+
+    # Three columns, two topics, a comment and tabs.
+    f = tmp_path / "trim.txt"
+    f.write_text("// new starts\n%s 0 2\n%s\t1\t4\n\n%s 1 6\n" % (a, b, b))
+    out = json.loads(ok(run_tmk(["topic", "trim-prefix", "-f", str(f), "--format", "json"], broker)))
+    # b/1 named twice: the later line wins, as in rpk.
+    assert sorted((r["topic"], r["partition"], r["new_start_offset"], r["error"]) for r in out) == \
+        sorted([(a, 0, 2, ""), (b, 1, 6, "")]), out
+    assert starts(a) == [2, 0] and starts(b) == [0, 6]
+    # Two columns: the topic is the argument (no extension: text).
+    f = tmp_path / "plain"
+    f.write_text("1 5\n")
+    ok(run_tmk(["topic", "trim-prefix", a, "--from-file", str(f)], broker))
+    assert starts(a) == [2, 5]
+    # Keyed JSON (topic taken from the argument where absent) and YAML.
+    f = tmp_path / "trim.json"
+    f.write_text(json.dumps([{"topic": b, "partition": 0, "offset": 7}, {"partition": 1, "offset": 8}]))
+    ok(run_tmk(["topic", "trim-prefix", b, "--from-file", str(f)], broker))
+    assert starts(b) == [7, 8]
+    f = tmp_path / "trim.yaml"
+    f.write_text("- topic: %s\n  partition: 0\n  offset: 9\n" % a)
+    ok(run_tmk(["topic", "trim-prefix", "--from-file", str(f)], broker))
+    assert starts(a) == [9, 5]
+    # What is left reads back from the new start.
+    out = ok(run_tmk(["topic", "consume", a, "-p", "0", "-o", ":end", "-f", "%v\n"], broker))
+    assert out.splitlines() == ["9"]
+    # Past the end: the broker's error per partition, and a failing exit.
+    f.write_text("- topic: %s\n  partition: 0\n  offset: 50\n" % a)
+    p = run_tmk(["topic", "trim-prefix", "--from-file", str(f), "--format", "json"], broker)
+    assert p.returncode != 0
+    assert json.loads(p.stdout.decode())[0]["error"] == "OFFSET_OUT_OF_RANGE", p.stdout
+    assert starts(a) == [9, 5]
+
+
 def test_kcat_reads_what_tmk_produced(broker):
     t = harness.unique_topic("tmk-kcat")
     ok(run_tmk(["topic", "create", t, "-p", "1"], broker))

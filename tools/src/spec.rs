@@ -366,6 +366,109 @@ pub fn acl_resource_name(c: i8) -> &'static str {
     }
 }
 
+/// One partition's new start offset from `trim-prefix --from-file`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrimTarget {
+    pub topic: String,
+    pub partition: i32,
+    pub offset: i64,
+}
+
+/// rpk's `trim-prefix --from-file`: by the file's extension, `.txt` or
+/// none: lines of `TOPIC PARTITION OFFSET` (or `PARTITION OFFSET` for all
+/// lines, the topic then coming from `topic`), separated by spaces or
+/// tabs, empty lines and lines starting with `// ` skipped; `.json`,
+/// `.yaml`, `.yml`: an array of objects with keys `topic` (optional when
+/// `topic` is given), `partition`, `offset`. A topic in the file that is
+/// not `topic` (when given) is an error, as in rpk.
+pub fn parse_trim_file(name: &str, text: &str, topic: Option<&str>) -> Result<Vec<TrimTarget>> {
+    #[derive(serde::Deserialize)]
+    struct Keyed {
+        topic: Option<String>,
+        partition: i32,
+        offset: i64,
+    }
+    let ext = std::path::Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    let keyed: Vec<Keyed> = match ext {
+        "" | "txt" => return trim_lines(text, topic),
+        "json" => serde_json::from_str(text)
+            .map_err(|e| TmkError::msg(format!("unable to parse {name:?} as JSON: {e}")))?,
+        "yaml" | "yml" => serde_yaml::from_str(text)
+            .map_err(|e| TmkError::msg(format!("unable to parse {name:?} as YAML: {e}")))?,
+        other => {
+            return Err(TmkError::msg(format!(
+                "unable to handle file {name:?} extension .{other}"
+            ))
+            .with_hint("use a .txt, .json, .yaml or .yml file, or no extension"));
+        }
+    };
+    keyed
+        .into_iter()
+        .map(|k| {
+            Ok(TrimTarget {
+                topic: trim_topic(k.topic.as_deref(), topic)?,
+                partition: k.partition,
+                offset: k.offset,
+            })
+        })
+        .collect()
+}
+
+/// The topic of one `--from-file` entry: its own, which must match the
+/// argument if both are given, or the argument.
+fn trim_topic(own: Option<&str>, arg: Option<&str>) -> Result<String> {
+    match (own, arg) {
+        (Some(o), Some(a)) if o != a => Err(TmkError::msg(format!(
+            "the file names topic {o:?}, not the argument's {a:?}"
+        ))),
+        (Some(o), _) => Ok(o.to_string()),
+        (None, Some(a)) => Ok(a.to_string()),
+        (None, None) => Err(TmkError::msg("the file does not name the topic")
+            .with_hint("give the topic as an argument or in the file")),
+    }
+}
+
+fn trim_lines(text: &str, topic: Option<&str>) -> Result<Vec<TrimTarget>> {
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("// "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let number = |s: &str, what: &str, line: usize| -> Result<i64> {
+        s.parse::<i64>()
+            .map_err(|_| TmkError::msg(format!("line {line}: invalid {what} {s:?}")))
+    };
+    let three = rows.iter().all(|r| r.len() == 3);
+    let two = rows.iter().all(|r| r.len() == 2);
+    if !three && !two {
+        return Err(TmkError::msg(
+            "every line must be TOPIC PARTITION OFFSET, or every line PARTITION OFFSET",
+        ));
+    }
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let (own, p, o) = if three {
+                (Some(r[0]), r[1], r[2])
+            } else {
+                (None, r[0], r[1])
+            };
+            let partition = number(p, "partition", i + 1)?;
+            Ok(TrimTarget {
+                topic: trim_topic(own, topic)?,
+                partition: i32::try_from(partition).map_err(|_| {
+                    TmkError::msg(format!("line {}: invalid partition {p:?}", i + 1))
+                })?,
+                offset: number(o, "offset", i + 1)?,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,5 +602,52 @@ mod tests {
         assert_eq!(acl_pattern("Prefixed").unwrap(), 4);
         assert_eq!(kv("a=b=c").unwrap(), ("a".into(), "b=c".into()));
         assert!(kv("=x").is_err());
+    }
+    #[test]
+    fn trim_files_in_rpks_three_shapes() {
+        let want = |t: &str, p, o| TrimTarget {
+            topic: t.into(),
+            partition: p,
+            offset: o,
+        };
+        let txt = "// trims\nfoo 0 10\n\nbar\t1\t20\n";
+        assert_eq!(
+            parse_trim_file("x.txt", txt, None).unwrap(),
+            vec![want("foo", 0, 10), want("bar", 1, 20)]
+        );
+        // Two columns: the topic comes from the argument, and is needed.
+        assert_eq!(
+            parse_trim_file("plain", "0 5\n1 6", Some("foo")).unwrap(),
+            vec![want("foo", 0, 5), want("foo", 1, 6)]
+        );
+        assert!(parse_trim_file("plain", "0 5", None).is_err());
+        // A topic in the file must be the argument's.
+        assert!(parse_trim_file("x.txt", "foo 0 1", Some("bar")).is_err());
+        assert!(
+            parse_trim_file("x.txt", "foo 0 1\n0 1", None).is_err(),
+            "mixed shapes"
+        );
+        assert!(parse_trim_file("x.txt", "foo x 1", None).is_err());
+        assert!(parse_trim_file("x.txt", "foo 0 1.5", None).is_err());
+        let json = r#"[{"topic":"foo","partition":2,"offset":7},{"partition":3,"offset":8}]"#;
+        assert_eq!(
+            parse_trim_file("t.json", json, Some("foo")).unwrap(),
+            vec![want("foo", 2, 7), want("foo", 3, 8)]
+        );
+        assert!(
+            parse_trim_file("t.json", json, None).is_err(),
+            "second entry has no topic"
+        );
+        let yaml = "- topic: foo\n  partition: 0\n  offset: 3\n";
+        assert_eq!(
+            parse_trim_file("t.yml", yaml, None).unwrap(),
+            vec![want("foo", 0, 3)]
+        );
+        assert!(parse_trim_file("t.csv", "foo,0,1", None).is_err());
+        assert!(parse_trim_file("t.json", "{", None).is_err());
+        assert_eq!(
+            parse_trim_file("x.txt", "\n// nothing\n", None).unwrap(),
+            vec![]
+        );
     }
 }

@@ -17,7 +17,7 @@ use super::{connect, first_error, kerr};
 use crate::cli::{ConnFlags, OutFormat, TopicCmd};
 use crate::errors::{Result, TmkError};
 use crate::output::{Table, emit, terminal_width, write_stdout};
-use crate::spec::kv;
+use crate::spec::{kv, parse_trim_file};
 
 pub fn run(conn: &ConnFlags, cmd: TopicCmd) -> Result<()> {
     match cmd {
@@ -565,12 +565,22 @@ fn describe(client: &Client, d: crate::cli::TopicDescribe) -> Result<()> {
     write_stdout(out.as_bytes())
 }
 
-fn trim_prefix(client: &Client, t: crate::cli::TopicTrimPrefix) -> Result<()> {
+/// `trim-prefix TOPIC -o OFFSET [-p ...]`: the new start offset of each
+/// partition (`end` and `@timestamp` resolved with ListOffsets).
+fn trim_targets(
+    client: &Client,
+    t: &crate::cli::TopicTrimPrefix,
+) -> Result<Vec<(String, i32, i64)>> {
+    let Some(name) = t.topic.as_deref() else {
+        return Err(TmkError::msg("required argument TOPIC not given")
+            .with_hint("tmk topic trim-prefix TOPIC -o OFFSET, or --from-file FILE"));
+    };
+    let offset = t.offset.as_deref().unwrap_or_default();
     let info = client
         .list_topics()
         .map_err(|e| kerr("listing topics", e))?;
-    let Some(topic) = info.iter().find(|x| x.name == t.topic) else {
-        return Err(unknown_topic(&t.topic));
+    let Some(topic) = info.iter().find(|x| x.name == name) else {
+        return Err(unknown_topic(name));
     };
     let parts: Vec<i32> = if t.partitions.is_empty() {
         let mut v: Vec<i32> = topic.partitions.iter().map(|p| p.partition).collect();
@@ -579,39 +589,63 @@ fn trim_prefix(client: &Client, t: crate::cli::TopicTrimPrefix) -> Result<()> {
     } else {
         t.partitions.clone()
     };
-    let tps: Vec<(String, i32)> = parts.iter().map(|p| (t.topic.clone(), *p)).collect();
+    let tps: Vec<(String, i32)> = parts.iter().map(|p| (name.to_string(), *p)).collect();
+    let invalid = || {
+        TmkError::msg(format!("invalid --offset {offset:?}"))
+            .with_hint("use a number, end, or @TIMESTAMP_MS")
+    };
     // Resolve `end` and `@timestamp` to offsets per partition first.
-    let targets: BTreeMap<i32, i64> = if t.offset == "end" || t.offset.starts_with('@') {
-        let spec = if t.offset == "end" {
+    let targets: BTreeMap<i32, i64> = if offset == "end" || offset.starts_with('@') {
+        let spec = if offset == "end" {
             OffsetSpec::Latest
         } else {
-            let ms: i64 = t.offset[1..].parse().map_err(|_| {
-                TmkError::msg(format!("invalid --offset {:?}", t.offset))
-                    .with_hint("use a number, end, or @TIMESTAMP_MS")
-            })?;
-            OffsetSpec::Timestamp(ms)
+            OffsetSpec::Timestamp(offset[1..].parse().map_err(|_| invalid())?)
         };
         let res = client
             .list_offsets(&tps, spec, false)
             .map_err(|e| kerr("listing offsets", e))?;
         let mut m = BTreeMap::new();
         for ((_, p), r) in res {
-            let o = r.map_err(|e| kerr(&format!("listing offsets of {}/{p}", t.topic), e))?;
+            let o = r.map_err(|e| kerr(&format!("listing offsets of {name}/{p}"), e))?;
             m.insert(p, o.offset);
         }
         m
     } else {
-        let o: i64 = t.offset.parse().map_err(|_| {
-            TmkError::msg(format!("invalid --offset {:?}", t.offset))
-                .with_hint("use a number, end, or @TIMESTAMP_MS")
-        })?;
+        let o: i64 = offset.parse().map_err(|_| invalid())?;
         parts.iter().map(|p| (*p, o)).collect()
     };
-    let items: Vec<(String, i32, i64)> = targets
+    Ok(targets
         .iter()
         .filter(|(_, o)| **o >= 0)
-        .map(|(p, o)| (t.topic.clone(), *p, *o))
-        .collect();
+        .map(|(p, o)| (name.to_string(), *p, *o))
+        .collect())
+}
+
+fn trim_prefix(client: &Client, t: crate::cli::TopicTrimPrefix) -> Result<()> {
+    let items = match &t.from_file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| TmkError::msg(format!("reading {}: {e}", f.display())))?;
+            // A partition named twice: the later line wins (rpk keeps a
+            // map too).
+            let items: Vec<(String, i32, i64)> =
+                parse_trim_file(&f.to_string_lossy(), &text, t.topic.as_deref())?
+                    .into_iter()
+                    .map(|x| ((x.topic, x.partition), x.offset))
+                    .collect::<BTreeMap<_, _>>()
+                    .into_iter()
+                    .map(|((t, p), o)| (t, p, o))
+                    .collect();
+            if items.is_empty() {
+                return Err(TmkError::msg(format!(
+                    "offset file {} is empty",
+                    f.display()
+                )));
+            }
+            items
+        }
+        None => trim_targets(client, &t)?,
+    };
     let res = client
         .delete_records(&items)
         .map_err(|e| kerr("trimming", e))?;
