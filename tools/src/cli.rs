@@ -111,6 +111,7 @@ pub enum Command {
     #[command(subcommand)]
     Bench(BenchCmd),
     /// Print tmk's version.
+    #[command(after_help = "EXAMPLES:\n  tmk version")]
     Version,
     /// Print a shell completion script.
     #[command(
@@ -1155,6 +1156,32 @@ mod tests {
     #[test]
     fn tree_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// The promise: `--help` of every command shows examples.
+    #[test]
+    fn every_command_has_examples() {
+        fn walk(c: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            let subs: Vec<_> = c
+                .get_subcommands()
+                .filter(|s| s.get_name() != "help")
+                .collect();
+            if subs.is_empty() {
+                let help = c
+                    .get_after_help()
+                    .map(|h| h.to_string())
+                    .unwrap_or_default();
+                if !help.contains("EXAMPLES") {
+                    missing.push(path.to_string());
+                }
+            }
+            for s in subs {
+                walk(s, &format!("{path} {}", s.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&Cli::command(), "tmk", &mut missing);
+        assert!(missing.is_empty(), "no EXAMPLES in --help of {missing:?}");
     }
 
     #[test]
