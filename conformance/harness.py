@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import signal
+import threading
 import socket
 import subprocess
 import tempfile
@@ -45,6 +46,21 @@ def _kill_leftovers():
                 os.kill(b.proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def _exit_on_sigterm(signum, frame):
+    """SIGTERM (`timeout`, a CI runner, kill PID) ends this process through
+    SystemExit, so `finally` blocks, fixture teardowns and the atexit hook
+    above stop the brokers it started. Python's default for SIGTERM is to
+    die at once, and brokers run in their own sessions (so a Ctrl-C in
+    the terminal does not reach them), so without this they outlived
+    every harness process killed from outside."""
+    raise SystemExit(128 + signum)
+
+
+if (threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL):
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
 
 def broker_binary():

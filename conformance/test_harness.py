@@ -71,6 +71,35 @@ def test_start_ready_restart_and_stop_by_pid():
     assert b not in harness.LIVE_BROKERS
 
 
+def test_a_harness_process_killed_with_sigterm_stops_its_brokers(tmp_path):
+    """A script using harness (a soak, a bench) stopped with SIGTERM, as
+    `timeout` does, takes its brokers with it."""
+    import subprocess
+    from pathlib import Path
+    driver = tmp_path / "driver.py"
+    driver.write_text(textwrap.dedent("""
+        import sys, time
+        sys.path.insert(0, %r)
+        import harness
+        b = harness.Broker()
+        b.start()
+        print(b.pid, flush=True)
+        time.sleep(120)
+    """ % str(Path(__file__).parent)))
+    p = subprocess.Popen([sys.executable, str(driver)], stdout=subprocess.PIPE, text=True)
+    try:
+        broker_pid = int(p.stdout.readline())
+        assert pid_alive(broker_pid)
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(timeout=30) != 0
+        harness.wait_until(lambda: not pid_alive(broker_pid), timeout=10, interval=0.1,
+                           what="the broker to stop with its harness process")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 def test_early_exit_reports_log_tail(tmp_path):
     bad = script(tmp_path, "dies", """
         import sys
