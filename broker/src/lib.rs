@@ -74,6 +74,14 @@ pub struct BrokerContext {
     /// what a controller leader had committed when it (re)joined (see
     /// `Controller::run`); Metadata waits for it.
     pub metadata_caught_up: AtomicBool,
+    /// Cluster mode: this process's registration with the controller has
+    /// been applied here (`Controller::register`). Once it has, a broker
+    /// missing from the metadata is not a registration still on its way
+    /// but one a finished decommission removed, and Metadata stops
+    /// waiting for it (it would wait out its 10 s on every request of
+    /// the removed broker, which is still running and still in clients'
+    /// bootstrap lists).
+    pub registered: AtomicBool,
     /// The SSL listeners' certificates and client-auth settings (loaded
     /// at start when a listener is SSL).
     pub tls: Option<tls::TlsContext>,

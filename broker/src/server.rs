@@ -125,6 +125,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         inflight_produce_bytes: AtomicI64::new(0),
         inflight_requests: AtomicUsize::new(0),
         metadata_caught_up: AtomicBool::new(false),
+        registered: AtomicBool::new(false),
         tls,
         bootstrap_user,
         authorizer,

@@ -773,6 +773,9 @@ impl Controller {
                 .await
             {
                 Ok(_) => {
+                    s0.ctx
+                        .registered
+                        .store(true, std::sync::atomic::Ordering::Release);
                     info!(node = me.id, "registered with the controller");
                     return;
                 }

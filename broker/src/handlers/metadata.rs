@@ -66,7 +66,8 @@ pub fn partition_state(shard: &Shard, t: &TopicMeta, p: i32) -> PartitionState {
 /// The live brokers of the cluster (on a single node: this one), at
 /// their addresses on `listener` (the client's). Fenced brokers (not
 /// heard from within `broker.session.timeout.ms`) are left out, as Kafka
-/// does; this broker always lists itself.
+/// does; this broker lists itself unfenced (see `brokers_and_fencing`
+/// for when it does not list itself at all).
 pub fn brokers(shard: &Shard, listener: &str) -> Vec<MetadataResponseBroker> {
     brokers_and_fencing(shard, listener)
         .into_iter()
@@ -79,6 +80,20 @@ pub fn brokers(shard: &Shard, listener: &str) -> Vec<MetadataResponseBroker> {
 /// and whether it is fenced. A broker registered before listeners
 /// existed (no endpoints) is listed at its one Kafka address; one that
 /// has other listeners but not this one is left out, as Kafka does.
+///
+/// In a cluster this broker is listed only while the metadata has it
+/// registered, as Kafka lists the brokers of its metadata image and
+/// nothing else. A broker a finished decommission removed keeps running
+/// and stays in clients' bootstrap lists; listing itself, it became a
+/// broker librdkafka kept (bootstrap brokers are dropped once the
+/// brokers a Metadata answer names are known), so a client whose first
+/// connection went to it asked it, and only it, for the group
+/// coordinator until its timeout: the removed broker answered
+/// COORDINATOR_NOT_AVAILABLE, its replicas of `__consumer_offsets` gone
+/// and no leader reports reaching an unregistered broker (for the same
+/// reason it names no leader for the partitions it held, so a client
+/// reading them stalled alike). Not listed, it is dropped with the
+/// bootstrap entries and the client asks a broker of the cluster.
 pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataResponseBroker, bool)> {
     let cfg = &shard.ctx.config;
     let mine = cfg
@@ -116,7 +131,9 @@ pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataRespon
             Some((broker, b.fenced))
         })
         .collect();
-    out.push((me, false));
+    if !shard.is_cluster() || meta.brokers.contains_key(&cfg.node_id) {
+        out.push((me, false));
+    }
     out.sort_by_key(|b| b.0.node_id);
     out
 }
@@ -193,11 +210,24 @@ fn topic_error(name: Option<String>, id: Uuid, code: ErrorCode) -> MetadataRespo
 /// UNKNOWN_PARTITION or, after 30 s, UNKNOWN_TOPIC (librdkafka; found by
 /// the cluster soak wiping a follower). A Kafka broker likewise serves
 /// no client before it has caught up with the metadata log.
+///
+/// Once this process's own registration has been applied
+/// (`BrokerContext::registered`), its absence from the metadata means a
+/// finished decommission removed it, which no wait mends: it answers at
+/// once (without itself in the broker list), instead of holding every
+/// Metadata request (and the requests pipelined behind it) for 10 s.
 async fn wait_until_caught_up(shard: &Shard) {
     let me = shard.ctx.config.node_id;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let registered = || {
+        shard.metadata().brokers.contains_key(&me)
+            || shard
+                .ctx
+                .registered
+                .load(std::sync::atomic::Ordering::Acquire)
+    };
     while shard.is_cluster()
-        && (!shard.metadata().brokers.contains_key(&me)
+        && (!registered()
             || !shard
                 .ctx
                 .metadata_caught_up
