@@ -700,6 +700,33 @@ def test_tls_round_trip_and_acl_denial(mtls_acl_broker):
     assert (rec["key"], rec["value"]) == ("k1", "over tls"), rec
 
 
+def test_tls_reads_responses_larger_than_a_tls_record(mtls_acl_broker):
+    """Fetch answers of megabytes over TLS (many 16 KiB TLS records per
+    response): tidemark-client's reader fed rustls a whole 64 KiB socket
+    read at once, which rustls refuses past 16 KiB of undelivered
+    plaintext; every consume of more than a few records hung."""
+    b = mtls_acl_broker
+    t = harness.unique_topic("tmk-tls-big")
+    ok(run_tmk(["topic", "create", t, "-p", "3"], b))
+    for op in ("write,read", "describe"):
+        ok(run_tmk(["security", "acl", "create", "--allow-principal", "alice@payments",
+                    "--operation", op, "--topic", t], b))
+    ok(run_tmk(["security", "acl", "create", "--allow-principal", "alice@payments",
+                "--operation", "read", "--group", "tmk-tls-big-g"], b))
+    n = 3000
+    lines = "".join("%05d-%s\n" % (i, "x" * 1000) for i in range(n))
+    ok(run_tmk(_tls_flags(b) + ["topic", "produce", t], input=lines, timeout=120))
+    want = sorted(lines.splitlines())
+    out = ok(run_tmk(_tls_flags(b) + ["topic", "consume", t, "-n", str(n), "-f", "%v\n"], timeout=120))
+    assert sorted(out.splitlines()) == want
+    out = ok(run_tmk(_tls_flags(b) + ["topic", "consume", t, "-g", "tmk-tls-big-g", "-n", str(n),
+                                       "-f", "%v\n"], timeout=120))
+    assert sorted(out.splitlines()) == want
+    summary = json.loads(ok(run_tmk(_tls_flags(b) + ["bench", "consume", t, "-n", str(n),
+                                                      "--duration", "60", "--format", "json"], timeout=120)))
+    assert summary["records"] == n, summary
+
+
 def test_tls_wrong_ca_and_missing_certificate_fail_in_one_line(mtls_acl_broker):
     b = mtls_acl_broker
     p = run_tmk(_tls_flags(b, ca=b.pki.other_ca) + ["cluster", "info"], timeout=60)

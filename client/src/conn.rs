@@ -214,11 +214,10 @@ impl Conn {
                 let session = tls::handshake(tc, host, &mut sock)?;
                 sock.set_read_timeout(None)
                     .map_err(|e| Error::io(addr, e))?;
-                let r = tls::TlsReader {
-                    sock: sock.try_clone().map_err(|e| Error::io(addr, e))?,
-                    session: session.clone(),
-                    buf: Vec::new(),
-                };
+                let r = tls::TlsReader::new(
+                    sock.try_clone().map_err(|e| Error::io(addr, e))?,
+                    session.clone(),
+                );
                 let w = tls::TlsWriter {
                     sock: sock.try_clone().map_err(|e| Error::io(addr, e))?,
                     session,

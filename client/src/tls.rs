@@ -181,11 +181,35 @@ pub fn blocking_stream(
     Ok(rustls::StreamOwned::new(conn, tcp))
 }
 
+/// Ciphertext read from the socket at a time.
+const READ_BYTES: usize = 64 * 1024;
+
 /// The read half: plaintext out of the shared session.
+///
+/// Ciphertext is fed to rustls only while it holds no plaintext: rustls
+/// refuses more (`read_tls`: "received plaintext buffer full") once 16 KiB
+/// of decrypted bytes wait to be read, so feeding a whole 64 KiB socket
+/// read at once failed every response larger than that (a Fetch of a
+/// few hundred records), killing the connection's reader. What rustls has
+/// not taken yet waits in `buf[pos..len]`.
 pub(crate) struct TlsReader {
     pub(crate) sock: TcpStream,
     pub(crate) session: Arc<Mutex<ClientConnection>>,
     pub(crate) buf: Vec<u8>,
+    pub(crate) pos: usize,
+    pub(crate) len: usize,
+}
+
+impl TlsReader {
+    pub(crate) fn new(sock: TcpStream, session: Arc<Mutex<ClientConnection>>) -> TlsReader {
+        TlsReader {
+            sock,
+            session,
+            buf: vec![0; READ_BYTES],
+            pos: 0,
+            len: 0,
+        }
+    }
 }
 
 impl Read for TlsReader {
@@ -201,24 +225,23 @@ impl Read for TlsReader {
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                     Err(e) => return Err(e),
                 }
-            }
-            if self.buf.is_empty() {
-                self.buf.resize(64 * 1024, 0);
+                // No plaintext waiting: rustls takes more ciphertext.
+                if self.pos < self.len {
+                    let mut data = &self.buf[self.pos..self.len];
+                    let before = data.len();
+                    s.read_tls(&mut data)?;
+                    self.pos += before - data.len();
+                    s.process_new_packets()
+                        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+                    continue;
+                }
             }
             let n = self.sock.read(&mut self.buf)?;
             if n == 0 {
                 return Ok(0);
             }
-            let mut s = self
-                .session
-                .lock()
-                .map_err(|_| io::Error::other("TLS session poisoned"))?;
-            let mut data = &self.buf[..n];
-            while !data.is_empty() {
-                s.read_tls(&mut data)?;
-                s.process_new_packets()
-                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-            }
+            self.pos = 0;
+            self.len = n;
         }
     }
 }
