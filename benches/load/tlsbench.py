@@ -15,6 +15,11 @@ PID (conformance harness).
 
 Usage: N=300000 python3 benches/load/tlsbench.py   (after a release build)
        PIN=1 N=300000 python3 benches/load/tlsbench.py   (broker on CPU 1, client on CPU 0)
+       CLIENT=tmk N=1000000 python3 benches/load/tlsbench.py
+           (`tmk bench produce|consume` as the client: rustls and pre-built
+           batches cost far less client CPU than librdkafka's OpenSSL plus
+           Python, so on 2 shared cores the ratio is closer to the
+           broker's own; TMK_BIN or target/release/tmk)
 """
 import os, sys, time, ssl, json, tempfile
 here = os.path.dirname(os.path.abspath(__file__))
@@ -43,12 +48,43 @@ def conf(secure):
         return {"bootstrap.servers": b.ssl_bootstrap, "security.protocol": "SSL", "ssl.ca.location": str(pki.ca)}
     return {"bootstrap.servers": b.bootstrap}
 res = {}
+CLIENT = os.environ.get("CLIENT", "confluent")
+TMK = os.environ.get("TMK_BIN") or os.path.join(here, "..", "..", "target", "release", "tmk")
+def proc_cpu(pid):
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+def tmk_round(name, secure, topic):
+    """One round with `tmk bench produce` then `tmk bench consume` (their
+    JSON summaries), broker and client CPU from /proc and rusage."""
+    import resource, subprocess
+    x = ["-X", "brokers=" + (b.ssl_bootstrap if secure else b.bootstrap)]
+    if secure:
+        x += ["-X", "tls.enabled=true", "-X", "tls.ca=" + str(pki.ca)]
+    env = dict(os.environ, TMK_CONFIG="/nonexistent/tmk.yaml"); env.pop("TMK_BROKERS", None)
+    out = {}
+    for what, args in (("produce", ["-n", str(N), "-s", str(SIZE), "--acks", "-1"]),
+                       ("consume", ["-n", str(N)])):
+        b0 = proc_cpu(b.pid); r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        p = subprocess.run([TMK] + x + ["bench", what, topic] + args + ["--format", "json"],
+                           capture_output=True, timeout=300, env=env)
+        t = time.monotonic() - t0
+        assert p.returncode == 0, p.stderr.decode()[-2000:]
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out[what] = {"wall_s": round(t, 2), "broker_cpu_s": round(proc_cpu(b.pid) - b0, 2),
+                     "client_cpu_s": round(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime, 2),
+                     "summary": json.loads(p.stdout)}
+    return out
 try:
     for rnd in range(2):
         for secure in (False, True):
             name = ("ssl" if secure else "plain") + str(rnd)
             topic = "bench-" + name
             adm = AdminClient(conf(secure)); adm.create_topics([NewTopic(topic, 6, 1)])[topic].result(20)
+            if CLIENT == "tmk":
+                res[name] = tmk_round(name, secure, topic)
+                print(name, json.dumps(res[name]), flush=True)
+                continue
             p = Producer(dict(conf(secure), **{"linger.ms": 5, "batch.size": 1 << 20, "acks": "all",
                                                 "queue.buffering.max.messages": 500000, "queue.buffering.max.kbytes": 1 << 20}))
             def cpu(pid):
