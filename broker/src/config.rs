@@ -174,6 +174,7 @@ fn split_set_list(list: &str) -> Result<Vec<(String, String)>, ConfigError> {
             let k = k.trim();
             crate::settings::broker_setting(k).is_some()
                 || crate::settings::topic_config(k).is_some()
+                || crate::settings::kafka_broker_config(k).is_some()
         });
         match (starts_setting, out.last_mut()) {
             (true, _) => {

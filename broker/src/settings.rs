@@ -7,6 +7,13 @@
 
 use std::collections::BTreeMap;
 
+mod kafka_broker;
+
+pub use kafka_broker::{
+    KAFKA_BROKER_CONFIGS, KafkaBrokerConfig, KafkaType, LISTENER_ONLY_SECURITY_CONFIGS, UpdateMode,
+    kafka_broker_config,
+};
+
 /// The type of a setting's value, as DescribeConfigs reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueType {
@@ -1037,9 +1044,21 @@ pub enum SettingError {
     /// broker setting in IncrementalAlterConfigs / AlterConfigs.
     #[error("Cannot update these configs dynamically: Set({0})")]
     ReadOnly(String),
+    /// Kafka's words for a per-broker config set at the cluster-wide
+    /// default (resource name ""); Kafka answers INVALID_REQUEST.
+    #[error(
+        "Cannot update these configs at default cluster level, broker id must be specified: Set({0})"
+    )]
+    PerBrokerOnly(String),
+    /// Kafka's words for a keystore/truststore config without a listener
+    /// prefix (`SslConfigs.RECONFIGURABLE_CONFIGS`); INVALID_REQUEST too.
+    #[error(
+        "These security configs can be dynamically updated only per-listener using the listener prefix: Set({0})"
+    )]
+    ListenerPrefixOnly(String),
 }
 
-fn invalid(name: &str, value: &str, why: impl Into<String>) -> SettingError {
+pub(crate) fn invalid(name: &str, value: &str, why: impl Into<String>) -> SettingError {
     SettingError::Invalid {
         name: name.to_string(),
         value: value.to_string(),
@@ -1329,9 +1348,16 @@ pub fn topic_config(name: &str) -> Option<&'static TopicConfigDef> {
 
 impl Settings {
     /// Sets a static setting (start-up), validating it.
+    /// A Kafka broker config Tidemark has no setting for is accepted too
+    /// (a server.properties carries them), checked as Kafka checks it; its
+    /// doc in `kafka_broker.tsv` says what it does here.
     pub fn set_static(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
-        let def = broker_setting(name).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
-        validate(name, def.ty, value)?;
+        match broker_setting(name) {
+            Some(def) => validate(name, def.ty, value)?,
+            None => kafka_broker_config(name)
+                .ok_or_else(|| SettingError::Unknown(name.to_string()))?
+                .validate(value)?,
+        }
         self.statics
             .insert(name.to_string(), value.trim().to_string());
         Ok(())
@@ -1345,6 +1371,14 @@ impl Settings {
     ) -> Result<(), SettingError> {
         let mut probe = Settings::default();
         probe.set_dynamic(name, value)?;
+        // Kafka's per-broker configs (its update mode "per-broker") have
+        // no cluster-wide default. Tidemark's own settings keep their own
+        // rule (the dynamic flag) whatever Kafka's mode.
+        if broker_setting(name).is_none()
+            && kafka_broker_config(name).is_some_and(|c| c.mode == UpdateMode::PerBroker)
+        {
+            return Err(SettingError::PerBrokerOnly(name.to_string()));
+        }
         match value {
             Some(v) => {
                 self.dynamic_defaults
@@ -1362,14 +1396,34 @@ impl Settings {
     }
 
     /// Sets (or with `None` removes) a dynamic setting of this broker.
+    /// A Kafka config Tidemark has no setting for follows Kafka's update
+    /// mode: read-only ones are refused, the others stored (and described)
+    /// whether or not they have an effect here.
     pub fn set_dynamic(&mut self, name: &str, value: Option<&str>) -> Result<(), SettingError> {
-        let def = broker_setting(name).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
-        if !def.dynamic {
-            return Err(SettingError::ReadOnly(name.to_string()));
+        let own = broker_setting(name);
+        let kafka = kafka_broker_config(name);
+        match (own, kafka) {
+            (Some(def), _) if !def.dynamic => {
+                return Err(SettingError::ReadOnly(name.to_string()));
+            }
+            (Some(_), _) => {}
+            (None, Some(c)) if c.mode == UpdateMode::ReadOnly => {
+                return Err(SettingError::ReadOnly(name.to_string()));
+            }
+            (None, Some(_)) if LISTENER_ONLY_SECURITY_CONFIGS.contains(&name) => {
+                return Err(SettingError::ListenerPrefixOnly(name.to_string()));
+            }
+            (None, Some(_)) => {}
+            (None, None) => return Err(SettingError::Unknown(name.to_string())),
         }
+        let check = |v: &str| match (own, kafka) {
+            (Some(def), _) => validate(name, def.ty, v),
+            (None, Some(c)) => c.validate(v),
+            (None, None) => Err(SettingError::Unknown(name.to_string())),
+        };
         match value {
             Some(v) => {
-                validate(name, def.ty, v)?;
+                check(v)?;
                 self.dynamics.insert(name.to_string(), v.trim().to_string());
             }
             None => {
@@ -1388,18 +1442,29 @@ impl Settings {
         &self.dynamics
     }
 
-    /// The value in force and where it came from.
+    /// The value in force and where it came from (a Kafka config Tidemark
+    /// has no setting for: Kafka's default, empty where that is null).
     pub fn get_with_source(&self, name: &str) -> Option<(String, Source)> {
-        if let Some(v) = self.dynamics.get(name) {
-            return Some((v.clone(), Source::Dynamic));
-        }
-        if let Some(v) = self.dynamic_defaults.get(name) {
-            return Some((v.clone(), Source::DynamicDefault));
-        }
-        if let Some(v) = self.statics.get(name) {
-            return Some((v.clone(), Source::Static));
-        }
-        broker_setting(name).map(|d| (d.default.to_string(), Source::Default))
+        self.layers(name).into_iter().next().or_else(|| {
+            broker_setting(name)
+                .map(|d| d.default)
+                .or_else(|| kafka_broker_config(name).map(|c| c.default.unwrap_or("")))
+                .map(|d| (d.to_string(), Source::Default))
+        })
+    }
+
+    /// Every value set for `name`, the one in force first (Kafka's
+    /// synonyms order): this broker's dynamic value, the cluster-wide
+    /// dynamic default, the static value. Defaults are not included.
+    pub fn layers(&self, name: &str) -> Vec<(String, Source)> {
+        [
+            (self.dynamics.get(name), Source::Dynamic),
+            (self.dynamic_defaults.get(name), Source::DynamicDefault),
+            (self.statics.get(name), Source::Static),
+        ]
+        .into_iter()
+        .filter_map(|(v, s)| v.map(|v| (v.clone(), s)))
+        .collect()
     }
 
     pub fn get(&self, name: &str) -> String {
@@ -1555,5 +1620,59 @@ mod tests {
             s.topic_value("segment.bytes", &o),
             Some(("1073741824".into(), false))
         );
+    }
+
+    #[test]
+    fn kafka_broker_configs_follow_kafkas_update_modes() {
+        let mut s = Settings::default();
+        // No setting of Tidemark's: Kafka's default, then the layers.
+        assert_eq!(
+            s.get_with_source("num.io.threads"),
+            Some(("8".into(), Source::Default))
+        );
+        s.set_static("num.io.threads", "4").unwrap();
+        s.set_dynamic_default("num.io.threads", Some("16")).unwrap();
+        assert_eq!(
+            s.get_with_source("num.io.threads"),
+            Some(("16".into(), Source::DynamicDefault))
+        );
+        s.set_dynamic("num.io.threads", Some("2")).unwrap();
+        assert_eq!(
+            s.layers("num.io.threads"),
+            vec![
+                ("2".into(), Source::Dynamic),
+                ("16".into(), Source::DynamicDefault),
+                ("4".into(), Source::Static)
+            ]
+        );
+        assert!(matches!(
+            s.set_dynamic("num.io.threads", Some("0")),
+            Err(SettingError::Invalid { .. })
+        ));
+        // read-only in Kafka
+        assert_eq!(
+            s.set_dynamic("delete.topic.enable", Some("false")),
+            Err(SettingError::ReadOnly("delete.topic.enable".into()))
+        );
+        // per-broker: this broker only, never the cluster-wide default
+        s.set_dynamic("sasl.kerberos.service.name", Some("kafka"))
+            .unwrap();
+        assert_eq!(
+            s.set_dynamic_default("sasl.kerberos.service.name", Some("kafka")),
+            Err(SettingError::PerBrokerOnly(
+                "sasl.kerberos.service.name".into()
+            ))
+        );
+        // keystore configs: only with a listener prefix in Kafka
+        assert_eq!(
+            s.set_dynamic("ssl.key.password", Some("x")),
+            Err(SettingError::ListenerPrefixOnly("ssl.key.password".into()))
+        );
+        // Tidemark's own settings keep their own rules.
+        assert!(s.set_dynamic_default("num.partitions", Some("3")).is_ok());
+        assert!(matches!(
+            s.set_static("no.such.config", "1"),
+            Err(SettingError::Unknown(_))
+        ));
     }
 }

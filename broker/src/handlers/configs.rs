@@ -19,7 +19,10 @@ use kafka_protocol::generated::{
 use crate::acl::{Authz, op};
 use crate::client_metrics::CLIENT_METRICS;
 use crate::group_config::GROUP_CONFIGS;
-use crate::settings::{BROKER_SETTINGS, Source, TOPIC_CONFIGS, broker_setting};
+use crate::settings::{
+    BROKER_SETTINGS, KAFKA_BROKER_CONFIGS, KafkaType, SettingError, Source, TOPIC_CONFIGS,
+    UpdateMode, broker_setting, kafka_broker_config,
+};
 use crate::shard::Shard;
 use crate::topics::{ApiError, code_and_message, publish, reconfigure_topic, validate_configs};
 
@@ -200,8 +203,62 @@ pub fn describe(
                             config_source: src.kafka_code(),
                             is_sensitive: false,
                             synonyms,
-                            config_type: d.ty.kafka_code(),
+                            // Kafka's type where the name is Kafka's (a SHORT,
+                            // an INT Tidemark reads as a long).
+                            config_type: kafka_broker_config(d.name)
+                                .map_or(d.ty.kafka_code(), |c| c.ty.kafka_code()),
                             documentation: doc(d.doc),
+                            ..Default::default()
+                        });
+                    }
+                    // Kafka's other broker configs: the value in force
+                    // (set, else Kafka's default), flagged as Kafka flags it.
+                    let config = &shard.ctx.config;
+                    for c in KAFKA_BROKER_CONFIGS
+                        .iter()
+                        .filter(|c| broker_setting(c.name).is_none() && wanted(c.name))
+                    {
+                        let fixed = match c.name {
+                            "node.id" | "broker.id" => Some(config.node_id.to_string()),
+                            "broker.rack" => config.cluster.as_ref().and_then(|c| c.rack.clone()),
+                            _ => None,
+                        };
+                        let mut layers = match fixed {
+                            Some(v) => vec![(v, Source::Static)],
+                            None => settings.layers(c.name),
+                        };
+                        if let Some(d) = c.default {
+                            layers.push((d.to_string(), Source::Default));
+                        }
+                        let sensitive = c.ty == KafkaType::Password;
+                        // A password is never sent back (Kafka: null value).
+                        let shown = |v: &str| (!sensitive).then(|| v.to_string());
+                        let (value, src) = match layers.first() {
+                            Some((v, s)) => (shown(v), *s),
+                            None => (None, Source::Default),
+                        };
+                        let synonyms = if req.include_synonyms {
+                            layers
+                                .iter()
+                                .map(|(v, s)| DescribeConfigsSynonym {
+                                    name: c.name.to_string(),
+                                    value: shown(v),
+                                    source: s.kafka_code(),
+                                    ..Default::default()
+                                })
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
+                        out.configs.push(DescribeConfigsResourceResult {
+                            name: c.name.to_string(),
+                            value,
+                            read_only: c.mode == UpdateMode::ReadOnly,
+                            config_source: src.kafka_code(),
+                            is_sensitive: sensitive,
+                            synonyms,
+                            config_type: c.ty.kafka_code(),
+                            documentation: doc(c.doc),
                             ..Default::default()
                         });
                     }
@@ -298,17 +355,37 @@ enum Change {
     },
 }
 
-fn validate_broker_dynamics(dynamics: &BTreeMap<String, String>) -> Result<(), ApiError> {
+/// Checks a broker's (or, with `cluster_default`, the cluster-wide)
+/// dynamic settings as they would be after a change.
+fn validate_broker_dynamics(
+    dynamics: &BTreeMap<String, String>,
+    cluster_default: bool,
+) -> Result<(), ApiError> {
     let mut s = crate::settings::Settings::default();
     for (k, v) in dynamics {
-        if broker_setting(k).is_none() {
+        if broker_setting(k).is_none() && kafka_broker_config(k).is_none() {
             return Err((
                 ErrorCode::InvalidConfig,
                 format!("unknown broker setting '{k}'"),
             ));
         }
-        s.set_dynamic(k, Some(v))
-            .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
+        let set = if cluster_default {
+            s.set_dynamic_default(k, Some(v))
+        } else {
+            s.set_dynamic(k, Some(v))
+        };
+        set.map_err(|e| {
+            // Kafka's ConfigAdminManager turns these into
+            // InvalidRequestException (KAFKA-13609); a static setting keeps
+            // Tidemark's INVALID_CONFIG, as before.
+            let code = match e {
+                SettingError::PerBrokerOnly(_) | SettingError::ListenerPrefixOnly(_) => {
+                    ErrorCode::InvalidRequest
+                }
+                _ => ErrorCode::InvalidConfig,
+            };
+            (code, e.to_string())
+        })?;
     }
     Ok(())
 }
@@ -427,7 +504,7 @@ async fn alter_resource(
                 meta.settings.dynamics().clone()
             };
             edit(&mut dynamics)?;
-            validate_broker_dynamics(&dynamics)?;
+            validate_broker_dynamics(&dynamics, cluster_default)?;
             Change::Broker {
                 dynamics,
                 cluster_default,
@@ -541,6 +618,7 @@ fn is_list(name: &str) -> bool {
     crate::settings::topic_config(name)
         .map(|d| d.ty)
         .or_else(|| broker_setting(name).map(|d| d.ty))
+        .or_else(|| kafka_broker_config(name).map(|c| c.ty.value_type()))
         == Some(crate::settings::ValueType::List)
         || crate::client_metrics::is_list(name)
 }
