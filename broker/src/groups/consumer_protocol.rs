@@ -121,6 +121,33 @@ impl ReplicaRacks for crate::metadata::ClusterMetadata {
     }
 }
 
+/// 64-bit FNV-1a: the hasher of the fingerprints written to the log
+/// (the group's `MetadataHash`), which must come out the same after a
+/// restart by another build. `DefaultHasher`'s algorithm is unspecified
+/// and may change between Rust releases (each change would rebalance
+/// every group once at load); this one is fixed. A change detector, not
+/// a defence against crafted collisions: topic names and counts are the
+/// operators', not the clients'.
+struct StableHasher(u64);
+
+impl StableHasher {
+    fn new() -> StableHasher {
+        StableHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for StableHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// No rack information (a single node, or tests): assignment ignores
 /// racks.
 pub struct NoRacks;
@@ -385,6 +412,14 @@ pub struct ConsumerGroup {
     /// every reassignment (Kafka hashes racks for every group; for a
     /// rack-less group that only bumps the epoch to the same target).
     racks_seen: Option<u64>,
+    /// The fingerprint of `topics_seen` and `racks_seen` (see
+    /// [`ConsumerGroup::metadata_fingerprint`]), written with the group
+    /// epoch as Kafka 4.1's `MetadataHash`: what the target was computed
+    /// against survives a restart or a coordinator move, so partitions
+    /// added (or replicas moved) while no coordinator watched still bump
+    /// the epoch at load. After replay and before `finish_load` it holds
+    /// the persisted value (0: unknown, a record from before the field).
+    metadata_hash: i64,
     /// The record values last handed to the log, by key (empty bytes: a
     /// write of that key failed, its value on disk is unknown).
     persisted: BTreeMap<ConsumerKey, Bytes>,
@@ -446,6 +481,7 @@ impl ConsumerGroup {
             target: BTreeMap::new(),
             topics_seen: Vec::new(),
             racks_seen: None,
+            metadata_hash: 0,
             persisted: BTreeMap::new(),
             writes_started: 0,
             writes_done: 0,
@@ -476,6 +512,7 @@ impl ConsumerGroup {
             ConsumerKey::Metadata,
             ConsumerValue::Metadata {
                 epoch: self.group_epoch,
+                metadata_hash: self.metadata_hash,
             },
         );
         out.insert(
@@ -636,8 +673,15 @@ impl ConsumerGroup {
             }
         }
         match (key, value) {
-            (ConsumerKey::Metadata, Some(ConsumerValue::Metadata { epoch })) => {
+            (
+                ConsumerKey::Metadata,
+                Some(ConsumerValue::Metadata {
+                    epoch,
+                    metadata_hash,
+                }),
+            ) => {
                 self.group_epoch = epoch;
+                self.metadata_hash = metadata_hash;
             }
             (
                 ConsumerKey::TargetMetadata,
@@ -694,8 +738,19 @@ impl ConsumerGroup {
 
     /// After replay: drops members whose metadata record is missing,
     /// starts every session afresh and takes the subscribed topics (and
-    /// their replica racks) as they are now, so that a restart alone
-    /// causes no rebalance.
+    /// their replica racks) as they are now. If their fingerprint differs
+    /// from the persisted one (partitions were added, a topic matching a
+    /// regex was created, replicas moved while the group had no
+    /// coordinator), the group epoch is bumped once, so the next heartbeat
+    /// computes a new target; an unchanged fingerprint bumps nothing, so
+    /// a restart alone causes no rebalance.
+    ///
+    /// A record without the fingerprint (written before it existed) counts
+    /// as a change whenever the group subscribes to something, as in Kafka
+    /// 4.1 (its default 0 never equals a computed hash): one rebalance per
+    /// group on the first load by this version, which the sticky assignors
+    /// turn into the same target at a new epoch, instead of a silently
+    /// missed change of the upgrade's own downtime.
     pub fn finish_load(&mut self, topics: &[TopicInfo], racks: &dyn ReplicaRacks, now: Instant) {
         let known: BTreeSet<String> = self
             .persisted
@@ -713,8 +768,16 @@ impl ConsumerGroup {
         self.topics_seen = self.subscribed(topics);
         self.racks_seen = self.rack_fingerprint(racks);
         self.assignor = self.choose_assignor();
-        // The state is what the log says, unless members were dropped.
-        self.dirty_all = self.members.len() != before;
+        let persisted = self.metadata_hash;
+        self.metadata_hash = self.metadata_fingerprint();
+        let changed = persisted != self.metadata_hash;
+        if changed {
+            tracing::info!(group = %self.id, epoch = self.group_epoch + 1, persisted, now = self.metadata_hash, "subscribed topics changed while the group was not loaded: new target assignment");
+            self.group_epoch += 1;
+        }
+        // The state is what the log says, unless members were dropped or
+        // the epoch moved.
+        self.dirty_all = changed || self.members.len() != before;
         self.dirty_members.clear();
     }
 
@@ -1053,12 +1116,38 @@ impl ConsumerGroup {
         {
             return None;
         }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = StableHasher::new();
         for t in &self.topics_seen {
-            t.id.hash(&mut h);
+            h.write(t.id.as_bytes());
             racks.hash_racks(t.id, t.partitions, &mut h);
         }
         Some(h.finish())
+    }
+
+    /// What the target is computed against, as one number: each of
+    /// `topics_seen`'s name, id and partition count, and `racks_seen`
+    /// when the group watches racks (Kafka 4.1's `computeMetadataHash`
+    /// covers the same, with racks always). 0 when the group subscribes
+    /// to nothing, so that an empty group's record without the field
+    /// (0) matches; never 0 otherwise.
+    fn metadata_fingerprint(&self) -> i64 {
+        if self.topics_seen.is_empty() {
+            return 0;
+        }
+        let mut h = StableHasher::new();
+        for t in &self.topics_seen {
+            h.write(t.name.as_bytes());
+            h.write_u8(0xff);
+            h.write(t.id.as_bytes());
+            h.write(&t.partitions.to_be_bytes());
+        }
+        if let Some(r) = self.racks_seen {
+            h.write(&r.to_be_bytes());
+        }
+        match h.finish() as i64 {
+            0 => 1,
+            x => x,
+        }
     }
 
     /// Bumps the group epoch if the subscribed topics or, in a group with
@@ -1085,6 +1174,14 @@ impl ConsumerGroup {
             self.group_epoch += 1;
         }
         self.racks_seen = racks_now;
+        // A new fingerprint is written with the group epoch even when
+        // the epoch stays (a member's first rack starts watching racks),
+        // or the next load would see a difference that is none.
+        let fingerprint = self.metadata_fingerprint();
+        if fingerprint != self.metadata_hash {
+            self.metadata_hash = fingerprint;
+            self.dirty_all = true;
+        }
         if self.group_epoch <= self.assignment_epoch {
             return;
         }
@@ -2068,8 +2165,18 @@ mod tests {
             log.push((super::super::records::consumer_key(&g.id, &k), v));
         }
         assert_fully_drained(g);
+        load(&g.id, log, topics, racks)
+    }
+
+    /// A group `id` replayed from `log` and loaded against `topics`.
+    fn load(
+        id: &str,
+        log: &[(Bytes, Option<Bytes>)],
+        topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
+    ) -> ConsumerGroup {
         let now = Instant::now();
-        let mut back = ConsumerGroup::new(g.id.clone());
+        let mut back = ConsumerGroup::new(id.to_string());
         for (k, v) in log.iter() {
             match super::super::records::decode(Some(k), v.as_deref()).unwrap() {
                 super::super::records::OffsetsRecord::Consumer { key, value, .. } => {
@@ -2320,5 +2427,138 @@ mod tests {
             )
             .unwrap();
         assert_eq!(count(&out.assignment.unwrap()), 2);
+    }
+
+    /// The partitions of `t` that some member holds.
+    fn held(g: &ConsumerGroup, t: &TopicInfo) -> BTreeSet<i32> {
+        g.members
+            .values()
+            .flat_map(|m| m.assigned.get(&t.id).into_iter().flatten().copied())
+            .collect()
+    }
+
+    /// The group epoch record carries what the target was computed
+    /// against (Kafka 4.1's MetadataHash): a restart with the metadata
+    /// unchanged bumps nothing; partitions added while the group was not
+    /// loaded bump the epoch once at load, and the members then get them.
+    #[test]
+    fn partitions_added_while_unloaded_bump_the_epoch_once_at_load() {
+        let t = topic("t", 4);
+        let topics = vec![t.clone()];
+        let members = [("a", None), ("b", None)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        settle(&mut g, &members, &topics, &NoRacks, now);
+        let epoch = g.group_epoch;
+        assert_ne!(g.metadata_hash, 0);
+
+        // Restart, nothing changed: no bump, before or at the heartbeats.
+        let mut log = Vec::new();
+        let mut back = restart(&mut g, &mut log, &topics);
+        assert_eq!(back.group_epoch, epoch, "an unchanged restart bumps");
+        assert!(back.drain_records().is_empty(), "nothing to write");
+        settle(&mut back, &members, &topics, &NoRacks, now);
+        assert_eq!(back.group_epoch, epoch);
+
+        // Two partitions were added while no coordinator had the group.
+        let grown = vec![TopicInfo {
+            partitions: 6,
+            ..t.clone()
+        }];
+        let mut moved = restart(&mut back, &mut log, &grown);
+        assert_eq!(
+            moved.group_epoch,
+            epoch + 1,
+            "added partitions bump at load"
+        );
+        assert_eq!(moved.state_name(), "Assigning");
+        settle(&mut moved, &members, &grown, &NoRacks, now);
+        assert_eq!(moved.group_epoch, epoch + 1, "one bump, not two");
+        assert_eq!(held(&moved, &t), (0..6).collect());
+
+        // The new fingerprint was written: the next restart is quiet.
+        let again = restart(&mut moved, &mut log, &grown);
+        assert_eq!(again.group_epoch, epoch + 1);
+    }
+
+    /// In a group that watches racks, replicas moved to other racks while
+    /// the group was not loaded bump the epoch at load; unchanged racks do
+    /// not (the member's first rack, sent without a bump, was written).
+    #[test]
+    fn replicas_moved_while_unloaded_bump_a_rack_aware_group_at_load() {
+        let t = topic("t", 4);
+        let topics = vec![t.clone()];
+        let members = [("a", Some("r0")), ("b", Some("r1"))];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let r0 = alternating(&t, 0);
+        settle(&mut g, &members, &topics, &r0, now);
+        let epoch = g.group_epoch;
+        let mut log = Vec::new();
+        let mut back = restart_with(&mut g, &mut log, &topics, &r0);
+        assert_eq!(back.group_epoch, epoch, "unchanged racks bump");
+        let r1 = alternating(&t, 1);
+        let mut moved = restart_with(&mut back, &mut log, &topics, &r1);
+        assert_eq!(moved.group_epoch, epoch + 1, "moved replicas bump at load");
+        settle(&mut moved, &members, &topics, &r1, now);
+        assert_eq!(moved.group_epoch, epoch + 1);
+        assert_eq!(moved.members["a"].assigned[&t.id], [1, 3].into());
+        assert_eq!(moved.members["b"].assigned[&t.id], [0, 2].into());
+    }
+
+    /// A group epoch record without the MetadataHash (written before it
+    /// existed, or by Kafka < 4.1) loads; the fingerprint is unknown, so
+    /// the epoch is bumped once, and the sticky target leaves every
+    /// partition where it was. An empty group's (no subscriptions, hash 0)
+    /// is no change.
+    #[test]
+    fn a_record_without_the_metadata_hash_loads_and_bumps_once() {
+        use super::super::records::{consumer_key, consumer_value};
+        let t = topic("t", 5);
+        let topics = vec![t.clone()];
+        let members = [("a", None), ("b", None)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        settle(&mut g, &members, &topics, &NoRacks, now);
+        let epoch = g.group_epoch;
+        let before: BTreeMap<String, Assignment> = g
+            .members
+            .values()
+            .map(|m| (m.id.clone(), m.assigned.clone()))
+            .collect();
+        let mut log = Vec::new();
+        for (k, v) in g.drain_records() {
+            log.push((consumer_key("g", &k), v));
+        }
+        // The old format: the epoch record without tagged fields.
+        let old = consumer_value(&ConsumerValue::Metadata {
+            epoch,
+            metadata_hash: 0,
+        });
+        assert_eq!(old.last(), Some(&0), "no tagged field");
+        log.push((consumer_key("g", &ConsumerKey::Metadata), Some(old)));
+        let mut back = load("g", &log, &topics, &NoRacks);
+        assert_eq!(back.group_epoch, epoch + 1);
+        assert_eq!(back.members.len(), 2);
+        settle(&mut back, &members, &topics, &NoRacks, now);
+        assert_eq!(back.group_epoch, epoch + 1);
+        for (id, a) in &before {
+            assert_eq!(&back.members[id].assigned, a, "{id} kept its partitions");
+        }
+        let again = restart(&mut back, &mut log, &topics);
+        assert_eq!(again.group_epoch, epoch + 1, "bumped once, then written");
+
+        // An empty group's old record: nothing subscribed, no bump.
+        let mut empty = ConsumerGroup::new("e".into());
+        empty.replay(
+            ConsumerKey::Metadata,
+            Some(ConsumerValue::Metadata {
+                epoch: 3,
+                metadata_hash: 0,
+            }),
+            now,
+        );
+        empty.finish_load(&topics, &NoRacks, now);
+        assert_eq!(empty.group_epoch, 3);
     }
 }
