@@ -20,7 +20,8 @@ What is checked, as Kafka behaves:
   repeating a record;
 - without the selector every read stays on the leader;
 - KIP-848's server-side assignors give each member the partitions whose
-  replica is in its rack.
+  replica is in its rack, and follow the replicas when a reassignment
+  moves them to other racks (KIP-1101).
 """
 
 import os
@@ -334,6 +335,67 @@ def test_kip848_assignors_match_member_racks(racked, assignor):
     got = {n: m[2] for n, m in members.items()}
     # Broker n (rack zone-?) holds partitions n - 1 and n + 2.
     assert got == {n: [n - 1, n + 2] for n in (1, 2, 3)}, got
+
+
+def test_kip848_assignment_follows_replicas_moved_to_other_racks(racked):
+    """KIP-1101: a reassignment that moves partitions' replicas to other
+    racks makes the coordinator compute a new target assignment (a new
+    group epoch), and confluent-kafka consumers with `client.rack` and
+    `group.protocol=consumer` end up with the partitions now in their
+    racks. Partition counts do not change here, so only the racks can
+    trigger it."""
+    from confluent_kafka import Consumer
+    from kafka import TopicPartition
+    from kafka.admin import KafkaAdminClient
+    c = racked
+    topic = harness.unique_topic("rackmove")
+    # Six single-replica partitions, partition i on broker i % 3 + 1:
+    # broker n (its rack) holds partitions n - 1 and n + 2.
+    _create_placed(c, topic, [[i % 3 + 1] for i in range(6)])
+    group = "rack-move-%d" % os.getpid()
+    consumers = {}
+
+    def parts(n):
+        return sorted(tp.partition for tp in consumers[n].assignment())
+
+    def poll_until(want, what, timeout):
+        deadline = time.monotonic() + timeout
+        for _ in range(100000):
+            if all(parts(n) == want[n] for n in consumers):
+                return
+            assert time.monotonic() < deadline, "%s: assignments %s, wanted %s" % (
+                what, {n: parts(n) for n in consumers}, want)
+            for con in consumers.values():
+                con.consume(num_messages=100, timeout=0.05)
+
+    admin = KafkaAdminClient(bootstrap_servers=c.bootstrap, request_timeout_ms=30000)
+    try:
+        for n in (1, 2, 3):
+            consumers[n] = Consumer({
+                "bootstrap.servers": c.bootstrap, "group.id": group,
+                "group.protocol": "consumer", "client.rack": c.node(n).rack,
+                "auto.offset.reset": "earliest", "enable.auto.commit": False,
+                "fetch.wait.max.ms": 100, "socket.timeout.ms": 10000,
+            })
+            consumers[n].subscribe([topic])
+        poll_until({n: [n - 1, n + 2] for n in (1, 2, 3)},
+                   "members in the racks of their partitions", 60)
+
+        # Swap partitions 0 and 1: 0 (broker 1, zone of consumer 1) moves
+        # to broker 2, 1 (broker 2) to broker 1.
+        res = admin.alter_partition_reassignments(
+            {TopicPartition(topic, 0): [2], TopicPartition(topic, 1): [1]})
+        assert all(e is None for e in res.values()), res
+        harness.wait_until(
+            lambda: c.replicas_of(topic, 0) == [2] and c.replicas_of(topic, 1) == [1],
+            timeout=60, interval=0.2, what="the reassignments of partitions 0 and 1")
+        # Broker 1 now holds {1, 3}, broker 2 {0, 4}, broker 3 {2, 5}.
+        poll_until({1: [1, 3], 2: [0, 4], 3: [2, 5]},
+                   "members following the moved replicas", 60)
+    finally:
+        for con in consumers.values():
+            con.close()
+        admin.close()
 
 
 def test_confluent_consumer_reads_in_its_rack_and_falls_back(racked):

@@ -11,6 +11,10 @@
 //! * [`LocalRouter`]: delivers messages to other replicas of the same group
 //!   that live in this thread (tests, and co-located replicas), by calling
 //!   their Raft handles directly. Entries travel as `Bytes` (no copy).
+//!   Pre-votes are delivered too, as the node-to-node transport does:
+//!   openraft's default `pre_vote` grants without asking, which would let
+//!   a cut-off replica raise its term and would hide from tests what
+//!   `enable_pre_vote` is for.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -190,6 +194,18 @@ impl RaftNetworkV2<TypeConfig> for LocalClientFrom {
     ) -> Result<VoteResponse<TypeConfig>, RPCError<TypeConfig>> {
         let raft = self.target()?;
         raft.vote(rpc).await.map_err(net_err)
+    }
+
+    /// Asked of the target (its leader lease and log decide), as
+    /// `transport::server` does with `RaftRequest::PreVote`; an isolated
+    /// sender or target is unreachable, which openraft counts as no grant.
+    async fn pre_vote(
+        &mut self,
+        rpc: VoteRequest<TypeConfig>,
+        _option: RPCOption,
+    ) -> Result<VoteResponse<TypeConfig>, RPCError<TypeConfig>> {
+        let raft = self.target()?;
+        raft.pre_vote(rpc).await.map_err(net_err)
     }
 
     /// A log reset: the target installs the snapshot, copying this

@@ -37,6 +37,7 @@
 //! and partitions across a restart.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -57,6 +58,19 @@ pub trait ReplicaRacks {
     /// The racks holding a replica of `partition` of topic `id` (empty
     /// when unknown or when brokers have no racks).
     fn racks(&self, id: Uuid, partition: i32) -> Vec<String>;
+
+    /// Feeds the replica racks of partitions `0..partitions` of topic `id`
+    /// into `h`, as Kafka's topic hash does (KIP-1101: per partition its
+    /// index and its sorted racks), so that a rack-aware group notices a
+    /// change of them. Implementations may avoid `racks`' allocations:
+    /// this runs on heartbeats.
+    fn hash_racks(&self, id: Uuid, partitions: i32, h: &mut dyn Hasher) {
+        let mut h = h;
+        for p in 0..partitions {
+            p.hash(&mut h);
+            self.racks(id, p).hash(&mut h);
+        }
+    }
 }
 
 impl ReplicaRacks for crate::metadata::ClusterMetadata {
@@ -77,6 +91,60 @@ impl ReplicaRacks for crate::metadata::ClusterMetadata {
         racks.sort();
         racks.dedup();
         racks
+    }
+
+    /// Hashes exactly what [`ReplicaRacks::racks`] returns, without its
+    /// strings: one buffer of borrowed rack names for the whole topic.
+    fn hash_racks(&self, id: Uuid, partitions: i32, h: &mut dyn Hasher) {
+        let mut h = h;
+        let replicas = self.topic_by_id(&id).map(|t| &t.replicas);
+        let mut racks: Vec<&str> = Vec::new();
+        for p in 0..partitions {
+            racks.clear();
+            if let Some(r) = usize::try_from(p)
+                .ok()
+                .and_then(|p| replicas.and_then(|rs| rs.get(p)))
+            {
+                racks.extend(
+                    r.iter()
+                        .filter_map(|b| self.brokers.get(b).and_then(|b| b.rack.as_deref())),
+                );
+            }
+            racks.sort_unstable();
+            racks.dedup();
+            p.hash(&mut h);
+            racks.len().hash(&mut h);
+            for r in &racks {
+                r.hash(&mut h);
+            }
+        }
+    }
+}
+
+/// 64-bit FNV-1a: the hasher of the fingerprints written to the log
+/// (the group's `MetadataHash`), which must come out the same after a
+/// restart by another build. `DefaultHasher`'s algorithm is unspecified
+/// and may change between Rust releases (each change would rebalance
+/// every group once at load); this one is fixed. A change detector, not
+/// a defence against crafted collisions: topic names and counts are the
+/// operators', not the clients'.
+struct StableHasher(u64);
+
+impl StableHasher {
+    fn new() -> StableHasher {
+        StableHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for StableHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -334,6 +402,24 @@ pub struct ConsumerGroup {
     /// The subscribed topics the target was computed for: a change (a new
     /// topic matching a regex, added partitions) bumps the group epoch.
     topics_seen: Vec<TopicInfo>,
+    /// A fingerprint of the replica racks of every partition of
+    /// `topics_seen` (see [`ReplicaRacks::hash_racks`]), kept only while
+    /// some member has a rack id: a change (a reassignment moved a
+    /// replica to another rack, a broker holding replicas left or came
+    /// back with a rack) bumps the group epoch, so rack-aware assignment
+    /// follows the replicas (Kafka 4.1's topic hash, KIP-1101). A group
+    /// without racks ignores replica racks, so it is not rebalanced by
+    /// every reassignment (Kafka hashes racks for every group; for a
+    /// rack-less group that only bumps the epoch to the same target).
+    racks_seen: Option<u64>,
+    /// The fingerprint of `topics_seen` and `racks_seen` (see
+    /// [`ConsumerGroup::metadata_fingerprint`]), written with the group
+    /// epoch as Kafka 4.1's `MetadataHash`: what the target was computed
+    /// against survives a restart or a coordinator move, so partitions
+    /// added (or replicas moved) while no coordinator watched still bump
+    /// the epoch at load. After replay and before `finish_load` it holds
+    /// the persisted value (0: unknown, a record from before the field).
+    metadata_hash: i64,
     /// The record values last handed to the log, by key (empty bytes: a
     /// write of that key failed, its value on disk is unknown).
     persisted: BTreeMap<ConsumerKey, Bytes>,
@@ -394,6 +480,8 @@ impl ConsumerGroup {
             members: BTreeMap::new(),
             target: BTreeMap::new(),
             topics_seen: Vec::new(),
+            racks_seen: None,
+            metadata_hash: 0,
             persisted: BTreeMap::new(),
             writes_started: 0,
             writes_done: 0,
@@ -424,6 +512,7 @@ impl ConsumerGroup {
             ConsumerKey::Metadata,
             ConsumerValue::Metadata {
                 epoch: self.group_epoch,
+                metadata_hash: self.metadata_hash,
             },
         );
         out.insert(
@@ -584,8 +673,15 @@ impl ConsumerGroup {
             }
         }
         match (key, value) {
-            (ConsumerKey::Metadata, Some(ConsumerValue::Metadata { epoch })) => {
+            (
+                ConsumerKey::Metadata,
+                Some(ConsumerValue::Metadata {
+                    epoch,
+                    metadata_hash,
+                }),
+            ) => {
                 self.group_epoch = epoch;
+                self.metadata_hash = metadata_hash;
             }
             (
                 ConsumerKey::TargetMetadata,
@@ -641,9 +737,21 @@ impl ConsumerGroup {
     }
 
     /// After replay: drops members whose metadata record is missing,
-    /// starts every session afresh and takes the subscribed topics as they
-    /// are now, so that a restart alone causes no rebalance.
-    pub fn finish_load(&mut self, topics: &[TopicInfo], now: Instant) {
+    /// starts every session afresh and takes the subscribed topics (and
+    /// their replica racks) as they are now. If their fingerprint differs
+    /// from the persisted one (partitions were added, a topic matching a
+    /// regex was created, replicas moved while the group had no
+    /// coordinator), the group epoch is bumped once, so the next heartbeat
+    /// computes a new target; an unchanged fingerprint bumps nothing, so
+    /// a restart alone causes no rebalance.
+    ///
+    /// A record without the fingerprint (written before it existed) counts
+    /// as a change whenever the group subscribes to something, as in Kafka
+    /// 4.1 (its default 0 never equals a computed hash): one rebalance per
+    /// group on the first load by this version, which the sticky assignors
+    /// turn into the same target at a new epoch, instead of a silently
+    /// missed change of the upgrade's own downtime.
+    pub fn finish_load(&mut self, topics: &[TopicInfo], racks: &dyn ReplicaRacks, now: Instant) {
         let known: BTreeSet<String> = self
             .persisted
             .keys()
@@ -658,9 +766,18 @@ impl ConsumerGroup {
             m.last_heartbeat = now;
         }
         self.topics_seen = self.subscribed(topics);
+        self.racks_seen = self.rack_fingerprint(racks);
         self.assignor = self.choose_assignor();
-        // The state is what the log says, unless members were dropped.
-        self.dirty_all = self.members.len() != before;
+        let persisted = self.metadata_hash;
+        self.metadata_hash = self.metadata_fingerprint();
+        let changed = persisted != self.metadata_hash;
+        if changed {
+            tracing::info!(group = %self.id, epoch = self.group_epoch + 1, persisted, now = self.metadata_hash, "subscribed topics changed while the group was not loaded: new target assignment");
+            self.group_epoch += 1;
+        }
+        // The state is what the log says, unless members were dropped or
+        // the epoch moved.
+        self.dirty_all = changed || self.members.len() != before;
         self.dirty_members.clear();
     }
 
@@ -988,13 +1105,82 @@ impl ConsumerGroup {
             .collect()
     }
 
-    /// Bumps the group epoch if the subscribed topics changed, then
-    /// recomputes the target if the group epoch moved past it.
+    /// The fingerprint of the subscribed partitions' replica racks, or
+    /// `None` when no member has a rack (racks then play no part in the
+    /// assignment, see [`RackMatch`]).
+    fn rack_fingerprint(&self, racks: &dyn ReplicaRacks) -> Option<u64> {
+        if !self
+            .members
+            .values()
+            .any(|m| m.rack_id.as_deref().is_some_and(|r| !r.is_empty()))
+        {
+            return None;
+        }
+        let mut h = StableHasher::new();
+        for t in &self.topics_seen {
+            h.write(t.id.as_bytes());
+            racks.hash_racks(t.id, t.partitions, &mut h);
+        }
+        Some(h.finish())
+    }
+
+    /// What the target is computed against, as one number: each of
+    /// `topics_seen`'s name, id and partition count, and `racks_seen`
+    /// when the group watches racks (Kafka 4.1's `computeMetadataHash`
+    /// covers the same, with racks always). 0 when the group subscribes
+    /// to nothing, so that an empty group's record without the field
+    /// (0) matches; never 0 otherwise.
+    fn metadata_fingerprint(&self) -> i64 {
+        if self.topics_seen.is_empty() {
+            return 0;
+        }
+        let mut h = StableHasher::new();
+        for t in &self.topics_seen {
+            h.write(t.name.as_bytes());
+            h.write_u8(0xff);
+            h.write(t.id.as_bytes());
+            h.write(&t.partitions.to_be_bytes());
+        }
+        if let Some(r) = self.racks_seen {
+            h.write(&r.to_be_bytes());
+        }
+        match h.finish() as i64 {
+            0 => 1,
+            x => x,
+        }
+    }
+
+    /// Bumps the group epoch if the subscribed topics or, in a group with
+    /// racks, their partitions' replica racks changed, then recomputes
+    /// the target if the group epoch moved past it.
     fn refresh_target(&mut self, topics: &[TopicInfo], racks: &dyn ReplicaRacks) {
         let seen = self.subscribed(topics);
+        let mut bumped = false;
         if seen != self.topics_seen {
             self.topics_seen = seen;
             self.group_epoch += 1;
+            bumped = true;
+        }
+        // Only a change between two fingerprints bumps: the first member
+        // with a rack joined (a bump of its own) or sent its rack late
+        // (Kafka does not bump for a member's rack either), or the last
+        // one left (a bump of its own).
+        let racks_now = self.rack_fingerprint(racks);
+        if let (Some(before), Some(now)) = (self.racks_seen, racks_now)
+            && before != now
+            && !bumped
+        {
+            tracing::info!(group = %self.id, epoch = self.group_epoch + 1, "replica racks of subscribed partitions changed: new target assignment");
+            self.group_epoch += 1;
+        }
+        self.racks_seen = racks_now;
+        // A new fingerprint is written with the group epoch even when
+        // the epoch stays (a member's first rack starts watching racks),
+        // or the next load would see a difference that is none.
+        let fingerprint = self.metadata_fingerprint();
+        if fingerprint != self.metadata_hash {
+            self.metadata_hash = fingerprint;
+            self.dirty_all = true;
         }
         if self.group_epoch <= self.assignment_epoch {
             return;
@@ -1588,6 +1774,228 @@ mod tests {
         );
     }
 
+    /// A heartbeat of `id` at its current epoch (0 to join), in `rack`,
+    /// reporting what the coordinator last assigned it as owned (a client
+    /// that applies every assignment at once).
+    fn beat_in_rack(
+        g: &mut ConsumerGroup,
+        id: &str,
+        rack: Option<&str>,
+        topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
+        now: Instant,
+    ) -> HeartbeatOutcome {
+        let (epoch, owned) = match g.members.get(id) {
+            Some(m) => (m.epoch, m.assigned.clone()),
+            None => (0, Assignment::new()),
+        };
+        g.heartbeat(
+            HeartbeatParams {
+                member_id: id.into(),
+                epoch,
+                rack_id: rack.map(str::to_string),
+                rebalance_timeout_ms: 1000,
+                topic_names: Some(vec!["t".into()]),
+                owned: Some(owned),
+                ..Default::default()
+            },
+            topics,
+            racks,
+            now,
+        )
+        .unwrap()
+    }
+
+    /// Heartbeats every member (at most 20 rounds) until each is Stable
+    /// at the assignment epoch; panics otherwise.
+    fn settle(
+        g: &mut ConsumerGroup,
+        members: &[(&str, Option<&str>)],
+        topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
+        now: Instant,
+    ) {
+        for _ in 0..20 {
+            for (id, rack) in members {
+                beat_in_rack(g, id, *rack, topics, racks, now);
+            }
+            if g.state_name() == "Stable" {
+                return;
+            }
+        }
+        panic!("group did not settle: {}", g.state_name());
+    }
+
+    /// Partition p of `t`'s only replica in rack `r{(p + shift) % 2}`.
+    fn alternating(t: &TopicInfo, shift: i32) -> Racks {
+        Racks(
+            (0..t.partitions)
+                .map(|p| ((t.id, p), vec![format!("r{}", (p + shift) % 2)]))
+                .collect(),
+        )
+    }
+
+    /// KIP-1101: the racks of a subscribed partition's replicas change (a
+    /// reassignment moved them): the next heartbeat bumps the group
+    /// epoch, and the members end with the partitions now in their racks.
+    #[test]
+    fn a_change_of_replica_racks_reassigns_a_rack_aware_group() {
+        let t = topic("t", 6);
+        let topics = vec![t.clone()];
+        let members = [("a", Some("r0")), ("b", Some("r1"))];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let before = alternating(&t, 0);
+        settle(&mut g, &members, &topics, &before, now);
+        let even: BTreeSet<i32> = [0, 2, 4].into();
+        let odd: BTreeSet<i32> = [1, 3, 5].into();
+        assert_eq!(g.members["a"].assigned[&t.id], even);
+        assert_eq!(g.members["b"].assigned[&t.id], odd);
+        // Nothing changed: heartbeats keep the epoch.
+        let epoch = g.group_epoch;
+        settle(&mut g, &members, &topics, &before, now);
+        assert_eq!(g.group_epoch, epoch);
+
+        // Every replica moves to the other rack.
+        let after = alternating(&t, 1);
+        beat_in_rack(&mut g, "a", Some("r0"), &topics, &after, now);
+        assert_eq!(g.group_epoch, epoch + 1, "a rack change bumps the epoch");
+        assert_eq!(g.assignment_epoch, epoch + 1);
+        assert_eq!(g.target["a"][&t.id], odd);
+        assert_eq!(g.target["b"][&t.id], even);
+        settle(&mut g, &members, &topics, &after, now);
+        assert_eq!(g.members["a"].assigned[&t.id], odd);
+        assert_eq!(g.members["b"].assigned[&t.id], even);
+        assert_eq!(g.group_epoch, epoch + 1, "one bump per change");
+
+        // One partition's replica set gains a rack (a replica added in
+        // r0): a change too, though no member need move for it.
+        let mut wider = alternating(&t, 1);
+        wider.0.insert((t.id, 1), vec!["r0".into(), "r1".into()]);
+        beat_in_rack(&mut g, "b", Some("r1"), &topics, &wider, now);
+        assert_eq!(g.group_epoch, epoch + 2);
+        settle(&mut g, &members, &topics, &wider, now);
+    }
+
+    /// A group whose members send no rack is not rebalanced by replica
+    /// moves (racks play no part in its assignment); added partitions
+    /// still bump it.
+    #[test]
+    fn replica_rack_changes_leave_a_rack_less_group_alone() {
+        let t = topic("t", 6);
+        let topics = vec![t.clone()];
+        let members = [("a", None), ("b", None)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        settle(&mut g, &members, &topics, &alternating(&t, 0), now);
+        let epoch = g.group_epoch;
+        let assigned = g.members["a"].assigned.clone();
+        settle(&mut g, &members, &topics, &alternating(&t, 1), now);
+        assert_eq!(g.group_epoch, epoch);
+        assert_eq!(g.members["a"].assigned, assigned);
+        // Partitions added: a bump, racks or not.
+        let grown = vec![TopicInfo {
+            partitions: 8,
+            ..t.clone()
+        }];
+        beat_in_rack(&mut g, "a", None, &grown, &alternating(&grown[0], 1), now);
+        assert_eq!(g.group_epoch, epoch + 1);
+    }
+
+    /// The first rack a member sends is no replica change (no bump; Kafka
+    /// does not bump for a member's rack either), but from then on the
+    /// group watches its replicas' racks; a restart takes them as they
+    /// are (no rebalance) and goes on watching.
+    #[test]
+    fn racks_are_watched_from_the_first_member_rack_and_across_a_restart() {
+        let t = topic("t", 4);
+        let topics = vec![t.clone()];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let r0 = alternating(&t, 0);
+        settle(&mut g, &[("a", None), ("b", None)], &topics, &r0, now);
+        let epoch = g.group_epoch;
+        beat_in_rack(&mut g, "a", Some("r0"), &topics, &r0, now);
+        beat_in_rack(&mut g, "b", Some("r1"), &topics, &r0, now);
+        assert_eq!(g.group_epoch, epoch, "a member's rack alone does not bump");
+        let members = [("a", Some("r0")), ("b", Some("r1"))];
+        settle(&mut g, &members, &topics, &r0, now);
+        assert_eq!(g.group_epoch, epoch);
+
+        // Restart: replayed from the records, racks taken as they are.
+        let mut log = Vec::new();
+        let mut back = restart_with(&mut g, &mut log, &topics, &r0);
+        assert_eq!(back.group_epoch, epoch);
+        settle(&mut back, &members, &topics, &r0, now);
+        assert_eq!(back.group_epoch, epoch, "a restart alone does not bump");
+        let r1 = alternating(&t, 1);
+        settle(&mut back, &members, &topics, &r1, now);
+        assert_eq!(back.group_epoch, epoch + 1);
+        // Each member holds the partitions whose replica is in its rack.
+        assert_eq!(back.members["a"].assigned[&t.id], [1, 3].into());
+        assert_eq!(back.members["b"].assigned[&t.id], [0, 2].into());
+    }
+
+    /// `ClusterMetadata`'s allocation-free `hash_racks` hashes exactly
+    /// what its `racks` returns (sorted, deduplicated, unknown brokers
+    /// and rack-less brokers left out), as the default method would.
+    #[test]
+    fn metadata_hash_racks_matches_its_racks() {
+        use crate::metadata::{BrokerMeta, ClusterMetadata, MetadataState, TopicMeta};
+        let mut meta = MetadataState::new(crate::settings::Settings::default(), 1).snapshot();
+        let t = topic("t", 3);
+        let tm = TopicMeta {
+            name: t.name.clone(),
+            id: t.id,
+            partitions: 3,
+            configs: BTreeMap::new(),
+            replicas: vec![vec![1, 2, 3], vec![3, 2, 9], vec![4]],
+            reassignments: BTreeMap::new(),
+        };
+        meta.by_id.insert(t.id, t.name.clone());
+        meta.topics.insert(t.name.clone(), std::sync::Arc::new(tm));
+        for (id, rack) in [(1, Some("zb")), (2, Some("za")), (3, Some("zb")), (4, None)] {
+            meta.brokers.insert(
+                id,
+                BrokerMeta {
+                    id,
+                    host: "127.0.0.1".into(),
+                    port: 9092,
+                    rack: rack.map(str::to_string),
+                    rpc_addr: "127.0.0.1:9093".into(),
+                    fenced: false,
+                    listeners: Vec::new(),
+                    maintenance: false,
+                    decommissioning: false,
+                },
+            );
+        }
+        assert_eq!(
+            meta.racks(t.id, 0),
+            vec!["za".to_string(), "zb".to_string()]
+        );
+        assert!(meta.racks(t.id, 2).is_empty());
+        /// The trait's default `hash_racks`, over the same `racks`.
+        struct Default<'a>(&'a ClusterMetadata);
+        impl ReplicaRacks for Default<'_> {
+            fn racks(&self, id: Uuid, p: i32) -> Vec<String> {
+                self.0.racks(id, p)
+            }
+        }
+        let hash = |r: &dyn ReplicaRacks, partitions: i32| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            r.hash_racks(t.id, partitions, &mut h);
+            h.finish()
+        };
+        assert_eq!(hash(&meta, 3), hash(&Default(&meta), 3));
+        // Asked past the topic's partitions or for an unknown topic: as
+        // `racks`, empty.
+        assert_eq!(hash(&meta, 5), hash(&Default(&meta), 5));
+        let before = hash(&meta, 3);
+        meta.brokers.get_mut(&4).unwrap().rack = Some("zc".into());
+        assert_ne!(hash(&meta, 3), before, "a broker's rack is part of it");
+    }
+
     #[test]
     fn range_gives_contiguous_ranges() {
         let t = topic("t", 5);
@@ -1743,12 +2151,32 @@ mod tests {
         log: &mut Vec<(Bytes, Option<Bytes>)>,
         topics: &[TopicInfo],
     ) -> ConsumerGroup {
+        restart_with(g, log, topics, &NoRacks)
+    }
+
+    /// [`restart`], with the replicas' racks as the metadata has them.
+    fn restart_with(
+        g: &mut ConsumerGroup,
+        log: &mut Vec<(Bytes, Option<Bytes>)>,
+        topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
+    ) -> ConsumerGroup {
         for (k, v) in g.drain_records() {
             log.push((super::super::records::consumer_key(&g.id, &k), v));
         }
         assert_fully_drained(g);
+        load(&g.id, log, topics, racks)
+    }
+
+    /// A group `id` replayed from `log` and loaded against `topics`.
+    fn load(
+        id: &str,
+        log: &[(Bytes, Option<Bytes>)],
+        topics: &[TopicInfo],
+        racks: &dyn ReplicaRacks,
+    ) -> ConsumerGroup {
         let now = Instant::now();
-        let mut back = ConsumerGroup::new(g.id.clone());
+        let mut back = ConsumerGroup::new(id.to_string());
         for (k, v) in log.iter() {
             match super::super::records::decode(Some(k), v.as_deref()).unwrap() {
                 super::super::records::OffsetsRecord::Consumer { key, value, .. } => {
@@ -1757,7 +2185,7 @@ mod tests {
                 r => panic!("unexpected {r:?}"),
             }
         }
-        back.finish_load(topics, now);
+        back.finish_load(topics, racks, now);
         back
     }
 
@@ -1999,5 +2427,138 @@ mod tests {
             )
             .unwrap();
         assert_eq!(count(&out.assignment.unwrap()), 2);
+    }
+
+    /// The partitions of `t` that some member holds.
+    fn held(g: &ConsumerGroup, t: &TopicInfo) -> BTreeSet<i32> {
+        g.members
+            .values()
+            .flat_map(|m| m.assigned.get(&t.id).into_iter().flatten().copied())
+            .collect()
+    }
+
+    /// The group epoch record carries what the target was computed
+    /// against (Kafka 4.1's MetadataHash): a restart with the metadata
+    /// unchanged bumps nothing; partitions added while the group was not
+    /// loaded bump the epoch once at load, and the members then get them.
+    #[test]
+    fn partitions_added_while_unloaded_bump_the_epoch_once_at_load() {
+        let t = topic("t", 4);
+        let topics = vec![t.clone()];
+        let members = [("a", None), ("b", None)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        settle(&mut g, &members, &topics, &NoRacks, now);
+        let epoch = g.group_epoch;
+        assert_ne!(g.metadata_hash, 0);
+
+        // Restart, nothing changed: no bump, before or at the heartbeats.
+        let mut log = Vec::new();
+        let mut back = restart(&mut g, &mut log, &topics);
+        assert_eq!(back.group_epoch, epoch, "an unchanged restart bumps");
+        assert!(back.drain_records().is_empty(), "nothing to write");
+        settle(&mut back, &members, &topics, &NoRacks, now);
+        assert_eq!(back.group_epoch, epoch);
+
+        // Two partitions were added while no coordinator had the group.
+        let grown = vec![TopicInfo {
+            partitions: 6,
+            ..t.clone()
+        }];
+        let mut moved = restart(&mut back, &mut log, &grown);
+        assert_eq!(
+            moved.group_epoch,
+            epoch + 1,
+            "added partitions bump at load"
+        );
+        assert_eq!(moved.state_name(), "Assigning");
+        settle(&mut moved, &members, &grown, &NoRacks, now);
+        assert_eq!(moved.group_epoch, epoch + 1, "one bump, not two");
+        assert_eq!(held(&moved, &t), (0..6).collect());
+
+        // The new fingerprint was written: the next restart is quiet.
+        let again = restart(&mut moved, &mut log, &grown);
+        assert_eq!(again.group_epoch, epoch + 1);
+    }
+
+    /// In a group that watches racks, replicas moved to other racks while
+    /// the group was not loaded bump the epoch at load; unchanged racks do
+    /// not (the member's first rack, sent without a bump, was written).
+    #[test]
+    fn replicas_moved_while_unloaded_bump_a_rack_aware_group_at_load() {
+        let t = topic("t", 4);
+        let topics = vec![t.clone()];
+        let members = [("a", Some("r0")), ("b", Some("r1"))];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        let r0 = alternating(&t, 0);
+        settle(&mut g, &members, &topics, &r0, now);
+        let epoch = g.group_epoch;
+        let mut log = Vec::new();
+        let mut back = restart_with(&mut g, &mut log, &topics, &r0);
+        assert_eq!(back.group_epoch, epoch, "unchanged racks bump");
+        let r1 = alternating(&t, 1);
+        let mut moved = restart_with(&mut back, &mut log, &topics, &r1);
+        assert_eq!(moved.group_epoch, epoch + 1, "moved replicas bump at load");
+        settle(&mut moved, &members, &topics, &r1, now);
+        assert_eq!(moved.group_epoch, epoch + 1);
+        assert_eq!(moved.members["a"].assigned[&t.id], [1, 3].into());
+        assert_eq!(moved.members["b"].assigned[&t.id], [0, 2].into());
+    }
+
+    /// A group epoch record without the MetadataHash (written before it
+    /// existed, or by Kafka < 4.1) loads; the fingerprint is unknown, so
+    /// the epoch is bumped once, and the sticky target leaves every
+    /// partition where it was. An empty group's (no subscriptions, hash 0)
+    /// is no change.
+    #[test]
+    fn a_record_without_the_metadata_hash_loads_and_bumps_once() {
+        use super::super::records::{consumer_key, consumer_value};
+        let t = topic("t", 5);
+        let topics = vec![t.clone()];
+        let members = [("a", None), ("b", None)];
+        let now = Instant::now();
+        let mut g = ConsumerGroup::new("g".into());
+        settle(&mut g, &members, &topics, &NoRacks, now);
+        let epoch = g.group_epoch;
+        let before: BTreeMap<String, Assignment> = g
+            .members
+            .values()
+            .map(|m| (m.id.clone(), m.assigned.clone()))
+            .collect();
+        let mut log = Vec::new();
+        for (k, v) in g.drain_records() {
+            log.push((consumer_key("g", &k), v));
+        }
+        // The old format: the epoch record without tagged fields.
+        let old = consumer_value(&ConsumerValue::Metadata {
+            epoch,
+            metadata_hash: 0,
+        });
+        assert_eq!(old.last(), Some(&0), "no tagged field");
+        log.push((consumer_key("g", &ConsumerKey::Metadata), Some(old)));
+        let mut back = load("g", &log, &topics, &NoRacks);
+        assert_eq!(back.group_epoch, epoch + 1);
+        assert_eq!(back.members.len(), 2);
+        settle(&mut back, &members, &topics, &NoRacks, now);
+        assert_eq!(back.group_epoch, epoch + 1);
+        for (id, a) in &before {
+            assert_eq!(&back.members[id].assigned, a, "{id} kept its partitions");
+        }
+        let again = restart(&mut back, &mut log, &topics);
+        assert_eq!(again.group_epoch, epoch + 1, "bumped once, then written");
+
+        // An empty group's old record: nothing subscribed, no bump.
+        let mut empty = ConsumerGroup::new("e".into());
+        empty.replay(
+            ConsumerKey::Metadata,
+            Some(ConsumerValue::Metadata {
+                epoch: 3,
+                metadata_hash: 0,
+            }),
+            now,
+        );
+        empty.finish_load(&topics, &NoRacks, now);
+        assert_eq!(empty.group_epoch, 3);
     }
 }

@@ -773,13 +773,14 @@ pub async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
     {
         let mut c = c.borrow_mut();
         c.groups.retain(|_, g| !g.is_disposable());
-        let topics = consumer_protocol::topics_of(&shard.metadata());
+        let meta = shard.metadata();
+        let topics = consumer_protocol::topics_of(&meta);
         let now = Instant::now();
         // Records of a group whose epoch record is gone (or never came)
         // are leftovers of a deletion.
         c.consumer_groups.retain(|_, g| g.is_persisted());
         for g in c.consumer_groups.values_mut() {
-            g.finish_load(&topics, now);
+            g.finish_load(&topics, &*meta, now);
         }
     }
     if offsets + groups + consumer_records > 0 {

@@ -25,7 +25,7 @@
 //!
 //! | type | key fields | value (version 0) |
 //! |---|---|---|
-//! | 3 ConsumerGroupMetadata | group | `int32 epoch` |
+//! | 3 ConsumerGroupMetadata | group | `int32 epoch`, tag 0: `int64 metadata_hash` (Kafka 4.1's `MetadataHash`, omitted when 0) |
 //! | 4 ConsumerGroupPartitionMetadata | group | `[topic]` (written empty, as Kafka 4.1 does) |
 //! | 5 ConsumerGroupMemberMetadata | group, member | `instance_id?, rack_id?, client_id, client_host, [subscribed topic], regex?, int32 rebalance_timeout, server_assignor?` |
 //! | 6 ConsumerGroupTargetAssignmentMetadata | group | `int32 assignment_epoch` |
@@ -108,6 +108,12 @@ impl ConsumerKey {
 pub enum ConsumerValue {
     Metadata {
         epoch: i32,
+        /// Kafka 4.1's `MetadataHash` (tagged field 0): a fingerprint of
+        /// the subscribed topics the target assignment was computed
+        /// against, so that a coordinator loading the group notices what
+        /// changed while no coordinator watched. 0 (Kafka's default, and
+        /// what a record written before the field decodes to) = unknown.
+        metadata_hash: i64,
     },
     /// Topics are not kept (Kafka 4.1 no longer reads them either).
     PartitionMetadata,
@@ -301,7 +307,19 @@ pub fn consumer_value(v: &ConsumerValue) -> Bytes {
     let mut b = BytesMut::with_capacity(32);
     b.put_i16(0);
     match v {
-        ConsumerValue::Metadata { epoch } => b.put_i32(*epoch),
+        ConsumerValue::Metadata {
+            epoch,
+            metadata_hash,
+        } => {
+            b.put_i32(*epoch);
+            // Kafka writes a tagged field only when it differs from its
+            // default (0): one field, tag 0, 8 bytes.
+            if *metadata_hash != 0 {
+                b.put_slice(&[1, 0, 8]);
+                b.put_i64(*metadata_hash);
+                return b.freeze();
+            }
+        }
         ConsumerValue::PartitionMetadata => b.put_u8(1), // empty topics array
         ConsumerValue::Member(m) => {
             put_compact_str(&mut b, m.instance_id.as_deref());
@@ -517,7 +535,26 @@ fn decode_consumer_value(
         return Err(RecordFormatError::ValueVersion(version));
     }
     let v = match key {
-        ConsumerKey::Metadata => ConsumerValue::Metadata { epoch: r.i32()? },
+        ConsumerKey::Metadata => {
+            let epoch = r.i32()?;
+            // The tagged section: MetadataHash is tag 0; other tags (4.1's
+            // successors add some) are skipped.
+            let mut metadata_hash = 0;
+            for _ in 0..r.uvarint()? {
+                let tag = r.uvarint()?;
+                let size =
+                    usize::try_from(r.uvarint()?).map_err(|_| RecordFormatError::Truncated)?;
+                if tag == 0 && size == 8 {
+                    metadata_hash = r.i64()?;
+                } else {
+                    r.take(size)?;
+                }
+            }
+            return Ok(ConsumerValue::Metadata {
+                epoch,
+                metadata_hash,
+            });
+        }
         ConsumerKey::PartitionMetadata => {
             // Topics (written by older Kafkas) are not kept: only the
             // record's existence matters, so they are not parsed.
@@ -653,7 +690,20 @@ mod tests {
         let t = Uuid::from_u128(0x0102_0304_0506_0708_090a_0b0c_0d0e_0f10);
         let tp: TopicPartitions = [(t, BTreeSet::from([0, 2]))].into();
         let cases = vec![
-            (ConsumerKey::Metadata, ConsumerValue::Metadata { epoch: 7 }),
+            (
+                ConsumerKey::Metadata,
+                ConsumerValue::Metadata {
+                    epoch: 7,
+                    metadata_hash: 0,
+                },
+            ),
+            (
+                ConsumerKey::Metadata,
+                ConsumerValue::Metadata {
+                    epoch: 7,
+                    metadata_hash: -0x0102_0304_0506_0708,
+                },
+            ),
             (
                 ConsumerKey::PartitionMetadata,
                 ConsumerValue::PartitionMetadata,
@@ -718,23 +768,50 @@ mod tests {
         // Kafka's bytes: key type 8, group "g", member "m".
         let k = consumer_key("g", &ConsumerKey::CurrentAssignment("m".into()));
         assert_eq!(&k[..], &[0, 8, 0, 1, b'g', 0, 1, b'm']);
-        // Value: version 0, epoch 7, empty tagged fields.
-        let v = consumer_value(&ConsumerValue::Metadata { epoch: 7 });
+        // Value: version 0, epoch 7, empty tagged fields (a MetadataHash
+        // of 0 is Kafka's default, so not written).
+        let v = consumer_value(&ConsumerValue::Metadata {
+            epoch: 7,
+            metadata_hash: 0,
+        });
         assert_eq!(&v[..], &[0, 0, 0, 0, 0, 7, 0]);
+        // With a MetadataHash: one tagged field, tag 0, 8 bytes.
+        let v = consumer_value(&ConsumerValue::Metadata {
+            epoch: 7,
+            metadata_hash: 0x0102_0304_0506_0708,
+        });
+        assert_eq!(&v[..], &[0, 0, 0, 0, 0, 7, 1, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8]);
         // Target member: one topic (compact array len 2), uuid, 2 partitions (len 3).
         let v = consumer_value(&ConsumerValue::TargetMember(tp));
         let mut want = vec![0, 0, 2];
         want.extend_from_slice(t.as_bytes());
         want.extend_from_slice(&[3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0]);
         assert_eq!(&v[..], &want[..]);
-        // A value with an unknown tagged field (tag 0 of 8 bytes, as Kafka
-        // 4.1's MetadataHash) still decodes.
-        let tagged = [0, 0, 0, 0, 0, 7, 1, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8];
+        // Kafka 4.1's MetadataHash (tag 0) is read, and a later tagged
+        // field (KIP-1282's CreationTimeMs, tag 1) is skipped.
+        let tagged = [
+            0, 0, 0, 0, 0, 7, 2, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 8, 0, 0, 0, 0, 0, 0, 0, 9,
+        ];
         let k = consumer_key("g", &ConsumerKey::Metadata);
         assert!(matches!(
             decode(Some(&k), Some(&tagged)).unwrap(),
             OffsetsRecord::Consumer {
-                value: Some(ConsumerValue::Metadata { epoch: 7 }),
+                value: Some(ConsumerValue::Metadata {
+                    epoch: 7,
+                    metadata_hash: 0x0102_0304_0506_0708
+                }),
+                ..
+            }
+        ));
+        // A record written before the field (Kafka < 4.1, Tidemark before
+        // it) decodes with the hash unknown (0).
+        assert!(matches!(
+            decode(Some(&k), Some(&[0, 0, 0, 0, 0, 7, 0])).unwrap(),
+            OffsetsRecord::Consumer {
+                value: Some(ConsumerValue::Metadata {
+                    epoch: 7,
+                    metadata_hash: 0
+                }),
                 ..
             }
         ));

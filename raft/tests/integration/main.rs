@@ -6,6 +6,7 @@
 
 mod common;
 mod log_start;
+mod pre_vote;
 mod single_voter;
 mod three_voters;
 mod transport_cluster;

@@ -1,13 +1,15 @@
 //! Helpers shared by the raft crate's integration tests.
 #![allow(dead_code)]
 
+use std::collections::BTreeSet;
 use std::future::Future;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
-use tidemark_raft::ReplicaConfig;
+use tidemark_raft::{LocalRouter, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{LogConfig, ReadResult};
 
 pub fn run<F: Future>(f: F) -> F::Output {
@@ -109,4 +111,39 @@ pub async fn until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         monoio::time::sleep(Duration::from_millis(2)).await;
     }
+}
+
+/// Opens voters `ids` of the group {1, 2, 3} (node `id` in `dirs[id - 1]`)
+/// on `router`, each registered with it.
+pub async fn open_voters(
+    router: &LocalRouter,
+    dirs: &[std::path::PathBuf],
+    ids: impl IntoIterator<Item = u64>,
+) -> Vec<Rc<PartitionReplica>> {
+    let voters = BTreeSet::from([1, 2, 3]);
+    let mut nodes = Vec::new();
+    for id in ids {
+        let r = PartitionReplica::open(
+            &dirs[id as usize - 1],
+            config(),
+            id,
+            voters.clone(),
+            router.network(id),
+            fast(),
+        )
+        .await
+        .unwrap();
+        router.register(id, r.raft().unwrap());
+        nodes.push(r);
+    }
+    nodes
+}
+
+/// Waits (at most 10 s) until exactly one of `nodes` leads; returns it.
+pub async fn one_leader(nodes: &[Rc<PartitionReplica>]) -> Rc<PartitionReplica> {
+    until("a leader", Duration::from_secs(10), || {
+        nodes.iter().filter(|n| n.is_leader()).count() == 1
+    })
+    .await;
+    nodes.iter().find(|n| n.is_leader()).unwrap().clone()
 }
