@@ -375,13 +375,15 @@ fn validate_broker_dynamics(
             s.set_dynamic(k, Some(v))
         };
         set.map_err(|e| {
-            // Kafka's ConfigAdminManager turns these into
-            // InvalidRequestException (KAFKA-13609); a static setting keeps
-            // Tidemark's INVALID_CONFIG, as before.
+            // Kafka's ConfigAdminManager turns the update-mode refusals
+            // (`DynamicBrokerConfig.validateConfigs`) into
+            // InvalidRequestException, a read-only config's included
+            // (KAFKA-13609 proposed INVALID_CONFIG and was not merged);
+            // a bad value is INVALID_CONFIG.
             let code = match e {
-                SettingError::PerBrokerOnly(_) | SettingError::ListenerPrefixOnly(_) => {
-                    ErrorCode::InvalidRequest
-                }
+                SettingError::ReadOnly(_)
+                | SettingError::PerBrokerOnly(_)
+                | SettingError::ListenerPrefixOnly(_) => ErrorCode::InvalidRequest,
                 _ => ErrorCode::InvalidConfig,
             };
             (code, e.to_string())
