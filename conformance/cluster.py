@@ -594,6 +594,23 @@ class Cluster:
                                interval=0.1, what="metadata for %s/%d" % (topic, partition))
         return list(p["ReplicaNodes"])
 
+    def create_placed(self, topic, placement):
+        """CreateTopics with a manual assignment (partition i on the
+        brokers placement[i]), sent to the first one's broker; returns
+        once every partition has a leader."""
+        with rawkafka.KafkaConn(self.node(placement[0][0]).bootstrap) as conn:
+            conn.api_versions()
+            v = conn.pick(rawkafka.API_CREATE_TOPICS)
+            r = conn.request(rawkafka.API_CREATE_TOPICS, v, {
+                "Topics": [{"Name": topic, "NumPartitions": -1, "ReplicationFactor": -1,
+                            "Assignments": [{"PartitionIndex": i, "BrokerIds": list(b)}
+                                            for i, b in enumerate(placement)],
+                            "Configs": []}],
+                "timeoutMs": 30000, "validateOnly": False})
+        assert r["Topics"][0]["ErrorCode"] == 0, r
+        for i in range(len(placement)):
+            self.leader_of(topic, i)
+
     def create_topic(self, topic, partitions=1, replication_factor=None, configs=None,
                      timeout=30.0, full_isr=False):
         """CreateTopics (retrying on other brokers while the answer is

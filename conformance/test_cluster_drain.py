@@ -315,8 +315,19 @@ def test_recommission_stops_a_decommission():
         try:
             status, body = _http(c.node(1), "PUT", "/v1/brokers/%d/decommission" % victim)
             assert status == 200, (status, body)
-            status, body = _http(c.node(2), "GET", "/v1/brokers/%d/decommission" % victim)
-            assert body["decommissioning"] is True and body["replicas_left"] > 0, body
+            # Another broker's view follows once it applies the command
+            # (the PUT is answered when the controller commits it).
+            seen = []
+
+            def decommissioning():
+                st, b = _http(c.node(2), "GET", "/v1/brokers/%d/decommission" % victim)
+                seen[:] = [st, b]
+                return st == 200 and b["decommissioning"] is True and b["replicas_left"] > 0
+            try:
+                harness.wait_until(decommissioning, timeout=10, interval=0.1,
+                                   what="broker 2 to see the decommission")
+            except AssertionError:
+                raise AssertionError("broker 2 never saw the decommission: %r" % (seen,)) from None
             status, body = _http(c.node(1), "DELETE", "/v1/brokers/%d/decommission" % victim)
             assert status == 200, (status, body)
         finally:

@@ -35,22 +35,6 @@ API_CG_HEARTBEAT = 68
 COORDINATOR_MOVED = (14, 15, 16)
 
 
-def _create_placed(c, topic, placement):
-    """CreateTopics with a manual assignment: partition i on placement[i]."""
-    with rawkafka.KafkaConn(c.node(placement[0][0]).bootstrap) as conn:
-        conn.api_versions()
-        v = conn.pick(rawkafka.API_CREATE_TOPICS)
-        r = conn.request(rawkafka.API_CREATE_TOPICS, v, {
-            "Topics": [{"Name": topic, "NumPartitions": -1, "ReplicationFactor": -1,
-                        "Assignments": [{"PartitionIndex": i, "BrokerIds": list(b)}
-                                        for i, b in enumerate(placement)],
-                        "Configs": []}],
-            "timeoutMs": 30000, "validateOnly": False})
-    assert r["Topics"][0]["ErrorCode"] == 0, r
-    for i in range(len(placement)):
-        c.leader_of(topic, i)
-
-
 def _hb(conn, group, member, epoch, topics=None, owned=None):
     return conn.request(API_CG_HEARTBEAT, 0, {
         "GroupId": group, "MemberId": member, "MemberEpoch": epoch, "InstanceId": None,
@@ -81,7 +65,7 @@ def test_kip848_partitions_added_before_a_coordinator_move_are_assigned():
         coord = c.coordinator_of(group)
         others = [n for n in (1, 2, 3) if n != coord]
         topic = harness.unique_topic("cgmove")
-        _create_placed(c, topic, [[others[i % 2]] for i in range(4)])
+        c.create_placed(topic, [[others[i % 2]] for i in range(4)])
         with rawkafka.KafkaConn(c.node(others[0]).bootstrap) as m:
             m.api_versions()
             topic_id = m.metadata([topic], version=12)["Topics"][0]["TopicId"]

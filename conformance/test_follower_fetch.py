@@ -105,6 +105,11 @@ def _replicated_topic(c, prefix, values=()):
     (acknowledged by all replicas): (topic, settled leader, a follower in
     another rack)."""
     topic = harness.unique_topic(prefix)
+    # A broker an earlier test restarted may still be fenced in the
+    # others' view (the module shares one cluster; RF 3 needs all three).
+    harness.wait_until(
+        lambda: all(set(c.brokers_seen_by(b) or []) == set(c.nodes) for b in c.nodes),
+        timeout=30, interval=0.2, what="every broker to list all three")
     c.create_topic(topic, 1, replication_factor=3, full_isr=True)
     if values:
         _produce(c.bootstrap, topic, values)
@@ -254,22 +259,6 @@ def test_follower_reads_never_pass_the_leaders_high_watermark(racked):
     c.start_node(leader)
 
 
-def _create_placed(c, topic, placement):
-    """CreateTopics with a manual assignment: partition i on placement[i]."""
-    with rawkafka.KafkaConn(c.node(1).bootstrap) as conn:
-        conn.api_versions()
-        v = conn.pick(rawkafka.API_CREATE_TOPICS)
-        r = conn.request(rawkafka.API_CREATE_TOPICS, v, {
-            "Topics": [{"Name": topic, "NumPartitions": -1, "ReplicationFactor": -1,
-                        "Assignments": [{"PartitionIndex": i, "BrokerIds": list(b)}
-                                        for i, b in enumerate(placement)],
-                        "Configs": []}],
-            "timeoutMs": 30000, "validateOnly": False})
-    assert r["Topics"][0]["ErrorCode"] == 0, r
-    for i in range(len(placement)):
-        c.leader_of(topic, i)
-
-
 def _hb(conn, group, member, epoch, rack, topics=None, assignor=None, owned=None):
     return conn.request(API_CG_HEARTBEAT, 0, {
         "GroupId": group, "MemberId": member, "MemberEpoch": epoch, "InstanceId": None,
@@ -284,7 +273,7 @@ def test_kip848_assignors_match_member_racks(racked, assignor):
     topic = harness.unique_topic("rackasg")
     # Six single-replica partitions, partition i on broker i % 3 + 1, so
     # each rack holds exactly partitions {r, r + 3}.
-    _create_placed(c, topic, [[i % 3 + 1] for i in range(6)])
+    c.create_placed(topic, [[i % 3 + 1] for i in range(6)])
     topic_id = None
     with rawkafka.KafkaConn(c.node(1).bootstrap) as conn:
         conn.api_versions()
@@ -351,7 +340,7 @@ def test_kip848_assignment_follows_replicas_moved_to_other_racks(racked):
     topic = harness.unique_topic("rackmove")
     # Six single-replica partitions, partition i on broker i % 3 + 1:
     # broker n (its rack) holds partitions n - 1 and n + 2.
-    _create_placed(c, topic, [[i % 3 + 1] for i in range(6)])
+    c.create_placed(topic, [[i % 3 + 1] for i in range(6)])
     group = "rack-move-%d" % os.getpid()
     consumers = {}
 
@@ -456,11 +445,6 @@ def test_tmk_consume_with_rack_reads_from_its_follower_and_falls_back(racked):
     import subprocess
     from test_tmk import ok, run_tmk, tmk_binary
     c = racked
-    # A broker restarted by the test before may still be fenced in the
-    # others' view (an RF 3 topic needs all three).
-    harness.wait_until(
-        lambda: all(set(c.brokers_seen_by(b) or []) == set(c.nodes) for b in c.nodes),
-        timeout=30, interval=0.2, what="every broker to list all three")
     first = [b"t%04d" % i for i in range(100)]
     topic, leader, f = _replicated_topic(c, "fftmk", first)
     other = [r for r in c.replicas_of(topic, 0) if r not in (leader, f)][0]
