@@ -502,6 +502,15 @@ def test_dynamic_configs_per_broker_and_cluster_wide_survive_a_restart(broker_fa
         _, configs = raw_describe(b, ["log.cleaner.threads"], synonyms=True)
         assert [(s["Value"], s["Source"]) for s in configs[0]["Synonyms"]] == [
             ("2", DYNAMIC_BROKER), ("3", DYNAMIC_DEFAULT_BROKER), ("1", DEFAULT_CONFIG)]
+        # The cluster-wide default resource shows only what is set there,
+        # at that level (as Kafka's ConfigHelper): not this broker's "2".
+        _, configs = raw_describe(b, resource="", synonyms=True)
+        assert sorted((c["Name"], c["Value"], c["ConfigSource"]) for c in configs) == [
+            ("log.cleaner.threads", "3", DYNAMIC_DEFAULT_BROKER),
+            ("num.io.threads", "16", DYNAMIC_DEFAULT_BROKER)], configs
+        cleaner = [c for c in configs if c["Name"] == "log.cleaner.threads"][0]
+        assert [(s["Value"], s["Source"]) for s in cleaner["Synonyms"]] == [
+            ("3", DYNAMIC_DEFAULT_BROKER), ("1", DEFAULT_CONFIG)]
 
     check()
     b.restart()

@@ -82,6 +82,47 @@ fn check_broker_name(shard: &Shard, name: &str) -> Result<(), ApiError> {
     }
 }
 
+/// The cluster-wide default resource (BROKER, name ""): as Kafka's
+/// `ConfigHelper`, only the configs set as a dynamic cluster default,
+/// with that value and source (DYNAMIC_DEFAULT_BROKER_CONFIG) and the
+/// synonyms from that level down; a broker's own dynamic values are not
+/// part of the default.
+fn cluster_defaults_only(
+    configs: &mut Vec<DescribeConfigsResourceResult>,
+    settings: &crate::settings::Settings,
+) {
+    configs.retain_mut(|c| {
+        let Some(v) = settings.dynamic_defaults().get(&c.name) else {
+            return false;
+        };
+        if !c.is_sensitive {
+            c.value = Some(v.clone());
+        }
+        c.config_source = Source::DynamicDefault.kafka_code();
+        if !c.synonyms.is_empty() {
+            // Synonyms were asked for: from the default level down.
+            c.synonyms
+                .retain(|s| s.source != Source::Dynamic.kafka_code());
+            if !c
+                .synonyms
+                .iter()
+                .any(|s| s.source == Source::DynamicDefault.kafka_code())
+            {
+                c.synonyms.insert(
+                    0,
+                    DescribeConfigsSynonym {
+                        name: c.name.clone(),
+                        value: c.value.clone(),
+                        source: Source::DynamicDefault.kafka_code(),
+                        ..Default::default()
+                    },
+                );
+            }
+        }
+        true
+    });
+}
+
 pub fn describe(
     shard: &Shard,
     req: DescribeConfigsRequest,
@@ -261,6 +302,9 @@ pub fn describe(
                             documentation: doc(c.doc),
                             ..Default::default()
                         });
+                    }
+                    if r.resource_name.is_empty() {
+                        cluster_defaults_only(&mut out.configs, settings);
                     }
                 }
             },
