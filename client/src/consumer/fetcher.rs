@@ -286,7 +286,11 @@ impl Fetcher {
             let Some(pos) = st.position else { continue };
             match self.client.leader_for(t, *p) {
                 Ok(l) => {
-                    leaders.insert((t.clone(), *p), l);
+                    // Only a racked consumer reads from anyone but the
+                    // leader; otherwise the broker asked is the leader.
+                    if !self.replicas.rack_id().is_empty() {
+                        leaders.insert((t.clone(), *p), l);
+                    }
                     let node = self.replicas.route(t, *p, l);
                     by_leader
                         .entry(node)

@@ -57,6 +57,11 @@ impl ReadReplicas {
     /// The broker to fetch `topic`/`partition` from: its preferred read
     /// replica while that holds, else `leader`.
     pub fn route(&mut self, topic: &str, partition: i32, leader: i32) -> i32 {
+        // The common case (no rack, or no preference yet) allocates
+        // nothing: this runs per partition per Fetch.
+        if self.preferred.is_empty() {
+            return leader;
+        }
         let key = (topic.to_string(), partition);
         match self.preferred.get(&key) {
             Some(&(node, until)) if Instant::now() < until => node,
@@ -79,6 +84,18 @@ impl ReadReplicas {
         preferred_read_replica: i32,
         error: ErrorCode,
     ) -> ReplicaAnswer {
+        if self.preferred.is_empty() {
+            if error == ErrorCode::None && preferred_read_replica < 0 {
+                return ReplicaAnswer::Handle;
+            }
+            if error != ErrorCode::None {
+                return if served_by != leader {
+                    ReplicaAnswer::BackToLeader
+                } else {
+                    ReplicaAnswer::Handle
+                };
+            }
+        }
         let key = (topic.to_string(), partition);
         if error != ErrorCode::None {
             let was_follower =
