@@ -9,7 +9,8 @@ acceptance, and whatever a killed consumer held must come back (after the
 
 In CI: single node, a consumer killed and the broker kill -9'd; three
 brokers, every broker restarted, a share-partition leader kill -9'd, and
-every broker restarted again. The other three-broker scenarios (a consumer kill -9'd with the
+every broker restarted again; and the crash window between a dead letter
+and its archive, made certain by freezing the share coordinators. The other three-broker scenarios (a consumer kill -9'd with the
 leader, the state partition's leader kill -9'd, rolling restarts, and
 random mixes of all of them) are in the randomized soak, outside CI
 (`python3 conformance/workqueue_soak.py --seeds N [--kinds ...]`). Each
@@ -17,10 +18,15 @@ prints a summary line (delivery counts, dead-letter reasons, what came
 back).
 """
 
+import time
+
 import pytest
+from confluent_kafka import (AcknowledgeType, Consumer, KafkaException, Producer, ShareConsumer,
+                             TopicPartition)
 
 import cluster
 import harness
+import rawkafka
 import workqueue
 
 # Mostly waiting on acquisition locks (one small cluster at a time): run
@@ -60,8 +66,9 @@ def _run(c, name, faults, count, progress, **kw):
 def make_cluster(request):
     made = []
 
-    def make(size, **kw):
-        c = cluster.Cluster(size, settings=SETTINGS, name=request.node.name, **kw)
+    def make(size, settings=None, **kw):
+        c = cluster.Cluster(size, settings={**SETTINGS, **(settings or {})},
+                            name=request.node.name, **kw)
         made.append(c)
         c.start()
         return c
@@ -89,3 +96,147 @@ def test_three_nodes_restart_all_share_leader_kill9_restart_all(make_cluster):
     c = make_cluster(3)
     _run(c, "wq3", ["restart-all", "kill-share-leader", "restart-all"], count=1200,
          progress=[200, 500, 800], consumers=3, produce_s=4.0, timeout_s=120)
+
+
+def _set_group_configs(bootstrap, group, configs):
+    with rawkafka.KafkaConn(bootstrap) as conn:
+        r = conn.request(44, 1, {  # IncrementalAlterConfigs on a GROUP resource
+            "Resources": [{"ResourceType": 32, "ResourceName": group, "Configs": [
+                {"Name": k, "ConfigOperation": 0, "Value": str(v)} for k, v in configs.items()]}],
+            "ValidateOnly": False})
+    assert r["Responses"][0]["ErrorCode"] == 0, r
+
+
+def _poll_values(consumer, want, timeout_s):
+    """Polls until the values in `want` were all given, or the time is up;
+    returns {value: message} of everything given."""
+    got = {}
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and not want <= set(got):
+        for m in consumer.poll(0.2):
+            if not m.error():
+                got[m.value()] = m
+    return got
+
+
+@needs_cluster
+def test_a_dead_letter_written_before_a_crash_is_not_written_again(make_cluster):
+    """The crash window between a dead letter and its archive: a rejection's
+    dead letter is written, the state write that would archive the record
+    is refused (the share coordinator has too few in-sync replicas, so
+    nothing of it is written), and the share-partition leader is killed -9
+    before it writes anything else. The restarted leader reads the
+    dead-letter partition from the share-partition's fence, archives the
+    record, and neither delivers it again nor dead-letters it twice.
+    Before the fence, the record came back to the next consumer."""
+    # One state partition on two brokers (min.insync.replicas 2): the
+    # third broker leads the share-partition and the dead-letter topic.
+    c = make_cluster(3, settings={"share.coordinator.state.topic.num.partitions": 1,
+                                  "share.coordinator.state.topic.replication.factor": 2})
+    topic = harness.unique_topic("dlq-crash")
+    dlq = "dlq." + topic
+    group = "g-" + topic
+    # Some share group's first fetch creates __share_group_state.
+    warm = harness.unique_topic("dlq-crash-warm")
+    c.create_topic(warm, 1)
+    w = ShareConsumer({"bootstrap.servers": c.bootstrap, "group.id": "g-" + warm})
+    w.subscribe([warm])
+    try:
+        deadline = time.monotonic() + 30
+        while (time.monotonic() < deadline
+               and c.partition_state("__share_group_state", 0, {}) is None):
+            w.poll(0.2)
+    finally:
+        w.close()
+    coordinator = c.settled_leader("__share_group_state", 0)
+    state_replicas = c.replicas_of("__share_group_state", 0)
+    assert len(state_replicas) == 2, state_replicas
+    follower = next(n for n in state_replicas if n != coordinator)
+    leader = next(n for n in (1, 2, 3) if n not in state_replicas)
+    # The topic and its dead-letter topic on `leader` alone.
+    c.create_placed(topic, [[leader]])
+    c.create_placed(dlq, [[leader]])
+    b = c.node(leader).bootstrap
+    # A lock longer than the wait for the ISR below: b stays acquired by
+    # the first consumer until its rejection.
+    _set_group_configs(b, group, {"share.auto.offset.reset": "earliest",
+                                  "errors.deadletterqueue.topic.name": dlq,
+                                  "share.record.lock.duration.ms": 60000})
+    # One batch: the share fetch acquires it whole, so one poll gives both
+    # (an explicit-mode consumer may not poll again before acknowledging).
+    p = Producer({"bootstrap.servers": b, "acks": "all", "linger.ms": 100})
+    for v in (b"a", b"b"):
+        p.produce(topic, value=v, partition=0)
+    assert p.flush(10) == 0
+
+    first = ShareConsumer({"bootstrap.servers": b, "group.id": group,
+                           "share.acknowledgement.mode": "explicit"})
+    first.subscribe([topic])
+    try:
+        got = _poll_values(first, {b"a", b"b"}, 30)
+        assert set(got) == {b"a", b"b"}, got
+        # a: dead-lettered and archived (this also stores the fence).
+        first.acknowledge(got[b"a"], AcknowledgeType.REJECT)
+        assert all(v is None for v in first.commit_sync(15).values())
+        # b: dead-lettered, but its archive is refused: the state
+        # partition's follower is frozen until the coordinator refuses
+        # writes (its follower out of the ISR, or its leadership lost
+        # with the quorum) instead of holding them, so nothing reaches its
+        # log to be committed later.
+        c.sigstop(follower)
+
+        def refusing():
+            v = c.partition_views("__share_group_state", 0).get(coordinator)
+            return v is not None and (v["LeaderId"] != coordinator
+                                      or follower not in v["IsrNodes"])
+        harness.wait_until(refusing, timeout=40, interval=0.5,
+                           what="the share coordinator to refuse writes")
+        first.acknowledge(got[b"b"], AcknowledgeType.REJECT)
+        try:
+            answer = first.commit_sync(60)
+            failed = any(v is not None for v in answer.values())
+        except KafkaException:
+            failed = True
+        assert failed, "the rejection of b was answered although its state cannot be written"
+        c.kill9(leader)
+    finally:
+        c.sigcont(follower)
+    c.start_node(leader)
+    try:
+        first.close()
+    except KafkaException:
+        pass
+
+    # c comes after b: a consumer given c would have been given b first
+    # (b's lock died with its leader) had b not been archived.
+    p = Producer({"bootstrap.servers": b, "acks": "all", "linger.ms": 0})
+    p.produce(topic, value=b"c", partition=0)
+    assert p.flush(30) == 0
+    second = ShareConsumer({"bootstrap.servers": b, "group.id": group})
+    second.subscribe([topic])
+    try:
+        again = _poll_values(second, {b"c"}, 45)
+        # Past the 3 s lock, for anything held back.
+        again.update(_poll_values(second, {b"never"}, 4))
+    finally:
+        second.close()
+    assert b"c" in again, "the share consumer got nothing after the restart: %s" % again
+    assert b"b" not in again, "b was delivered again after its dead letter was written"
+    assert b"a" not in again
+
+    reader = Consumer({"bootstrap.servers": c.bootstrap, "group.id": "dlq-crash-reader",
+                       "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    reader.assign([TopicPartition(dlq, 0, 0)])
+    letters = []
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and len(letters) < 3:
+            m = reader.poll(0.5)
+            if m is not None and not m.error():
+                letters.append({k: v.decode() for k, v in m.headers()})
+            elif m is None and len(letters) >= 2:
+                break
+    finally:
+        reader.close()
+    offsets = sorted(int(h["__dlq.errors.offset"]) for h in letters)
+    assert offsets == [0, 1], letters

@@ -33,13 +33,14 @@ check() asserts:
 - redelivered-after-accept: no consumer was given an id after another
   logged its acceptance;
 - accepted-and-dlq: no id both accepted and dead-lettered;
+- dlq-dup: no id is in the dead-letter topic twice (a crash between the
+  dead-letter write and the archive must not write it again);
 - rejected-not-dlq: every id whose rejection was answered is in the
   dead-letter topic;
 - killed-inflight-lost: the records a killed consumer had been given but
   not acknowledged came back and were accepted (or dead-lettered) by
   another consumer.
-Delivery counts seen, DLQ reasons and duplicates in the dead-letter
-topic are reported, not asserted.
+Delivery counts seen and DLQ reasons are reported, not asserted.
 
 Faults (Run.fault(kind)): "kill-consumer" (SIGKILL one consumer, start a
 replacement), "kill-share-leader" (kill -9 the leader of one of the
@@ -663,6 +664,8 @@ class Run:
         res.rejected = len(rejected)
         res.dlq = sum(len(v) for v in dlq.values())
         res.dlq_dups = sorted(i for i, v in dlq.items() if len(v) > 1)
+        for i in res.dlq_dups:
+            res.fail("dlq-dup", "id %d dead-lettered %d times: %s" % (i, len(dlq[i]), dlq[i]))
         res.unsure = len(unsure)
         res.unsure_only = sorted(i for i in unsure
                                  if i not in accepted and i not in dlq and i in produced)

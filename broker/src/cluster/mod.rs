@@ -72,6 +72,12 @@ pub const SHARE_DLQ_GROUP: GroupId = GroupId { key: 0, index: 6 };
 /// to the controller leader (`quorum::serve`), handled on shard 0.
 pub const QUORUM_GROUP: GroupId = GroupId { key: 0, index: 7 };
 
+/// Not a Raft group: the address of a share-partition leader's reads of a
+/// dead-letter partition a peer leads (a Fetch request by topic id,
+/// `share::dlq::serve_read`), to find dead letters a crashed leader wrote
+/// but never recorded; handled on shard 0.
+pub const SHARE_DLQ_READ_GROUP: GroupId = GroupId { key: 0, index: 8 };
+
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
     GroupId {
@@ -293,6 +299,15 @@ async fn deliver_here(
                 Err(e) => failure(
                     FailureCode::Refused,
                     format!("bad dead-letter request: {e}"),
+                ),
+            }
+        }
+        RaftRequest::App(body) if group == SHARE_DLQ_READ_GROUP => {
+            match crate::share::dlq::serve_read(&shard, body).await {
+                Ok(b) => RaftResponse::App(b),
+                Err(e) => failure(
+                    FailureCode::Refused,
+                    format!("bad dead-letter read request: {e}"),
                 ),
             }
         }

@@ -282,6 +282,9 @@ async fn set_start(
         leader_epoch: old.as_ref().map_or(-1, |o| o.leader_epoch),
         start_offset: start,
         batches: Vec::new(),
+        // Dead letters written before the change are still found by a
+        // new leader (their records may be in the new range again).
+        dlq_fence: old.as_ref().and_then(|o| o.dlq_fence),
     };
     match state::write(shard, key, st).await {
         Ok(()) => ErrorCode::None,

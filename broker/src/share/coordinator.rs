@@ -42,7 +42,10 @@ use kafka_protocol::generated::{
 use kafka_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
 use uuid::Uuid;
 
-use super::records::{self, STATE_TOPIC, ShareKey, ShareSnapshot, ShareStateRecord, StateBatch};
+use super::records::{
+    self, DLQ_FENCE_TAG, DlqFence, STATE_TOPIC, ShareKey, ShareSnapshot, ShareStateRecord,
+    StateBatch,
+};
 use crate::metadata::TopicMeta;
 use crate::partition::{Partition, now_ms};
 use crate::shard::{Shard, owner_shard};
@@ -62,6 +65,9 @@ pub struct StoredState {
     pub leader_epoch: i32,
     pub start_offset: i64,
     pub batches: Vec<StateBatch>,
+    /// Where dead letters not reflected in `batches` may be (Tidemark's
+    /// own; carried between brokers as a tagged field).
+    pub dlq_fence: Option<DlqFence>,
 }
 
 #[derive(Default)]
@@ -372,6 +378,7 @@ async fn write_here(
         write_timestamp_ms: now,
         state_batches: st.batches.clone(),
         delivery_complete_count: -1,
+        dlq_fence: st.dlq_fence,
     };
     let mut b = RecordBatchBuilder::new();
     b.push(NewRecord {
@@ -493,6 +500,7 @@ async fn load(part: &Rc<Partition>) -> Result<HashMap<ShareKey, StoredState>, Er
                                 leader_epoch: s.leader_epoch,
                                 start_offset: s.start_offset,
                                 batches: s.state_batches,
+                                dlq_fence: s.dlq_fence,
                             },
                         );
                     }
@@ -599,10 +607,12 @@ async fn read_peer(
     if p.error_code != 0 {
         return Err(ErrorCode::from_code(p.error_code).unwrap_or(ErrorCode::UnknownServerError));
     }
+    let dlq_fence = fence_from_tags(&p.unknown_tagged_fields);
     Ok(Some(StoredState {
         state_epoch: p.state_epoch,
         leader_epoch: -1,
         start_offset: p.start_offset,
+        dlq_fence,
         batches: p
             .state_batches
             .into_iter()
@@ -643,6 +653,7 @@ async fn write_peer(
                         ..Default::default()
                     })
                     .collect(),
+                unknown_tagged_fields: fence_tags(st.dlq_fence.as_ref()),
                 ..Default::default()
             }],
             ..Default::default()
@@ -708,6 +719,7 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
                         Ok(Some(st)) => {
                             pr.state_epoch = st.state_epoch;
                             pr.start_offset = st.start_offset;
+                            pr.unknown_tagged_fields = fence_tags(st.dlq_fence.as_ref());
                             pr.state_batches = st
                                 .batches
                                 .iter()
@@ -749,6 +761,7 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
                         state_epoch: p.state_epoch,
                         leader_epoch: p.leader_epoch,
                         start_offset: p.start_offset,
+                        dlq_fence: fence_from_tags(&p.unknown_tagged_fields),
                         batches: p
                             .state_batches
                             .iter()
@@ -813,6 +826,28 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
         }
         other => Err(format!("unknown share state api {other}")),
     }
+}
+
+/// The dead-letter fence as a tagged field of Read/WriteShareGroupState's
+/// partition data (the same tag as in the snapshot value).
+fn fence_tags(fence: Option<&DlqFence>) -> kafka_protocol::codec::UnknownTaggedFields {
+    fence
+        .map(|f| kafka_protocol::codec::RawTaggedField {
+            tag: DLQ_FENCE_TAG,
+            data: f.encode(),
+        })
+        .into_iter()
+        .collect()
+}
+
+/// The fence carried by [`fence_tags`]. A malformed one (a bug) is
+/// logged and dropped: the state is still written, at the cost that a
+/// dead letter in flight at that moment could be written again.
+fn fence_from_tags(tags: &kafka_protocol::codec::UnknownTaggedFields) -> Option<DlqFence> {
+    let t = tags.iter().find(|t| t.tag == DLQ_FENCE_TAG)?;
+    DlqFence::decode(&t.data)
+        .inspect_err(|e| tracing::warn!(error = %e, "malformed dead-letter fence from a peer"))
+        .ok()
 }
 
 /// The body of a call to a peer: the API key, then the request.

@@ -6,19 +6,22 @@
 //! when `errors.deadletterqueue.copy.record.enable` is on.
 //!
 //! The share-partition leader writes here before it writes the archive
-//! ([`super::leader`]), so a record is never lost from both places; a
-//! crash between the two writes delivers it again, and it may then be
-//! dead-lettered twice (at least once, like any produce without
-//! idempotence).
+//! ([`super::leader`]), so a record is never lost from both places. That
+//! a record is never dead-lettered twice (a crash between the two writes)
+//! is the leader's dead-letter fence, which needs two things from here:
+//! [`end_offset`] (where the next dead letter will go at the earliest) and
+//! [`scan`] (the source offsets of one share-partition's dead letters from
+//! an offset on, read back from the dead-letter partition).
 //!
 //! The record goes to the dead-letter partition with the source
 //! partition's number (modulo the partition count), keeping one source
 //! partition's dead letters in order; when a peer leads it, the batch is
 //! sent to that peer over the node-to-node transport
 //! ([`crate::cluster::SHARE_DLQ_GROUP`], a Produce request with acks=all)
-//! and appended there like any produce. A failed write answers the
-//! acknowledgement with an error and keeps the record in flight (it is
-//! tried again later).
+//! and appended there like any produce; reads go the same way as a Fetch
+//! by topic id ([`crate::cluster::SHARE_DLQ_READ_GROUP`]). A failed write
+//! answers the acknowledgement with an error and keeps the record in
+//! flight (it is tried again later).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -59,6 +62,12 @@ pub fn enabled(shard: &Shard, group: &str) -> bool {
 /// A source record's key, value and headers, copied to the dead letter.
 type Original = (Option<Bytes>, Option<Bytes>, Vec<Header>);
 
+/// The headers that say which record a dead letter stands for.
+const H_TOPIC: &str = "__dlq.errors.topic";
+const H_PARTITION: &str = "__dlq.errors.partition";
+const H_OFFSET: &str = "__dlq.errors.offset";
+const H_GROUP: &str = "__dlq.errors.group";
+
 fn header(key: &str, value: String) -> Header {
     Header {
         key: Bytes::copy_from_slice(key.as_bytes()),
@@ -66,20 +75,48 @@ fn header(key: &str, value: String) -> Header {
     }
 }
 
+/// Where a share-partition's dead letters go: the group's dead-letter
+/// topic (created here when allowed) and the partition of it.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub topic: crate::metadata::TopicMeta,
+    pub partition: i32,
+}
+
+impl Target {
+    pub fn key(&self) -> (uuid::Uuid, i32) {
+        (self.topic.id, self.partition)
+    }
+}
+
+/// The dead-letter partition of the share-partition `key`, `None` when its
+/// group has no dead-letter topic.
+pub async fn target(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+) -> Result<Option<Target>, (ErrorCode, String)> {
+    let Some(dlq) = topic_name(shard, &key.group_id) else {
+        return Ok(None);
+    };
+    let topic = match shard.metadata().topic(&dlq).cloned() {
+        Some(t) => t,
+        None => create(shard, &dlq).await?,
+    };
+    let partition = key.partition.rem_euclid(topic.partitions.max(1));
+    Ok(Some(Target { topic, partition }))
+}
+
 /// Writes the dead-letter records of `archived` (records of `part`, the
-/// share-partition `key`); returns once they are durable.
+/// share-partition `key`) to `target`; returns once they are durable, with
+/// the dead-letter partition's offset just past them.
 pub async fn write(
     shard: &Rc<Shard>,
     key: &ShareKey,
     part: &Rc<Partition>,
+    target: &Target,
     archived: &[Archived],
-) -> Result<(), (ErrorCode, String)> {
-    let Some(dlq) = topic_name(shard, &key.group_id) else {
-        return Ok(());
-    };
-    if archived.is_empty() {
-        return Ok(());
-    }
+) -> Result<i64, (ErrorCode, String)> {
+    debug_assert!(!archived.is_empty(), "nothing to dead-letter");
     let meta = shard.metadata();
     let copy = crate::group_config::get_bool(
         &meta,
@@ -90,10 +127,6 @@ pub async fn write(
         .topic_by_id(&key.topic_id)
         .map(|t| t.name.clone())
         .unwrap_or_default();
-    let topic = match meta.topic(&dlq).cloned() {
-        Some(t) => t,
-        None => create(shard, &dlq).await?,
-    };
     // The originals, when copied.
     let mut originals: BTreeMap<i64, Original> = BTreeMap::new();
     if copy {
@@ -140,10 +173,10 @@ pub async fn write(
         let (k, v, mut headers) = originals
             .remove(&a.offset)
             .unwrap_or((None, None, Vec::new()));
-        headers.push(header("__dlq.errors.topic", source_topic.clone()));
-        headers.push(header("__dlq.errors.partition", key.partition.to_string()));
-        headers.push(header("__dlq.errors.offset", a.offset.to_string()));
-        headers.push(header("__dlq.errors.group", key.group_id.clone()));
+        headers.push(header(H_TOPIC, source_topic.clone()));
+        headers.push(header(H_PARTITION, key.partition.to_string()));
+        headers.push(header(H_OFFSET, a.offset.to_string()));
+        headers.push(header(H_GROUP, key.group_id.clone()));
         headers.push(header(
             "__dlq.errors.delivery.count",
             a.delivery_count.to_string(),
@@ -165,10 +198,12 @@ pub async fn write(
             format!("building the dead-letter batch: {e}"),
         )
     })?;
+    let count = archived.len() as i64;
+    let dlq = target.topic.name.clone();
+    let p = target.partition;
     let me = shard.ctx.config.node_id;
-    let p = key.partition.rem_euclid(topic.partitions.max(1));
     if shard.is_cluster() {
-        let leader = shard.leader_of(&(topic.id, p));
+        let leader = shard.leader_of(&target.key());
         if leader < 0 {
             return Err((
                 ErrorCode::NotLeaderOrFollower,
@@ -176,11 +211,12 @@ pub async fn write(
             ));
         }
         if leader != me {
-            return write_peer(shard, leader, &dlq, p, batch).await;
+            let base = write_peer(shard, leader, &dlq, p, batch).await?;
+            return Ok(base + count);
         }
     }
-    let tp = (topic.id, p);
-    let owner = owner_shard(topic.id, p, shard.shard_count());
+    let tp = target.key();
+    let owner = owner_shard(tp.0, p, shard.shard_count());
     shard
         .submit_to(owner, move |s| async move {
             let Some(dp) = s.led_partition(&tp) else {
@@ -191,21 +227,22 @@ pub async fn write(
             };
             dp.append(batch, -1, APPEND_TIMEOUT)
                 .await
-                .map(|_| ())
+                .map(|(info, _)| info.last_offset + 1)
                 .map_err(|e| (e.code, format!("dead-letter write: {}", e.message)))
         })
         .await
         .unwrap_or(Err((ErrorCode::NotLeaderOrFollower, "shard gone".into())))
 }
 
-/// Sends a dead-letter batch to the peer leading its partition.
+/// Sends a dead-letter batch to the peer leading its partition; returns
+/// the offset it was written at.
 async fn write_peer(
     shard: &Rc<Shard>,
     leader: i32,
     topic: &str,
     partition: i32,
     batch: Bytes,
-) -> Result<(), (ErrorCode, String)> {
+) -> Result<i64, (ErrorCode, String)> {
     let net = shard.net().ok_or((
         ErrorCode::NotLeaderOrFollower,
         "not in cluster mode".to_string(),
@@ -243,15 +280,19 @@ async fn write_peer(
     })?;
     let resp = ProduceResponse::decode_exact(reply, RPC_VERSION)
         .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
-    let code = resp
+    let (code, base) = resp
         .responses
         .iter()
         .flat_map(|t| &t.partition_responses)
-        .map(|p| p.error_code)
+        .map(|p| (p.error_code, p.base_offset))
         .next()
-        .unwrap_or(ErrorCode::UnknownServerError.code());
+        .unwrap_or((ErrorCode::UnknownServerError.code(), -1));
     match code {
-        0 => Ok(()),
+        0 if base >= 0 => Ok(base),
+        0 => Err((
+            ErrorCode::UnknownServerError,
+            format!("dead-letter write at broker {leader}: no offset in the answer"),
+        )),
         c => {
             let code = ErrorCode::from_code(c).unwrap_or(ErrorCode::UnknownServerError);
             Err((
@@ -274,34 +315,354 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
             ..Default::default()
         };
         for p in t.partition_data {
-            let code = match (&topic, p.records) {
+            let (code, base_offset) = match (&topic, p.records) {
                 (Some(topic), Some(batch)) if p.index >= 0 && p.index < topic.partitions => {
                     let tp = (topic.id, p.index);
                     let owner = owner_shard(topic.id, p.index, shard.shard_count());
                     shard
                         .submit_to(owner, move |s| async move {
                             match s.led_partition(&tp) {
-                                None => ErrorCode::NotLeaderOrFollower,
+                                None => (ErrorCode::NotLeaderOrFollower, -1),
                                 Some(dp) => match dp.append(batch, -1, APPEND_TIMEOUT).await {
-                                    Ok(_) => ErrorCode::None,
-                                    Err(e) => e.code,
+                                    Ok((info, _)) => (ErrorCode::None, info.base_offset),
+                                    Err(e) => (e.code, -1),
                                 },
                             }
                         })
                         .await
-                        .unwrap_or(ErrorCode::NotLeaderOrFollower)
+                        .unwrap_or((ErrorCode::NotLeaderOrFollower, -1))
                 }
-                _ => ErrorCode::UnknownTopicOrPartition,
+                _ => (ErrorCode::UnknownTopicOrPartition, -1),
             };
             tr.partition_responses.push(PartitionProduceResponse {
                 index: p.index,
                 error_code: code.code(),
+                base_offset,
                 ..Default::default()
             });
         }
         resp.responses.push(tr);
     }
     resp.encode_to_bytes(RPC_VERSION).map_err(|e| e.to_string())
+}
+
+// ---- reading dead letters back (the leader's fence) ----
+
+/// The most one read of a dead-letter partition returns.
+const READ_BYTES: usize = 1 << 20;
+/// Longest a whole [`scan`] may take; a longer one fails (retriable) and
+/// the share-partition is tried again later.
+const SCAN_TIMEOUT: Duration = Duration::from_secs(20);
+/// Reads of one [`scan`] at most (with [`READ_BYTES`]: 4 GiB of dead
+/// letters written since the share-partition's last recorded archive).
+const SCAN_MAX_READS: usize = 4096;
+/// How long a read waits for a new leader's high watermark to cover its
+/// whole log (an entry of its term commits): a dead letter the last
+/// leader acknowledged is committed, but a new leader's high watermark
+/// may still be below it.
+const CAUGHT_UP_WAIT: Duration = Duration::from_secs(5);
+/// The Fetch version of reads between brokers (by topic id).
+const READ_RPC_VERSION: i16 = 13;
+
+/// One read of a dead-letter partition.
+struct Chunk {
+    /// Concatenated batches.
+    records: Bytes,
+    high_watermark: i64,
+    log_start_offset: i64,
+}
+
+/// Where the next dead letter written to `target` goes at the earliest:
+/// its high watermark (every later append lands at or past it).
+pub async fn end_offset(shard: &Rc<Shard>, target: &Target) -> Result<i64, (ErrorCode, String)> {
+    Ok(read(shard, target, 0, 0).await?.high_watermark)
+}
+
+/// The source offsets of the share-partition `key`'s dead letters in
+/// `target` at or after `from` (their `__dlq.errors.*` headers name the
+/// group, topic and partition), read up to the partition's high
+/// watermark as it is when the scan starts, which is returned too (every
+/// dead letter written later lands past it).
+pub async fn scan(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    target: &Target,
+    from: i64,
+) -> Result<(Vec<i64>, i64), (ErrorCode, String)> {
+    let source_topic = shard
+        .metadata()
+        .topic_by_id(&key.topic_id)
+        .map(|t| t.name.clone())
+        .unwrap_or_default();
+    let partition = key.partition.to_string();
+    let started = std::time::Instant::now();
+    let mut found = Vec::new();
+    let mut at = from;
+    let mut until = None;
+    for _ in 0..SCAN_MAX_READS {
+        if started.elapsed() > SCAN_TIMEOUT {
+            break;
+        }
+        let chunk = read(shard, target, at, READ_BYTES).await?;
+        let until = *until.get_or_insert(chunk.high_watermark);
+        at = at.max(chunk.log_start_offset);
+        let mut next = at;
+        for batch in kafka_protocol::records::RecordBatches::new(chunk.records) {
+            let Ok(batch) = batch else { break };
+            next = next.max(batch.last_offset() + 1);
+            if batch.is_control() {
+                continue;
+            }
+            let recs = batch.decompressed_records(64 << 20).map_err(|e| {
+                (
+                    ErrorCode::CorruptMessage,
+                    format!("reading the dead-letter partition: {e}"),
+                )
+            })?;
+            for rec in recs.flatten() {
+                let h = rec.headers();
+                let is = |name: &str, want: &str| {
+                    h.get(name.as_bytes())
+                        .and_then(|v| v.value)
+                        .is_some_and(|v| v.as_ref() == want.as_bytes())
+                };
+                if !(is(H_GROUP, &key.group_id)
+                    && is(H_TOPIC, &source_topic)
+                    && is(H_PARTITION, &partition))
+                {
+                    continue;
+                }
+                let offset = h
+                    .get(H_OFFSET.as_bytes())
+                    .and_then(|v| v.value)
+                    .and_then(|v| std::str::from_utf8(&v).ok()?.parse::<i64>().ok());
+                if let Some(o) = offset {
+                    found.push(o);
+                }
+            }
+        }
+        if next >= until {
+            found.sort_unstable();
+            found.dedup();
+            return Ok((found, until));
+        }
+        if next <= at {
+            // Nothing readable past `at` below the high watermark yet.
+            return Err((
+                ErrorCode::OffsetNotAvailable,
+                format!("the dead-letter partition read stalled at offset {at}"),
+            ));
+        }
+        at = next;
+    }
+    Err((
+        ErrorCode::RequestTimedOut,
+        format!(
+            "reading back the dead letters of partition {} of {} took too long",
+            target.partition, target.topic.name
+        ),
+    ))
+}
+
+/// Reads `target` from `from` (`max_bytes` 0: only its offsets), at its
+/// leader.
+async fn read(
+    shard: &Rc<Shard>,
+    target: &Target,
+    from: i64,
+    max_bytes: usize,
+) -> Result<Chunk, (ErrorCode, String)> {
+    let tp = target.key();
+    if shard.is_cluster() {
+        let leader = shard.leader_of(&tp);
+        if leader < 0 {
+            return Err((
+                ErrorCode::NotLeaderOrFollower,
+                format!(
+                    "partition {} of the dead-letter topic {} has no leader",
+                    target.partition, target.topic.name
+                ),
+            ));
+        }
+        if leader != shard.ctx.config.node_id {
+            return read_peer(shard, leader, tp, from, max_bytes).await;
+        }
+    }
+    let owner = owner_shard(tp.0, tp.1, shard.shard_count());
+    shard
+        .submit_to(owner, move |s| async move {
+            read_here(&s, tp, from, max_bytes).await
+        })
+        .await
+        .unwrap_or(Err(ErrorCode::NotLeaderOrFollower))
+        .map_err(|c| {
+            (
+                c,
+                format!("reading the dead-letter partition: {}", c.message()),
+            )
+        })
+}
+
+/// [`read`] on the shard owning the partition, on its leader.
+async fn read_here(
+    s: &Rc<Shard>,
+    tp: (uuid::Uuid, i32),
+    from: i64,
+    max_bytes: usize,
+) -> Result<Chunk, ErrorCode> {
+    let dp = s.led_partition(&tp).ok_or(ErrorCode::NotLeaderOrFollower)?;
+    let end = dp.log.log_end_offset();
+    let waited = std::time::Instant::now();
+    while dp.high_watermark() < end {
+        if waited.elapsed() > CAUGHT_UP_WAIT {
+            return Err(ErrorCode::OffsetNotAvailable);
+        }
+        monoio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let high_watermark = dp.high_watermark();
+    let log_start_offset = dp.log.log_start_offset();
+    let from = from.max(log_start_offset);
+    let mut records = bytes::BytesMut::new();
+    if max_bytes > 0 && from < high_watermark {
+        let r = dp
+            .read(from, max_bytes)
+            .await
+            .map_err(|e| crate::partition::storage_error_code(&e))?;
+        for b in r.batches {
+            records.extend_from_slice(&b);
+        }
+    }
+    Ok(Chunk {
+        records: records.freeze(),
+        high_watermark,
+        log_start_offset,
+    })
+}
+
+/// [`read`] at a peer: a one-partition Fetch by topic id.
+async fn read_peer(
+    shard: &Rc<Shard>,
+    leader: i32,
+    tp: (uuid::Uuid, i32),
+    from: i64,
+    max_bytes: usize,
+) -> Result<Chunk, (ErrorCode, String)> {
+    use kafka_protocol::generated::fetch_request::{FetchPartition, FetchTopic};
+    use kafka_protocol::generated::{FetchRequest, FetchResponse};
+    let net = shard.net().ok_or((
+        ErrorCode::NotLeaderOrFollower,
+        "not in cluster mode".to_string(),
+    ))?;
+    let req = FetchRequest {
+        replica_id: -1,
+        max_bytes: max_bytes as i32,
+        topics: vec![FetchTopic {
+            topic_id: tp.0,
+            partitions: vec![FetchPartition {
+                partition: tp.1,
+                fetch_offset: from,
+                partition_max_bytes: max_bytes as i32,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let body = req
+        .encode_to_bytes(READ_RPC_VERSION)
+        .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
+    let reply = crate::cluster::call_group(
+        &net,
+        leader,
+        crate::cluster::SHARE_DLQ_READ_GROUP,
+        body,
+        CAUGHT_UP_WAIT + Duration::from_secs(10),
+    )
+    .await
+    .map_err(|e| {
+        (
+            ErrorCode::NotLeaderOrFollower,
+            format!("dead-letter read from broker {leader}: {e}"),
+        )
+    })?;
+    let resp = FetchResponse::decode_exact(reply, READ_RPC_VERSION)
+        .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
+    let p = resp
+        .responses
+        .into_iter()
+        .flat_map(|t| t.partitions)
+        .next()
+        .ok_or((
+            ErrorCode::UnknownServerError,
+            format!("dead-letter read from broker {leader}: an empty answer"),
+        ))?;
+    if p.error_code != 0 {
+        let code = ErrorCode::from_code(p.error_code).unwrap_or(ErrorCode::UnknownServerError);
+        return Err((
+            code,
+            format!("dead-letter read at broker {leader}: {}", code.message()),
+        ));
+    }
+    Ok(Chunk {
+        records: p.records.unwrap_or_default(),
+        high_watermark: p.high_watermark,
+        log_start_offset: p.log_start_offset,
+    })
+}
+
+/// A peer's read of a dead-letter partition this broker leads (a
+/// one-partition Fetch by topic id), on shard 0.
+pub async fn serve_read(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
+    use kafka_protocol::generated::fetch_response::{FetchableTopicResponse, PartitionData};
+    use kafka_protocol::generated::{FetchRequest, FetchResponse};
+    let req = FetchRequest::decode_exact(body, READ_RPC_VERSION).map_err(|e| e.to_string())?;
+    let (topic_id, p) = req
+        .topics
+        .first()
+        .and_then(|t| t.partitions.first().map(|p| (t.topic_id, p)))
+        .ok_or("a dead-letter read names no partition")?;
+    let (partition, from) = (p.partition, p.fetch_offset);
+    let max_bytes = usize::try_from(p.partition_max_bytes)
+        .unwrap_or(0)
+        .min(READ_BYTES);
+    let exists = shard
+        .metadata()
+        .topic_by_id(&topic_id)
+        .is_some_and(|t| partition >= 0 && partition < t.partitions);
+    let mut out = PartitionData {
+        partition_index: partition,
+        ..Default::default()
+    };
+    if !exists {
+        out.error_code = ErrorCode::UnknownTopicOrPartition.code();
+    } else {
+        let tp = (topic_id, partition);
+        let owner = owner_shard(topic_id, partition, shard.shard_count());
+        let r = shard
+            .submit_to(owner, move |s| async move {
+                read_here(&s, tp, from, max_bytes).await
+            })
+            .await
+            .unwrap_or(Err(ErrorCode::NotLeaderOrFollower));
+        match r {
+            Ok(c) => {
+                out.high_watermark = c.high_watermark;
+                out.log_start_offset = c.log_start_offset;
+                out.records = Some(c.records);
+            }
+            Err(code) => out.error_code = code.code(),
+        }
+    }
+    let resp = FetchResponse {
+        responses: vec![FetchableTopicResponse {
+            topic_id,
+            partitions: vec![out],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    resp.encode_to_bytes(READ_RPC_VERSION)
+        .map_err(|e| e.to_string())
 }
 
 /// Creates the dead-letter topic when `errors.deadletterqueue.auto.create.topics.enable`.

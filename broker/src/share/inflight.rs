@@ -564,6 +564,49 @@ impl SharePartitionState {
             .any(|r| r.state == RecordState::Acquired && r.until_ms <= now_ms)
     }
 
+    /// Whether the record at `offset` needs nothing more: below the start,
+    /// or acknowledged or archived. An offset never handed out is not.
+    pub fn is_done_at(&self, offset: i64) -> bool {
+        offset < self.start_offset || self.records.get(&offset).is_some_and(|r| r.state.is_done())
+    }
+
+    /// Whether the record at `offset` is available (handed out before,
+    /// not acquired now, not done).
+    pub fn is_available_at(&self, offset: i64) -> bool {
+        self.records
+            .get(&offset)
+            .is_some_and(|r| r.state == RecordState::Available)
+    }
+
+    /// Archives the records at `offsets` that are not done yet (a new
+    /// leader found their dead letters already written): offsets past
+    /// what was handed out are handed out first (records between stay
+    /// available). Returns how many changed.
+    pub fn archive_offsets(&mut self, offsets: &[i64]) -> usize {
+        let mut changed = 0;
+        for &o in offsets {
+            if o < self.start_offset {
+                continue;
+            }
+            for gap in self.next_offset..o {
+                self.records.insert(gap, InFlight::available(0));
+            }
+            self.next_offset = self.next_offset.max(o + 1);
+            let r = self
+                .records
+                .entry(o)
+                .or_insert_with(|| InFlight::available(0));
+            if !r.state.is_done() {
+                r.set(RecordState::Archived);
+                changed += 1;
+            }
+        }
+        if changed > 0 {
+            self.advance();
+        }
+        changed
+    }
+
     /// What is persisted: the start offset and runs of equal (state,
     /// count) over the records in flight.
     pub fn persisted(&self) -> (i64, Vec<PersistedBatch>) {
@@ -729,6 +772,27 @@ mod tests {
         s.check();
         // Accepted records are never acknowledged again.
         assert!(s.acknowledge("a", 0, 0, &[ack::ACCEPT], &l).is_err());
+    }
+
+    #[test]
+    fn archive_offsets_archives_what_a_new_leader_found_dead_lettered() {
+        let mut s = SharePartitionState::new(10);
+        let a = m("a");
+        let l = lim(0);
+        s.acquire(&a, &[batch(10, 14)], 500, true, &l);
+        s.acknowledge("a", 11, 11, &[ack::ACCEPT], &l).unwrap();
+        // 11 is done already, 9 is below the start, 10 and 12 are in
+        // flight, 17 was never handed out here (acquired by a leader that
+        // died before writing anything).
+        assert_eq!(s.archive_offsets(&[9, 10, 11, 12, 17]), 3);
+        s.check();
+        assert_eq!(s.start_offset(), 13, "10..=12 done");
+        assert!(s.is_done_at(12) && s.is_done_at(17) && s.is_done_at(5));
+        assert!(!s.is_done_at(13) && !s.is_done_at(16) && !s.is_done_at(18));
+        assert_eq!(s.next_offset(), 18);
+        // 13 and 14 stay acquired by a; the gap 15..=16 is deliverable.
+        assert_eq!(s.fetch_from(&l), Some(15));
+        assert_eq!(s.archive_offsets(&[17]), 0, "nothing changes twice");
     }
 
     #[test]

@@ -20,11 +20,29 @@
 //! Dead-letter topic: records archived by a rejection or by the delivery
 //! count limit are written to the group's dead-letter topic
 //! ([`super::dlq`]) before the archive itself is written, so a crash in
-//! between delivers the record again (and may dead-letter it twice)
-//! but never loses it from both places. A leader remembers what it
-//! dead-lettered, so a record archived again under the same leader (its
-//! rejection's write failed and was put back, or its lock expired while
-//! the dead letter was being written) is not written twice.
+//! between never loses a record from both places. That it is never
+//! dead-lettered twice either is the share-partition's **dead-letter
+//! fence** ([`DlqFence`], stored with its state), with this invariant:
+//! every dead letter written for the share-partition whose archive the
+//! stored state does not hold lies in the fence's dead-letter partition at
+//! or after the fence's offset.
+//! - Before its first dead letter goes to a partition, the leader stores
+//!   a fence at that partition's high watermark (every later append lands
+//!   past it), and writes nothing until that is durable.
+//! - A state write moves the fence to the end of this leader's last dead
+//!   letter only when every record it dead-lettered is done in the state
+//!   being written.
+//! - A new leader (after a crash, a failover or a restart) reads the
+//!   dead-letter partition from the fence to its high watermark
+//!   ([`super::dlq::scan`]) before serving anything, and archives the
+//!   records whose dead letters it finds: they are neither delivered nor
+//!   dead-lettered again.
+//! - A leader remembers what it dead-lettered, so a record archived again
+//!   under the same leader (its rejection's write failed and was put
+//!   back, or its lock expired meanwhile) is not written twice; a
+//!   dead-letter write that failed may still have landed, so the next one
+//!   reads back from the fence first. One dead-letter write at a time per
+//!   share-partition.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -38,7 +56,7 @@ use uuid::Uuid;
 
 use super::coordinator::{self, StoredState};
 use super::inflight::{Acquired, Archived, Limits, LogBatch, SharePartitionState, Undo};
-use super::records::{ShareKey, StateBatch};
+use super::records::{DlqFence, ShareKey, StateBatch};
 use crate::notify::LocalNotify;
 use crate::partition::{Partition, now_ms};
 use crate::shard::Shard;
@@ -84,8 +102,19 @@ pub struct SharePartition {
     /// write covering it fails.
     undo: Vec<(u64, Undo)>,
     /// Offsets (at or past the start) this leader wrote to the
-    /// dead-letter topic: never written again.
+    /// dead-letter topic, or found there: never written again.
     dead_lettered: BTreeSet<i64>,
+    /// The dead-letter fence as last stored (see the module docs).
+    dlq_fence: Option<DlqFence>,
+    /// The fence partition's offset past this leader's last dead letter
+    /// there (or past what it read back), -1 before any.
+    dlq_written_end: i64,
+    /// A dead-letter write failed after it may have landed: read back
+    /// from the fence before the next one.
+    dlq_uncertain: bool,
+    /// A dead-letter write is under way ([`DlqTurn`]).
+    dlq_busy: bool,
+    dlq_turn: Rc<LocalNotify>,
     writing: bool,
     written: Rc<LocalNotify>,
     /// A lock-expiry task is running (one at a time, so a slow
@@ -185,6 +214,67 @@ pub async fn get_or_load(
     .await
 }
 
+/// Longest a dead-letter write waits for the one before it.
+const DLQ_TURN_WAIT: Duration = Duration::from_secs(120);
+
+impl SharePartition {
+    /// The fence a state write stores: moved to the end of this leader's
+    /// dead letters only when every record dead-lettered is done in the
+    /// state written (the module docs' invariant).
+    fn fence_to_write(&self) -> Option<DlqFence> {
+        let mut f = self.dlq_fence?;
+        if self.dlq_written_end > f.offset
+            && self.dead_lettered.iter().all(|&o| self.state.is_done_at(o))
+        {
+            f.offset = self.dlq_written_end;
+        }
+        Some(f)
+    }
+}
+
+/// One dead-letter write at a time per share-partition: held from the
+/// check of what was dead-lettered to the end of the write.
+struct DlqTurn {
+    sp: Rc<RefCell<SharePartition>>,
+}
+
+impl DlqTurn {
+    async fn take(sp: &Rc<RefCell<SharePartition>>) -> Result<DlqTurn, (ErrorCode, String)> {
+        let started = std::time::Instant::now();
+        loop {
+            let turn = {
+                let mut p = sp.borrow_mut();
+                if !p.dlq_busy {
+                    p.dlq_busy = true;
+                    return Ok(DlqTurn { sp: sp.clone() });
+                }
+                p.dlq_turn.clone()
+            };
+            if started.elapsed() > DLQ_TURN_WAIT {
+                return Err((
+                    ErrorCode::RequestTimedOut,
+                    "an earlier dead-letter write is still under way".into(),
+                ));
+            }
+            let waiting = turn.notified();
+            if sp.borrow().dlq_busy {
+                let _ = monoio::time::timeout(Duration::from_secs(1), waiting).await;
+            }
+        }
+    }
+}
+
+impl Drop for DlqTurn {
+    fn drop(&mut self) {
+        let turn = {
+            let mut p = self.sp.borrow_mut();
+            p.dlq_busy = false;
+            p.dlq_turn.clone()
+        };
+        turn.notify_all();
+    }
+}
+
 /// Whether a share coordinator error may pass by itself (a leader being
 /// elected or loading, replicas catching up).
 fn coordinator_may_recover(code: ErrorCode) -> bool {
@@ -238,6 +328,7 @@ async fn load_once(
     let stored = coordinator::read(shard, key.clone()).await.inspect_err(|code| {
         tracing::debug!(group = %key.group_id, partition = key.partition, ?code, "cannot read a share-partition's state");
     })?;
+    let dlq_fence = stored.as_ref().and_then(|st| st.dlq_fence);
     let (state, state_epoch, fresh) = match stored {
         Some(st) => {
             let batches: Vec<super::inflight::PersistedBatch> = st
@@ -282,10 +373,18 @@ async fn load_once(
         failed: (0, ErrorCode::None),
         undo: Vec::new(),
         dead_lettered: BTreeSet::new(),
+        dlq_fence,
+        dlq_written_end: -1,
+        dlq_uncertain: false,
+        dlq_busy: false,
+        dlq_turn: Rc::new(LocalNotify::default()),
         writing: false,
         written: Rc::new(LocalNotify::default()),
         expiring: false,
     }));
+    if let Some(fence) = dlq_fence {
+        settle_dead_letters(shard, key, &sp, fence).await?;
+    }
     // A new share-partition's start is written before anything is served,
     // so `latest` means the end of the log when the group first read it,
     // also after a restart.
@@ -293,6 +392,51 @@ async fn load_once(
         persist(shard, key, &sp).await?;
     }
     Ok(sp)
+}
+
+/// A new leader's look at the dead letters its predecessors wrote past
+/// the fence (module docs): the records they stand for are archived (and
+/// that written) before anything is served, and the fence moves past
+/// what was read.
+async fn settle_dead_letters(
+    shard: &Rc<Shard>,
+    key: &ShareKey,
+    sp: &Rc<RefCell<SharePartition>>,
+    fence: DlqFence,
+) -> Result<(), ErrorCode> {
+    let topic = shard.metadata().topic_by_id(&fence.topic_id).cloned();
+    let Some(topic) = topic.filter(|t| fence.partition < t.partitions) else {
+        // The dead-letter topic is gone, and its dead letters with it.
+        sp.borrow_mut().dlq_fence = None;
+        return Ok(());
+    };
+    let target = super::dlq::Target {
+        topic,
+        partition: fence.partition,
+    };
+    let (found, until) = super::dlq::scan(shard, key, &target, fence.offset)
+        .await
+        .map_err(|(code, message)| {
+            tracing::warn!(group = %key.group_id, partition = key.partition, ?code, %message, "cannot read back the dead-letter partition; the share-partition waits");
+            ErrorCode::CoordinatorLoadInProgress
+        })?;
+    tracing::debug!(group = %key.group_id, partition = key.partition, from = fence.offset, until, ?found, "dead letters read back");
+    let archived = {
+        let mut p = sp.borrow_mut();
+        let start = p.state.start_offset();
+        let n = p.state.archive_offsets(&found);
+        p.dead_lettered
+            .extend(found.iter().copied().filter(|&o| o >= start));
+        p.dlq_written_end = until;
+        n
+    };
+    if archived > 0 {
+        tracing::info!(group = %key.group_id, partition = key.partition, archived, "records found dead-lettered by an earlier leader are archived");
+    }
+    if archived > 0 || until > fence.offset {
+        persist(shard, key, sp).await?;
+    }
+    Ok(())
 }
 
 /// Where a share group starts reading a partition it never read:
@@ -406,6 +550,7 @@ async fn persist_undoable(
                     (
                         p.dirty,
                         StoredState {
+                            dlq_fence: p.fence_to_write(),
                             state_epoch: p.state_epoch,
                             leader_epoch: p.leader_epoch,
                             start_offset: start,
@@ -421,6 +566,7 @@ async fn persist_undoable(
                         },
                     )
                 };
+                let (st_fence, st_start) = (st.dlq_fence, st.start_offset);
                 let r = coordinator::write(shard, key.clone(), st).await;
                 let n = {
                     let mut p = sp.borrow_mut();
@@ -432,7 +578,25 @@ async fn persist_undoable(
                         p.undo.drain(..split).collect()
                     };
                     match r {
-                        Ok(()) => p.durable = p.durable.max(seq),
+                        Ok(()) => {
+                            p.durable = p.durable.max(seq);
+                            // Dead letters below a start that is durable are
+                            // done for good: forgotten. (Not below the start
+                            // in memory: a failed write puts a rejection
+                            // back, and its record must still be known as
+                            // dead-lettered.)
+                            if p.dead_lettered.first().is_some_and(|&o| o < st_start) {
+                                p.dead_lettered = p.dead_lettered.split_off(&st_start);
+                            }
+                            // The fence moves only forward, and only for
+                            // the partition it is about (a newer fence for
+                            // another one may have been set meanwhile).
+                            if let (Some(cur), Some(new)) = (p.dlq_fence.as_mut(), st_fence)
+                                && (cur.topic_id, cur.partition) == (new.topic_id, new.partition)
+                            {
+                                cur.offset = cur.offset.max(new.offset);
+                            }
+                        }
                         Err(code) => {
                             p.failed = (seq, code);
                             let mut restored = 0;
@@ -545,6 +709,7 @@ pub async fn fetch(shard: &Rc<Shard>, key: ShareKey, member: Rc<str>, ask: Fetch
     let from = {
         let mut p = sp.borrow_mut();
         p.state.move_start_to(part.log.log_start_offset());
+        archive_dead_lettered(&mut p);
         p.state.fetch_from(&lim)
     };
     let Some(from) = from else {
@@ -616,6 +781,23 @@ pub async fn fetch(shard: &Rc<Shard>, key: ShareKey, member: Rc<str>, ask: Fetch
         batches,
         acquired,
         leader_epoch,
+    }
+}
+
+/// A record this leader dead-lettered whose archive was put back (the
+/// state write after the dead letter failed) is archived again before
+/// anything is delivered, once it is available (its lock ran out), so a
+/// dead-lettered record is not delivered again. The next state write
+/// stores it; until then the dead-letter fence still covers it.
+fn archive_dead_lettered(p: &mut SharePartition) {
+    let again: Vec<i64> = p
+        .dead_lettered
+        .iter()
+        .copied()
+        .filter(|&o| p.state.is_available_at(o))
+        .collect();
+    if !again.is_empty() {
+        p.state.archive_offsets(&again);
     }
 }
 
@@ -758,7 +940,6 @@ pub async fn acknowledge(
         dead_letter(shard, &key, &part, &sp, preview.0).await?;
     }
     let (_, undo) = apply(&mut sp.borrow_mut().state)?;
-    forget_dead_letters_below_start(&sp);
     persist_undoable(shard, &key, &sp, undo)
         .await
         .map_err(|c| {
@@ -833,15 +1014,14 @@ async fn change_and_settle<F>(
         }
     }
     change(&mut sp.borrow_mut().state);
-    forget_dead_letters_below_start(sp);
     if let Err(code) = persist(shard, key, sp).await {
         tracing::warn!(group = %key.group_id, ?code, "share-partition state write failed");
     }
     available().notify_all();
 }
 
-/// Writes the dead letters of `archived` that this leader has not
-/// written yet, and remembers them.
+/// Writes the dead letters of `archived` that were not written yet, and
+/// remembers them (module docs: the dead-letter fence).
 async fn dead_letter(
     shard: &Rc<Shard>,
     key: &ShareKey,
@@ -849,26 +1029,78 @@ async fn dead_letter(
     sp: &Rc<RefCell<SharePartition>>,
     mut archived: Vec<Archived>,
 ) -> Result<(), (ErrorCode, String)> {
-    {
-        let p = sp.borrow();
+    let not_written = |p: &SharePartition, archived: &mut Vec<Archived>| {
         archived.retain(|a| !p.dead_lettered.contains(&a.offset));
+    };
+    not_written(&sp.borrow(), &mut archived);
+    if archived.is_empty() {
+        return Ok(());
+    }
+    let _turn = DlqTurn::take(sp).await?;
+    not_written(&sp.borrow(), &mut archived);
+    if archived.is_empty() {
+        return Ok(());
+    }
+    let Some(target) = super::dlq::target(shard, key).await? else {
+        return Ok(());
+    };
+    let (topic_id, partition) = target.key();
+    let stored = sp
+        .borrow()
+        .dlq_fence
+        .filter(|f| (f.topic_id, f.partition) == (topic_id, partition));
+    let fence = match stored {
+        Some(f) => f,
+        None => {
+            // The first dead letter to this partition: its fence is
+            // stored before anything is written there.
+            let offset = super::dlq::end_offset(shard, &target).await?;
+            let f = DlqFence {
+                topic_id,
+                partition,
+                offset,
+            };
+            {
+                let mut p = sp.borrow_mut();
+                p.dlq_fence = Some(f);
+                p.dlq_written_end = -1;
+                p.dlq_uncertain = false;
+            }
+            persist(shard, key, sp).await.map_err(|c| {
+                (
+                    client_code(c),
+                    "the share-partition's state could not be written".to_string(),
+                )
+            })?;
+            f
+        }
+    };
+    if sp.borrow().dlq_uncertain {
+        let (found, until) = super::dlq::scan(shard, key, &target, fence.offset).await?;
+        let mut p = sp.borrow_mut();
+        let start = p.state.start_offset();
+        p.dead_lettered
+            .extend(found.into_iter().filter(|&o| o >= start));
+        p.dlq_written_end = p.dlq_written_end.max(until);
+        p.dlq_uncertain = false;
+        not_written(&p, &mut archived);
     }
     if archived.is_empty() {
         return Ok(());
     }
-    super::dlq::write(shard, key, part, &archived).await?;
-    sp.borrow_mut()
-        .dead_lettered
-        .extend(archived.iter().map(|a| a.offset));
-    Ok(())
-}
-
-/// Dead letters below the start offset are done for good: forgotten.
-fn forget_dead_letters_below_start(sp: &Rc<RefCell<SharePartition>>) {
-    let mut p = sp.borrow_mut();
-    let start = p.state.start_offset();
-    if p.dead_lettered.first().is_some_and(|&o| o < start) {
-        p.dead_lettered = p.dead_lettered.split_off(&start);
+    tracing::debug!(group = %key.group_id, partition = key.partition, fence = fence.offset, count = archived.len(), "writing dead letters");
+    match super::dlq::write(shard, key, part, &target, &archived).await {
+        Ok(end) => {
+            let mut p = sp.borrow_mut();
+            p.dead_lettered.extend(archived.iter().map(|a| a.offset));
+            p.dlq_written_end = p.dlq_written_end.max(end);
+            Ok(())
+        }
+        Err(e) => {
+            // It may have landed (a timeout, a lost answer).
+            sp.borrow_mut().dlq_uncertain = true;
+            Err(e)
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! | part | layout |
 //! |---|---|
 //! | key | `int16 record type (0 snapshot, 1 update), string group_id, uuid topic_id (16 bytes), int32 partition`: not flexible (int16-length string, no tagged fields) |
-//! | snapshot value | `int16 version=0, int32 snapshot_epoch, int32 state_epoch, int32 leader_epoch, int64 start_offset, int64 create_timestamp_ms, int64 write_timestamp_ms, [batch] state_batches, tagged fields (0: int32 delivery_complete_count, default -1)` |
+//! | snapshot value | `int16 version=0, int32 snapshot_epoch, int32 state_epoch, int32 leader_epoch, int64 start_offset, int64 create_timestamp_ms, int64 write_timestamp_ms, [batch] state_batches, tagged fields (0: int32 delivery_complete_count, default -1; 10000: Tidemark's dead-letter fence, absent by default)` |
 //! | update value | `int16 version=0, int32 snapshot_epoch, int32 leader_epoch, int64 start_offset (-1: unchanged), [batch] state_batches, tagged fields (0: int32 delivery_complete_count, default -1)` |
 //! | batch | `int64 first_offset, int64 last_offset, int8 delivery_state, int16 delivery_count, tagged fields` |
 //!
@@ -15,6 +15,13 @@
 //! ends with its tagged fields (unsigned varint count, then tag, size,
 //! bytes each). Delivery-complete count (KIP-1226, Kafka 4.2) is tagged,
 //! written only when it is not -1, so a 4.1 reader skips it.
+//!
+//! Tidemark adds one tagged field of its own to the snapshot, tag
+//! [`DLQ_FENCE_TAG`] (far above Kafka's, so a future Kafka tag cannot
+//! collide): the [`DlqFence`] of the share partition's dead letters,
+//! `uuid topic_id, int32 partition, int64 offset` (28 bytes), written only
+//! when there is one. A Kafka broker reading the topic skips it, as it
+//! skips every unknown tag.
 //!
 //! A null value is a tombstone: the share partition's state was deleted.
 //! A key of another record type is [`ShareRecordError::UnknownType`], which
@@ -76,6 +83,46 @@ pub struct StateBatch {
     pub delivery_count: i16,
 }
 
+/// The tag of [`DlqFence`] in a snapshot value (Tidemark's own).
+pub const DLQ_FENCE_TAG: u32 = 10_000;
+/// Its encoded size: uuid, int32, int64.
+const DLQ_FENCE_LEN: usize = 16 + 4 + 8;
+
+/// Where a share partition's dead letters not yet reflected in its state
+/// may be: every dead letter written for it whose archive the stored state
+/// does not hold lies in partition `partition` of topic `topic_id` at or
+/// after `offset` (see [`super::leader`], "Dead-letter topic").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DlqFence {
+    pub topic_id: Uuid,
+    pub partition: i32,
+    pub offset: i64,
+}
+
+impl DlqFence {
+    /// The 28 bytes of the tagged field.
+    pub fn encode(&self) -> Bytes {
+        let mut b = BytesMut::with_capacity(DLQ_FENCE_LEN);
+        b.put_slice(self.topic_id.as_bytes());
+        b.put_i32(self.partition);
+        b.put_i64(self.offset);
+        b.freeze()
+    }
+
+    pub fn decode(mut buf: &[u8]) -> Result<DlqFence, ShareRecordError> {
+        if buf.len() != DLQ_FENCE_LEN {
+            return Err(ShareRecordError::Bad("bad dead-letter fence size"));
+        }
+        let mut id = [0u8; 16];
+        buf.copy_to_slice(&mut id);
+        Ok(DlqFence {
+            topic_id: Uuid::from_bytes(id),
+            partition: buf.get_i32(),
+            offset: buf.get_i64(),
+        })
+    }
+}
+
 /// The whole state of a share partition.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShareSnapshot {
@@ -89,6 +136,8 @@ pub struct ShareSnapshot {
     pub create_timestamp_ms: i64,
     pub write_timestamp_ms: i64,
     pub state_batches: Vec<StateBatch>,
+    /// Tidemark's dead-letter fence (tag [`DLQ_FENCE_TAG`]).
+    pub dlq_fence: Option<DlqFence>,
 }
 
 /// A change to the last snapshot (same `snapshot_epoch`).
@@ -169,15 +218,20 @@ fn put_batches(b: &mut BytesMut, batches: &[StateBatch]) {
     }
 }
 
-/// The top-level tagged fields: tag 0 only when not the default -1.
-fn put_delivery_complete_count(b: &mut BytesMut, count: i32) {
-    if count == -1 {
-        b.put_u8(0);
-    } else {
-        b.put_u8(1); // one tagged field
+/// The top-level tagged fields, in tag order: tag 0 only when not the
+/// default -1, the dead-letter fence only when there is one.
+fn put_top_tags(b: &mut BytesMut, count: i32, fence: Option<&DlqFence>) {
+    let n = u32::from(count != -1) + u32::from(fence.is_some());
+    put_uvarint(b, n);
+    if count != -1 {
         b.put_u8(0); // tag 0
         b.put_u8(4); // size
         b.put_i32(count);
+    }
+    if let Some(f) = fence {
+        put_uvarint(b, DLQ_FENCE_TAG);
+        put_uvarint(b, DLQ_FENCE_LEN as u32);
+        b.put_slice(&f.encode());
     }
 }
 
@@ -191,7 +245,7 @@ pub fn snapshot_value(v: &ShareSnapshot) -> Bytes {
     b.put_i64(v.create_timestamp_ms);
     b.put_i64(v.write_timestamp_ms);
     put_batches(&mut b, &v.state_batches);
-    put_delivery_complete_count(&mut b, v.delivery_complete_count);
+    put_top_tags(&mut b, v.delivery_complete_count, v.dlq_fence.as_ref());
     b.freeze()
 }
 
@@ -202,7 +256,7 @@ pub fn update_value(v: &ShareUpdate) -> Bytes {
     b.put_i32(v.leader_epoch);
     b.put_i64(v.start_offset);
     put_batches(&mut b, &v.state_batches);
-    put_delivery_complete_count(&mut b, v.delivery_complete_count);
+    put_top_tags(&mut b, v.delivery_complete_count, None);
     b.freeze()
 }
 
@@ -279,9 +333,11 @@ impl Reader<'_> {
         Ok(())
     }
     /// The top-level tagged fields of either value: delivery-complete
-    /// count (tag 0), -1 when absent; other tags are skipped.
-    fn delivery_complete_count(&mut self) -> Result<i32, ShareRecordError> {
+    /// count (tag 0), -1 when absent, and the dead-letter fence; other
+    /// tags are skipped.
+    fn top_tags(&mut self) -> Result<(i32, Option<DlqFence>), ShareRecordError> {
         let mut count = -1;
+        let mut fence = None;
         let n = self.uvarint()?;
         for _ in 0..n {
             let tag = self.uvarint()?;
@@ -292,11 +348,14 @@ impl Reader<'_> {
                     return Err(ShareRecordError::Bad("bad delivery complete count size"));
                 }
                 count = self.buf.get_i32();
+            } else if tag == DLQ_FENCE_TAG {
+                fence = Some(DlqFence::decode(&self.buf[..size])?);
+                self.buf.advance(size);
             } else {
                 self.buf.advance(size);
             }
         }
-        Ok(count)
+        Ok((count, fence))
     }
     /// A compact, non-nullable array of state batches.
     fn batches(&mut self) -> Result<Vec<StateBatch>, ShareRecordError> {
@@ -344,7 +403,7 @@ fn decode_snapshot(buf: &[u8]) -> Result<ShareSnapshot, ShareRecordError> {
     let create_timestamp_ms = r.i64()?;
     let write_timestamp_ms = r.i64()?;
     let state_batches = r.batches()?;
-    let delivery_complete_count = r.delivery_complete_count()?;
+    let (delivery_complete_count, dlq_fence) = r.top_tags()?;
     Ok(ShareSnapshot {
         snapshot_epoch,
         state_epoch,
@@ -354,6 +413,7 @@ fn decode_snapshot(buf: &[u8]) -> Result<ShareSnapshot, ShareRecordError> {
         create_timestamp_ms,
         write_timestamp_ms,
         state_batches,
+        dlq_fence,
     })
 }
 
@@ -364,7 +424,7 @@ fn decode_update(buf: &[u8]) -> Result<ShareUpdate, ShareRecordError> {
     let leader_epoch = r.i32()?;
     let start_offset = r.i64()?;
     let state_batches = r.batches()?;
-    let delivery_complete_count = r.delivery_complete_count()?;
+    let (delivery_complete_count, _) = r.top_tags()?;
     Ok(ShareUpdate {
         snapshot_epoch,
         leader_epoch,
@@ -424,6 +484,7 @@ mod tests {
                 delivery_state: ACKNOWLEDGED,
                 delivery_count: 1,
             }],
+            dlq_fence: None,
         }
     }
 
@@ -452,6 +513,21 @@ mod tests {
             delivery_state: ARCHIVED,
             delivery_count: 5,
         });
+        assert_eq!(
+            decode(snapshot_key(&k), Some(snapshot_value(&s))).unwrap(),
+            ShareStateRecord::Snapshot(k.clone(), Some(s.clone()))
+        );
+        // The dead-letter fence, alone and after tag 0.
+        s.dlq_fence = Some(DlqFence {
+            topic_id: Uuid::from_bytes([9; 16]),
+            partition: 2,
+            offset: 1 << 40,
+        });
+        assert_eq!(
+            decode(snapshot_key(&k), Some(snapshot_value(&s))).unwrap(),
+            ShareStateRecord::Snapshot(k.clone(), Some(s.clone()))
+        );
+        s.delivery_complete_count = -1;
         assert_eq!(
             decode(snapshot_key(&k), Some(snapshot_value(&s))).unwrap(),
             ShareStateRecord::Snapshot(k.clone(), Some(s))
