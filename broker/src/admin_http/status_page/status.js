@@ -228,6 +228,7 @@ function renderTopics(j) {
   prune(state.lastTopic, seen);
   state.topics = { j, rates, now };
   drawTopics();
+  $("produced-label").textContent = j.scope === "cluster" ? "Produced (cluster)" : "Produced (this broker)";
   const ri = $("records-in-rate"), bi = $("bytes-in-rate");
   ri.textContent = anyRate ? fmtRate(recIn) + " rec/s" : "–";
   ri.dataset.perS = anyRate ? recIn.toFixed(3) : "";
