@@ -40,8 +40,27 @@ def get_json(url, timeout=10.0):
     return time.monotonic() - t0, json.loads(body)
 
 
+def offsets_settled(c, timeout=30.0):
+    """Waits until every partition of the offsets topic (created by the
+    first FindCoordinator) is led by its preferred replica: a new
+    partition's first leader hands over to it right after creation, and
+    a group's coordinator would move with it."""
+    c.coordinator_of("settle-%d" % os.getpid())
+
+    def settled():
+        md = c.metadata(["__consumer_offsets"])
+        if md is None or md["Topics"][0]["ErrorCode"] != 0:
+            return False
+        parts = md["Topics"][0]["Partitions"]
+        return parts and all(p["ReplicaNodes"] and p["LeaderId"] == p["ReplicaNodes"][0]
+                             for p in parts)
+    harness.wait_until(settled, timeout=timeout, interval=0.2,
+                       what="the offsets topic led by its preferred replicas")
+
+
 def group_not_on(c, node_id, tries=40):
     """A group id whose coordinator is not `node_id`, and its coordinator."""
+    offsets_settled(c)
     for i in range(tries):
         group = "billing-%d-%d" % (os.getpid(), i)
         coordinator = c.coordinator_of(group)
@@ -120,7 +139,8 @@ def test_status_api_merges_every_broker(tmp_path):
         assert len(one["groups"]) == 1 and len(one["groups"][0]["partitions"]) == 1
         assert one["groups"][0]["group"] == group and one["groups"][0]["lag_sum"] == 60
         _, local = get_json(b1 + "/v1/groups?scope=local")
-        assert group not in {x["group"] for x in local["groups"]}
+        if coord != 1:  # (settled above: it stays where it was found)
+            assert group not in {x["group"] for x in local["groups"]}
         took = sorted(get_json(b1 + "/v1/topics")[0] for _ in range(5))
         print("merged /v1/topics on 3 nodes: %.1f ms median of 5 (%.1f-%.1f)"
               % (took[2] * 1000, took[0] * 1000, took[4] * 1000))
@@ -132,7 +152,7 @@ def test_status_api_merges_every_broker(tmp_path):
         try:
             took, j = get_json(b1 + "/v1/topics")
             assert took < ANSWER_WITHIN_S, took
-            assert j["missing_brokers"] == [other], j["missing_brokers"]
+            assert j["missing_brokers"] == [other], (took, j["brokers"], j["missing_brokers"])
             assert {t["topic"]: t for t in j["topics"]}[orders]["records_in_total"] == 50
             took_g, jg = get_json(b1 + "/v1/groups")
             assert took_g < ANSWER_WITHIN_S, took_g

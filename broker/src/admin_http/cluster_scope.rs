@@ -37,9 +37,10 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tracing::debug;
+use tracing::{debug, warn};
 
 use super::status::{self, GroupRow, TopicInfo};
+use crate::metadata::ClusterMetadata;
 use crate::metrics::aggregate;
 use crate::metrics::gather::{self, Detail, ShardSample, ShardTimeout};
 use crate::shard::{Job, Shard};
@@ -304,15 +305,30 @@ async fn ask_from_shard0(s0: &Rc<Shard>, want: Want) -> Asked {
     }
 }
 
+/// What [`Pending::wait`] allows shard 0 beyond [`PEER_TIMEOUT_MS`] (to
+/// pick the job up, and on a busy machine to be scheduled again).
+const SHARD_SLACK_MS: u64 = 1_000;
+
 impl Pending {
-    /// The answers, at most [`PEER_TIMEOUT_MS`] (and a little) after
-    /// they were asked for; decoded here, off the shard.
-    pub fn wait(self) -> PeerFigures {
-        let limit = Duration::from_millis(PEER_TIMEOUT_MS + 500);
+    /// The answers, at most [`PEER_TIMEOUT_MS`] (and [`SHARD_SLACK_MS`])
+    /// after they were asked for; decoded here, off the shard. `meta`:
+    /// this broker's metadata, whose other brokers are all missing if
+    /// shard 0 itself does not report in time.
+    pub fn wait(self, me: i32, meta: Option<&ClusterMetadata>) -> PeerFigures {
+        let limit = Duration::from_millis(PEER_TIMEOUT_MS + SHARD_SLACK_MS);
         let left = limit.saturating_sub(self.started.elapsed());
-        let Ok(asked) = self.rx.recv_timeout(left) else {
-            // Shard 0 never answered: nothing is known of the peers.
-            return PeerFigures::default();
+        let asked = match self.rx.recv_timeout(left) {
+            Ok(asked) => asked,
+            Err(error) => {
+                warn!(%error, "shard 0 did not report the peers' status figures in time");
+                let missing = meta
+                    .map(|m| m.brokers.keys().copied().filter(|&b| b != me).collect())
+                    .unwrap_or_default();
+                return PeerFigures {
+                    figures: Vec::new(),
+                    missing,
+                };
+            }
         };
         let mut out = PeerFigures {
             figures: Vec::new(),

@@ -145,7 +145,8 @@ fn topics(admin: &Admin, query: &str) -> Reply {
     let Some(pending) = pending else {
         return json_reply(200, status::topics_json(node, &topics, &s, limit, now));
     };
-    let peers = pending.wait();
+    let meta = s.iter().find_map(|x| x.metadata.as_deref());
+    let peers = pending.wait(node, meta);
     let mut figures = vec![BrokerFigures::from_samples(node, &s, Want::Topics)];
     figures.extend(peers.figures);
     json_reply(
@@ -187,7 +188,8 @@ fn groups(admin: &Admin, query: &str) -> Reply {
             status::groups_json(node, &s, limit, partitions, crate::partition::now_ms()),
         );
     };
-    let peers = pending.wait();
+    let meta = s.iter().find_map(|x| x.metadata.as_deref());
+    let peers = pending.wait(node, meta);
     let mut figures = vec![BrokerFigures::from_samples(node, &s, Want::Groups)];
     figures.extend(peers.figures);
     json_reply(
