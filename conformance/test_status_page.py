@@ -15,10 +15,12 @@ throughput and the lag chart move. With TIDEMARK_ADMIN_TOKEN set, the
 page still loads but shows the 401 of its API calls as a visible banner
 with the token form.
 
-Three nodes: the page on the group's coordinator lists the three
-brokers; with one killed and fenced it shows that broker down, the
-cluster unhealthy with under-replicated partitions, and still the lag
-(screenshot `status_page_cluster.png`).
+Three nodes: the page, opened on a broker that neither coordinates the
+group nor is killed, lists the three brokers; with one killed and fenced
+it shows that broker down, the cluster unhealthy with under-replicated
+partitions, a note naming the broker that did not answer, and still the
+lag of the group coordinated elsewhere (screenshot
+`status_page_cluster.png`).
 """
 
 import html.parser
@@ -353,7 +355,6 @@ def test_status_page_on_a_cluster_with_a_broker_down(tmp_path):
         produce(c.bootstrap, topic, 0, 100)
         group = "cluster-billing-%d" % os.getpid()
         commit(c.bootstrap, group, {(topic, 0): 40})
-        # The page shows the groups its broker coordinates: open it there.
         coordinator = c.node(c.coordinator_of(group))
 
         def lag():
@@ -363,6 +364,8 @@ def test_status_page_on_a_cluster_with_a_broker_down(tmp_path):
         harness.wait_until(lambda: lag() == 60, timeout=30, what="the group's lag of 60")
 
         victim = next(n for n in (1, 2, 3) if n != coordinator.node_id)
+        # The page shows the whole cluster: open it on the third broker.
+        viewer = c.node(next(n for n in (1, 2, 3) if n not in (victim, coordinator.node_id)))
         c.kill9(victim)
 
         def fenced():
@@ -370,7 +373,7 @@ def test_status_page_on_a_cluster_with_a_broker_down(tmp_path):
             return h["brokers_down"] == [victim] and h["under_replicated_count"] > 0 and h
         harness.wait_until(fenced, timeout=30, what="broker %d fenced" % victim)
 
-        url = "http://127.0.0.1:%d/" % coordinator.admin_port
+        url = "http://127.0.0.1:%d/" % viewer.admin_port
         text = run_chromium(["--virtual-time-budget=%d" % VIRTUAL_TIME_BUDGET_MS,
                              "--dump-dom", url], str(tmp_path))
         with open(os.path.join(artifact_dir(), "status_page_cluster.dom.html"), "w") as f:
@@ -387,7 +390,13 @@ def test_status_page_on_a_cluster_with_a_broker_down(tmp_path):
         for n, row in brokers.items():
             assert row["attrs"]["data-alive"] == ("false" if n == str(victim) else "true"), n
         assert dom.rows("topics", "data-topic")[topic]["attrs"]["data-partitions"] == "3"
-        assert dom.rows("groups", "data-group")[group]["attrs"]["data-lag"] == "60"
+        row = dom.rows("groups", "data-group")[group]
+        assert row["attrs"]["data-lag"] == "60"
+        assert row["attrs"]["data-coordinator"] == str(coordinator.node_id)
+        # The broker down is named in a note, not the error banner.
+        for note in ("topics-missing", "groups-missing"):
+            assert dom.by_id(note)["attrs"]["data-missing"] == str(victim), note
+            assert "Broker %d did not answer" % victim in dom.by_id(note)["text"], note
         assert any("data-problem" in e["attrs"] and topic in e["text"] for e in dom.elements), \
             "the under-replicated partitions are not listed"
 

@@ -22,6 +22,7 @@
 //! exchange. Without it the address is loopback by default and must be
 //! kept private.
 
+pub mod cluster_scope;
 mod drain;
 mod page;
 mod routes;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use super::cluster_scope::{self, BrokerFigures, Want};
 use super::status::{self, query_count};
 use super::{Admin, GATHER_TIMEOUT_MS, page};
 use crate::metrics::gather::{self, Detail, PartitionSample, ShardSample};
@@ -106,12 +107,30 @@ fn bad_request(message: String) -> Reply {
     json_reply(400, json!({ "error": message }))
 }
 
-/// `/v1/topics[?limit=N]`.
+/// Whether `/v1/topics` and `/v1/groups` answer for the whole cluster
+/// (cluster mode, unless `?scope=local`; `cluster_scope.rs`) or as this
+/// broker sees it (a single node, and what peers are asked for).
+fn cluster_scope(admin: &Admin, query: &str) -> Result<bool, String> {
+    let clustered = admin.ctx.config.cluster.is_some();
+    match status::query_value(query, "scope") {
+        None | Some("cluster") => Ok(clustered),
+        Some("local") => Ok(false),
+        Some(v) => Err(format!("scope must be cluster or local, not {v:?}")),
+    }
+}
+
+/// `/v1/topics[?limit=N&scope=cluster|local]`.
 fn topics(admin: &Admin, query: &str) -> Reply {
     let limit = match query_count(query, "limit", status::TOPICS_LIMIT_DEFAULT) {
         Ok(n) => n,
         Err(e) => return bad_request(e),
     };
+    let cluster = match cluster_scope(admin, query) {
+        Ok(c) => c,
+        Err(e) => return bad_request(e),
+    };
+    // The peers work while this broker gathers its own samples.
+    let pending = cluster.then(|| cluster_scope::ask_peers(&admin.peers, Want::Topics));
     let s = match samples(admin, Detail::Status) {
         Ok(s) => s,
         Err(e) => return unavailable(e),
@@ -121,19 +140,30 @@ fn topics(admin: &Admin, query: &str) -> Reply {
         .find_map(|x| x.metadata.as_deref())
         .map(status::topic_infos)
         .unwrap_or_default();
+    let node = admin.ctx.config.node_id;
+    let now = crate::partition::now_ms();
+    let Some(pending) = pending else {
+        return json_reply(200, status::topics_json(node, &topics, &s, limit, now));
+    };
+    let meta = s.iter().find_map(|x| x.metadata.as_deref());
+    let peers = pending.wait(node, meta);
+    let mut figures = vec![BrokerFigures::from_samples(node, &s, Want::Topics)];
+    figures.extend(peers.figures);
     json_reply(
         200,
-        status::topics_json(
-            admin.ctx.config.node_id,
+        cluster_scope::topics_json(
+            node,
             &topics,
             &s,
+            &figures,
+            &peers.missing,
             limit,
             crate::partition::now_ms(),
         ),
     )
 }
 
-/// `/v1/groups[?limit=N&partitions=M]`.
+/// `/v1/groups[?limit=N&partitions=M&scope=cluster|local]`.
 fn groups(admin: &Admin, query: &str) -> Reply {
     let counts = query_count(query, "limit", status::GROUPS_LIMIT_DEFAULT).and_then(|l| {
         query_count(query, "partitions", status::GROUP_PARTITIONS_LIMIT_DEFAULT).map(|p| (l, p))
@@ -142,19 +172,37 @@ fn groups(admin: &Admin, query: &str) -> Reply {
         Ok(x) => x,
         Err(e) => return bad_request(e),
     };
-    match samples(admin, Detail::Status) {
-        Ok(s) => json_reply(
+    let cluster = match cluster_scope(admin, query) {
+        Ok(c) => c,
+        Err(e) => return bad_request(e),
+    };
+    let pending = cluster.then(|| cluster_scope::ask_peers(&admin.peers, Want::Groups));
+    let s = match samples(admin, Detail::Status) {
+        Ok(s) => s,
+        Err(e) => return unavailable(e),
+    };
+    let node = admin.ctx.config.node_id;
+    let Some(pending) = pending else {
+        return json_reply(
             200,
-            status::groups_json(
-                admin.ctx.config.node_id,
-                &s,
-                limit,
-                partitions,
-                crate::partition::now_ms(),
-            ),
+            status::groups_json(node, &s, limit, partitions, crate::partition::now_ms()),
+        );
+    };
+    let meta = s.iter().find_map(|x| x.metadata.as_deref());
+    let peers = pending.wait(node, meta);
+    let mut figures = vec![BrokerFigures::from_samples(node, &s, Want::Groups)];
+    figures.extend(peers.figures);
+    json_reply(
+        200,
+        cluster_scope::groups_json(
+            node,
+            &figures,
+            &peers.missing,
+            limit,
+            partitions,
+            crate::partition::now_ms(),
         ),
-        Err(e) => unavailable(e),
-    }
+    )
 }
 
 fn metrics(admin: &Admin) -> Reply {

@@ -2,12 +2,17 @@
 //! from the same shard samples and sums as `/metrics`
 //! ([`crate::metrics::aggregate`]), so the page and Prometheus agree.
 //!
-//! Both answer as this broker sees the cluster: the byte and record
-//! counters are what this broker's shards served (the leaders' brokers
-//! count a topic's produce), the lag is known for groups coordinated here
-//! on partitions with a replica here. Both are bounded (`?limit=`), so a
-//! broker with 10,000 partitions answers a page poll with a bounded body,
-//! and say when they cut the list (`truncated`).
+//! The bodies here answer as this broker sees the cluster: the byte and
+//! record counters are what this broker's shards served (the leaders'
+//! brokers count a topic's produce), the lag is known for groups
+//! coordinated here on partitions with a replica here. That is the answer
+//! of a single node, of `?scope=local`, and what a peer contributes; in
+//! cluster mode the endpoints merge every broker's figures
+//! (`cluster_scope.rs`), since one broker alone misses the throughput of
+//! the partitions others lead and the lag of the groups others
+//! coordinate. Both are bounded (`?limit=`), so a broker with 10,000
+//! partitions answers a page poll with a bounded body, and say when they
+//! cut the list (`truncated`).
 
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -89,6 +94,7 @@ pub fn topics_json(
         .collect();
     json!({
         "node_id": node_id,
+        "scope": "local",
         "sampled_at_ms": sampled_at_ms,
         "topics_total": topics.len(),
         "limit": limit,
@@ -109,26 +115,70 @@ pub fn groups_json(
     sampled_at_ms: i64,
 ) -> Value {
     let lags = aggregate::partition_lags(samples);
-    let totals = aggregate::lag_totals(&lags);
-    let mut groups: Vec<&crate::groups::GroupListing> =
-        samples.iter().flat_map(|s| &s.groups).collect();
+    let rows: Vec<GroupRow> = samples
+        .iter()
+        .flat_map(|s| &s.groups)
+        .map(|g| GroupRow {
+            group: &g.group,
+            state: g.state,
+            protocol_type: &g.protocol_type,
+            kind: g.kind,
+            members: g.members,
+            coordinator: None,
+        })
+        .collect();
+    let (total, list) = group_list(rows, &lags, limit, partitions_max);
+    json!({
+        "node_id": node_id,
+        "scope": "local",
+        "sampled_at_ms": sampled_at_ms,
+        "groups_total": total,
+        "limit": limit,
+        "partitions_limit": partitions_max,
+        "truncated": total > limit,
+        "groups": list,
+    })
+}
+
+/// A group as `/v1/groups` lists it.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupRow<'a> {
+    pub group: &'a str,
+    pub state: &'a str,
+    pub protocol_type: &'a str,
+    pub kind: &'a str,
+    pub members: usize,
+    /// The broker that coordinates it (the cluster-wide answer says).
+    pub coordinator: Option<i32>,
+}
+
+/// `groups` most lagging first, cut at `limit`, each with at most
+/// `partitions_max` of its partitions from `lags` (sorted by group), and
+/// how many groups there were.
+pub fn group_list(
+    mut groups: Vec<GroupRow>,
+    lags: &[PartitionLag],
+    limit: usize,
+    partitions_max: usize,
+) -> (usize, Vec<Value>) {
+    let totals = aggregate::lag_totals(lags);
     groups.sort_by(|a, b| {
         let lag = |g: &str| totals.get(g).map_or(0, |t| t.lag_sum);
-        lag(&b.group)
-            .cmp(&lag(&a.group))
-            .then_with(|| a.group.cmp(&b.group))
+        lag(b.group)
+            .cmp(&lag(a.group))
+            .then_with(|| a.group.cmp(b.group))
     });
     let total = groups.len();
     let list: Vec<Value> = groups
         .into_iter()
         .take(limit)
         .map(|g| {
-            let t = totals.get(g.group.as_str()).copied().unwrap_or_default();
+            let t = totals.get(g.group).copied().unwrap_or_default();
             // `lags` is sorted by group: this group's run.
-            let start = lags.partition_point(|l| l.group < g.group.as_str());
-            let end = lags.partition_point(|l| l.group <= g.group.as_str());
+            let start = lags.partition_point(|l| l.group < g.group);
+            let end = lags.partition_point(|l| l.group <= g.group);
             let mut mine: Vec<&PartitionLag> = lags[start..end].iter().collect();
-            // Unknown lag (no replica here) after every known one.
+            // Unknown lag (no high watermark known) after every known one.
             mine.sort_by(|a, b| {
                 b.lag()
                     .unwrap_or(-1)
@@ -149,7 +199,7 @@ pub fn groups_json(
                     })
                 })
                 .collect();
-            json!({
+            let mut j = json!({
                 "group": g.group,
                 "state": g.state,
                 "protocol_type": g.protocol_type,
@@ -161,30 +211,30 @@ pub fn groups_json(
                 "partitions_lag_unknown": t.partitions_unknown,
                 "partitions_truncated": committed > partitions_max,
                 "partitions": partitions,
-            })
+            });
+            if let Some(c) = g.coordinator {
+                j["coordinator"] = json!(c);
+            }
+            j
         })
         .collect();
-    json!({
-        "node_id": node_id,
-        "sampled_at_ms": sampled_at_ms,
-        "groups_total": total,
-        "limit": limit,
-        "partitions_limit": partitions_max,
-        "truncated": total > limit,
-        "groups": list,
-    })
+    (total, list)
+}
+
+/// The value of `name` in a query string (`a=1&b=2`), if present.
+pub fn query_value<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+    query
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
 }
 
 /// The value of `name` in a query string (`a=1&b=2`) as a count: the
 /// default when absent, `Err` with a message when not a number, clamped
 /// to [`LIMIT_MAX`].
 pub fn query_count(query: &str, name: &str, default: usize) -> Result<usize, String> {
-    let Some(v) = query
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-    else {
+    let Some(v) = query_value(query, name) else {
         return Ok(default);
     };
     v.parse::<usize>()

@@ -78,6 +78,13 @@ pub const QUORUM_GROUP: GroupId = GroupId { key: 0, index: 7 };
 /// but never recorded; handled on shard 0.
 pub const SHARE_DLQ_READ_GROUP: GroupId = GroupId { key: 0, index: 8 };
 
+/// Not a Raft group: the address of a broker's question for a peer's own
+/// status figures (its topics' counters, its groups and their committed
+/// offsets, the high watermarks it leads), so that the admin server's
+/// `/v1/topics` and `/v1/groups` answer for the whole cluster
+/// (`admin_http::cluster_scope::serve`), handled on shard 0.
+pub const ADMIN_STATUS_GROUP: GroupId = GroupId { key: 0, index: 9 };
+
 /// The Raft group id of a partition.
 pub fn partition_group(key: &PartitionKey) -> GroupId {
     GroupId {
@@ -315,6 +322,12 @@ async fn deliver_here(
             Ok(b) => RaftResponse::App(b),
             Err(e) => failure(FailureCode::Refused, e),
         },
+        RaftRequest::App(body) if group == ADMIN_STATUS_GROUP => {
+            match crate::admin_http::cluster_scope::serve(&shard, body).await {
+                Ok(b) => RaftResponse::App(b),
+                Err(e) => failure(FailureCode::Refused, e.to_string()),
+            }
+        }
         RaftRequest::App(_) => failure(
             FailureCode::Refused,
             format!("no application calls for group {group}"),

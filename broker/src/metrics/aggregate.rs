@@ -73,15 +73,30 @@ pub fn partition_lags(samples: &[ShardSample]) -> Vec<PartitionLag<'_>> {
         .flat_map(|s| &s.partitions)
         .map(|p| ((p.topic.as_str(), p.index), p.high_watermark))
         .collect();
-    let mut lags: Vec<PartitionLag> = samples
-        .iter()
-        .flat_map(|s| &s.commits)
-        .map(|c| PartitionLag {
-            group: c.group.as_str(),
-            topic: c.topic.as_str(),
-            partition: c.partition,
-            committed_offset: c.offset,
-            high_watermark: hw.get(&(c.topic.as_str(), c.partition)).copied(),
+    lags_of(
+        samples
+            .iter()
+            .flat_map(|s| &s.commits)
+            .map(|c| (c.group.as_str(), c.topic.as_str(), c.partition, c.offset)),
+        &hw,
+    )
+}
+
+/// Committed offsets `(group, topic, partition, offset)` against the
+/// high watermarks in `hw`, sorted by group, topic and partition (the
+/// cluster-wide `/v1/groups` joins every broker's commits with the
+/// partition leaders' high watermarks through it).
+pub fn lags_of<'a>(
+    commits: impl Iterator<Item = (&'a str, &'a str, i32, i64)>,
+    hw: &HashMap<(&str, i32), i64>,
+) -> Vec<PartitionLag<'a>> {
+    let mut lags: Vec<PartitionLag> = commits
+        .map(|(group, topic, partition, offset)| PartitionLag {
+            group,
+            topic,
+            partition,
+            committed_offset: offset,
+            high_watermark: hw.get(&(topic, partition)).copied(),
         })
         .collect();
     lags.sort();

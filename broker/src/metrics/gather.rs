@@ -222,6 +222,31 @@ pub fn all_shards(
     ask(peers, &targets, timeout, move |s| sample(s, detail))
 }
 
+/// [`all_shards`] from a shard's own event loop (a peer's question for
+/// the cluster-wide status lands on shard 0), where waiting on a
+/// blocking channel would stall the loop that must answer one of the
+/// jobs: each shard is asked through its inbox and awaited.
+pub async fn all_shards_from(
+    shard: &Rc<Shard>,
+    detail: Detail,
+    timeout: Duration,
+) -> Result<Vec<ShardSample>, ShardTimeout> {
+    let calls = (0..shard.shard_count()).map(|i| {
+        let shard = shard.clone();
+        async move {
+            shard
+                .submit_to(i, move |s| async move { sample(&s, detail) })
+                .await
+                .map_err(|_| ShardTimeout(i))
+        }
+    });
+    match monoio::time::timeout(timeout, futures_util::future::join_all(calls)).await {
+        Ok(answers) => answers.into_iter().collect(),
+        // Which one was late is not known here.
+        Err(_) => Err(ShardTimeout(0)),
+    }
+}
+
 /// One partition as this broker knows it.
 pub struct OnePartition {
     /// The replica here (`None`: the topic is unknown or this broker

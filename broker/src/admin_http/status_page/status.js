@@ -188,13 +188,14 @@ function renderBrokers(brokers) {
   if (!brokers.length) body.append(el("tr", {}, el("td", { class: "empty", colspan: 7 }, "no brokers")));
 }
 
-/** The per-second rates of `t` since its previous reading (null when there is none or a counter went back: a restart). */
-function topicRates(t, at) {
+/** The per-second rates of `t` since its previous reading (null when there is none, a counter went back: a restart,
+ * or the brokers summed changed: a peer that stops or starts answering is not throughput). */
+function topicRates(t, at, brokers) {
   const prev = state.lastTopic.get(t.topic);
   const cur = { t: at, records_in: t.records_in_total, bytes_in: t.bytes_in_total,
-    records_out: t.records_out_total, bytes_out: t.bytes_out_total };
+    records_out: t.records_out_total, bytes_out: t.bytes_out_total, brokers };
   state.lastTopic.set(t.topic, cur);
-  if (!prev || cur.t <= prev.t) return null;
+  if (!prev || cur.t <= prev.t || prev.brokers !== cur.brokers) return null;
   const s = (cur.t - prev.t) / 1000;
   const r = {};
   for (const k of ["records_in", "bytes_in", "records_out", "bytes_out"]) {
@@ -213,9 +214,10 @@ function renderTopics(j) {
   const seen = new Set();
   const rates = new Map();
   let recIn = 0, bytesIn = 0, anyRate = false;
+  const brokers = (j.brokers || []).join(",");
   for (const t of j.topics) {
     seen.add(t.topic);
-    const r = topicRates(t, at);
+    const r = topicRates(t, at, brokers);
     rates.set(t.topic, r);
     if (r) {
       pushHistory(state.topicRates, t.topic, now, r.records_in);
@@ -226,6 +228,7 @@ function renderTopics(j) {
   prune(state.lastTopic, seen);
   state.topics = { j, rates, now };
   drawTopics();
+  $("produced-label").textContent = j.scope === "cluster" ? "Produced (cluster)" : "Produced (this broker)";
   const ri = $("records-in-rate"), bi = $("bytes-in-rate");
   ri.textContent = anyRate ? fmtRate(recIn) + " rec/s" : "–";
   ri.dataset.perS = anyRate ? recIn.toFixed(3) : "";
@@ -238,6 +241,12 @@ function drawTopics() {
   if (!state.topics) return;
   const { j, rates, now } = state.topics;
   const showInternal = $("show-internal").checked;
+  const cluster = j.scope === "cluster";
+  $("topics-scope").textContent = cluster
+    ? "Throughput of the whole cluster (each partition counted at its leader), from two successive readings."
+    : "Throughput as this broker served it (it counts the partitions it leads), from two successive readings.";
+  $("topics-size-head").textContent = cluster ? "Size" : "Size here";
+  missingNote("topics-missing", j);
   const rows = [];
   for (const t of j.topics) {
     if (t.internal && !showInternal) continue;
@@ -257,7 +266,7 @@ function drawTopics() {
     el("td", { class: "num rate" }, r ? fmtRate(r.records_out) : "–"),
     el("td", { class: "num rate" }, r ? fmtBytes(r.bytes_out) + "/s" : "–"),
     el("td", { class: "num records-in" }, fmtInt(t.records_in_total)),
-    el("td", { class: "num" }, fmtBytes(t.size_bytes_here)),
+    el("td", { class: "num" }, fmtBytes(cluster ? t.size_bytes : t.size_bytes_here)),
     el("td", {}, sparkline(state.topicRates.get(t.topic) || [], now))));
   }
   if (!rows.length) rows.push(el("tr", {}, el("td", { class: "empty", colspan: 10 }, "no topics")));
@@ -266,8 +275,24 @@ function drawTopics() {
     ? "Showing " + j.topics.length + " of " + j.topics_total + " topics (limit " + j.limit + ")." : "";
 }
 
+/** Says which brokers did not answer a cluster-wide reading (a note, not the error banner: the rest is shown). */
+function missingNote(id, j) {
+  const m = j.missing_brokers || [];
+  const note = $(id);
+  note.dataset.missing = m.join(",");
+  note.textContent = m.length
+    ? "Broker" + (m.length > 1 ? "s " : " ") + m.join(", ") + " did not answer: " + (m.length > 1 ? "their" : "its") +
+      " figures are missing."
+    : "";
+}
+
 function renderGroups(j) {
   const at = Date.now();
+  const cluster = j.scope === "cluster";
+  $("groups-scope").textContent = cluster
+    ? "Every broker's groups, with the broker that coordinates them; lag is the leader's high watermark minus the committed offset."
+    : "Groups this broker coordinates; lag is the high watermark minus the committed offset, on partitions with a replica here.";
+  missingNote("groups-missing", j);
   const body = $("groups").tBodies[0];
   const seen = new Set();
   const rows = j.groups.map((g) => {
@@ -277,7 +302,7 @@ function renderGroups(j) {
       "data-topic-partition": p.topic + "/" + p.partition,
       "data-partition-lag": p.lag === null ? "" : p.lag,
     }, p.topic + "/" + p.partition + ": " + (p.lag === null
-      ? "committed " + fmtInt(p.committed_offset) + ", no replica here"
+      ? "committed " + fmtInt(p.committed_offset) + (cluster ? ", leader not answering" : ", no replica here")
       : fmtInt(p.lag) + " (" + fmtInt(p.committed_offset) + " of " + fmtInt(p.high_watermark) + ")")));
     const more = g.partitions_committed - parts.length;
     if (more > 0) parts.push(el("div", {}, "… " + more + " more"));
@@ -287,9 +312,11 @@ function renderGroups(j) {
       "data-members": g.members,
       "data-lag": g.lag_sum,
       "data-lag-max": g.lag_max,
+      "data-coordinator": g.coordinator === undefined ? "" : g.coordinator,
       class: g.lag_sum > 0 ? "lagging" : "",
     },
-    el("td", {}, g.group),
+    el("td", {}, g.group, g.coordinator === undefined ? null
+      : el("span", { class: "muted" }, " on broker " + g.coordinator)),
     el("td", {}, g.type + (g.protocol_type && g.protocol_type !== g.type ? " (" + g.protocol_type + ")" : "")),
     el("td", {}, g.state),
     el("td", { class: "num" }, fmtInt(g.members)),
@@ -299,7 +326,7 @@ function renderGroups(j) {
     el("td", { class: "parts" }, ...parts));
   });
   prune(state.groupLag, seen);
-  if (!rows.length) rows.push(el("tr", {}, el("td", { class: "empty", colspan: 8 }, "no groups coordinated here")));
+  if (!rows.length) rows.push(el("tr", {}, el("td", { class: "empty", colspan: 8 }, cluster ? "no groups" : "no groups coordinated here")));
   body.replaceChildren(...rows);
   $("groups-note").textContent = j.truncated
     ? "Showing " + j.groups.length + " of " + j.groups_total + " groups (limit " + j.limit + "), the most lagging first." : "";
