@@ -18,6 +18,7 @@ prints a summary line (delivery counts, dead-letter reasons, what came
 back).
 """
 
+import os
 import time
 
 import pytest
@@ -107,6 +108,23 @@ def _set_group_configs(bootstrap, group, configs):
     assert r["Responses"][0]["ErrorCode"] == 0, r
 
 
+def _share_coordinator(c):
+    """Creates `__share_group_state` (some share group's first fetch does)
+    and returns the leader of its partition 0 once settled."""
+    warm = harness.unique_topic("warm")
+    c.create_topic(warm, 1)
+    w = ShareConsumer({"bootstrap.servers": c.bootstrap, "group.id": "g-" + warm})
+    w.subscribe([warm])
+    try:
+        deadline = time.monotonic() + 30
+        while (time.monotonic() < deadline
+               and c.partition_state("__share_group_state", 0, {}) is None):
+            w.poll(0.2)
+    finally:
+        w.close()
+    return c.settled_leader("__share_group_state", 0)
+
+
 def _poll_values(consumer, want, timeout_s):
     """Polls until the values in `want` were all given, or the time is up;
     returns {value: message} of everything given."""
@@ -136,19 +154,7 @@ def test_a_dead_letter_written_before_a_crash_is_not_written_again(make_cluster)
     topic = harness.unique_topic("dlq-crash")
     dlq = "dlq." + topic
     group = "g-" + topic
-    # Some share group's first fetch creates __share_group_state.
-    warm = harness.unique_topic("dlq-crash-warm")
-    c.create_topic(warm, 1)
-    w = ShareConsumer({"bootstrap.servers": c.bootstrap, "group.id": "g-" + warm})
-    w.subscribe([warm])
-    try:
-        deadline = time.monotonic() + 30
-        while (time.monotonic() < deadline
-               and c.partition_state("__share_group_state", 0, {}) is None):
-            w.poll(0.2)
-    finally:
-        w.close()
-    coordinator = c.settled_leader("__share_group_state", 0)
+    coordinator = _share_coordinator(c)
     state_replicas = c.replicas_of("__share_group_state", 0)
     assert len(state_replicas) == 2, state_replicas
     follower = next(n for n in state_replicas if n != coordinator)
@@ -240,3 +246,63 @@ def test_a_dead_letter_written_before_a_crash_is_not_written_again(make_cluster)
         reader.close()
     offsets = sorted(int(h["__dlq.errors.offset"]) for h in letters)
     assert offsets == [0, 1], letters
+
+
+@needs_cluster
+def test_offsets_of_an_empty_share_group_are_described_from_any_coordinator(make_cluster):
+    """DescribeShareGroupOffsets without topics at a group coordinator that
+    neither holds the group's share state nor leads its partition: the
+    partition is listed (its state is at a peer's share coordinator) with
+    its lag against the leader's high watermark. Before, an empty group's
+    state at a peer was not found (GROUP_ID_NOT_FOUND) and the lag of a
+    partition led elsewhere was -1. DeleteGroups then deletes that state
+    at the peer too."""
+    c = make_cluster(3, settings={"share.coordinator.state.topic.num.partitions": 1})
+    state_leader = _share_coordinator(c)
+    group = next(g for g in ("g-desc-%d-%d" % (os.getpid(), i) for i in range(200))
+                 if c.coordinator_of(g) != state_leader)
+    coordinator = c.coordinator_of(group)
+    partition_leader = next(n for n in (1, 2, 3) if n != coordinator)
+    topic = harness.unique_topic("share-desc")
+    c.create_placed(topic, [[partition_leader]])
+    _set_group_configs(c.node(coordinator).bootstrap, group, {"share.auto.offset.reset": "earliest"})
+    p = Producer({"bootstrap.servers": c.bootstrap, "acks": "all", "linger.ms": 50})
+    for i in range(6):
+        p.produce(topic, value=b"r%d" % i, partition=0)
+    assert p.flush(10) == 0
+    consumer = ShareConsumer({"bootstrap.servers": c.bootstrap, "group.id": group})
+    consumer.subscribe([topic])
+    try:
+        got = _poll_values(consumer, {b"r%d" % i for i in range(6)}, 30)
+        assert len(got) == 6, got
+        consumer.poll(0.5)  # implicit acceptance of what was given
+    finally:
+        consumer.close()
+    for i in range(3):
+        p.produce(topic, value=b"s%d" % i, partition=0)
+    assert p.flush(10) == 0
+
+    def described():
+        with rawkafka.KafkaConn(c.node(coordinator).bootstrap) as k:
+            r = k.request(90, 1, {"Groups": [{"GroupId": group, "Topics": None}]})
+        return r["Groups"][0]
+    last = {}
+
+    def listed_with_lag():
+        last["group"] = g = described()
+        parts = [(t["TopicName"], q["PartitionIndex"], q["StartOffset"], q["Lag"])
+                 for t in g["Topics"] for q in t["Partitions"]]
+        return g["ErrorCode"] == 0 and parts == [(topic, 0, 6, 3)]
+    try:
+        harness.wait_until(listed_with_lag, timeout=15, interval=0.5,
+                           what="the group's partition with start 6 and lag 3")
+    except AssertionError:
+        raise AssertionError("DescribeShareGroupOffsets at broker %d (state at %d, partition "
+                             "led by %d): %s" % (coordinator, state_leader, partition_leader,
+                                                 last.get("group")))
+    # DeleteGroups deletes the state at the peer too: nothing is left to
+    # describe anywhere.
+    with rawkafka.KafkaConn(c.node(coordinator).bootstrap) as k:
+        r = k.request(42, 2, {"GroupsNames": [group]})
+    assert r["Results"][0]["ErrorCode"] == 0, r
+    assert described()["ErrorCode"] == 69  # GROUP_ID_NOT_FOUND

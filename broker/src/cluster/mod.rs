@@ -72,11 +72,12 @@ pub const SHARE_DLQ_GROUP: GroupId = GroupId { key: 0, index: 6 };
 /// to the controller leader (`quorum::serve`), handled on shard 0.
 pub const QUORUM_GROUP: GroupId = GroupId { key: 0, index: 7 };
 
-/// Not a Raft group: the address of a share-partition leader's reads of a
-/// dead-letter partition a peer leads (a Fetch request by topic id,
-/// `share::dlq::serve_read`), to find dead letters a crashed leader wrote
-/// but never recorded; handled on shard 0.
-pub const SHARE_DLQ_READ_GROUP: GroupId = GroupId { key: 0, index: 8 };
+/// Not a Raft group: the address of a broker's reads of a partition a
+/// peer leads, for share groups (a Fetch request by topic id,
+/// `share::remote_read::serve`): the dead-letter fence's read-back of
+/// dead letters a crashed leader wrote but never recorded, and the high
+/// watermark behind a share-partition's lag; handled on shard 0.
+pub const SHARE_READ_GROUP: GroupId = GroupId { key: 0, index: 8 };
 
 /// Not a Raft group: the address of a broker's question for a peer's own
 /// status figures (its topics' counters, its groups and their committed
@@ -309,12 +310,12 @@ async fn deliver_here(
                 ),
             }
         }
-        RaftRequest::App(body) if group == SHARE_DLQ_READ_GROUP => {
-            match crate::share::dlq::serve_read(&shard, body).await {
+        RaftRequest::App(body) if group == SHARE_READ_GROUP => {
+            match crate::share::remote_read::serve(&shard, body).await {
                 Ok(b) => RaftResponse::App(b),
                 Err(e) => failure(
                     FailureCode::Refused,
-                    format!("bad dead-letter read request: {e}"),
+                    format!("bad partition read request: {e}"),
                 ),
             }
         }

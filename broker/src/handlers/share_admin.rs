@@ -31,7 +31,7 @@ use kafka_protocol::generated::{
 use uuid::Uuid;
 
 use crate::acl::{Authz, op};
-use crate::shard::{Shard, owner_shard};
+use crate::shard::Shard;
 use crate::share::admin::{forget_everywhere, view};
 use crate::share::coordinator::{self as state, StoredState};
 use crate::share::records::ShareKey;
@@ -73,7 +73,7 @@ pub async fn describe(
             None => {
                 let mut known: BTreeSet<(Uuid, i32)> = v.partitions.iter().copied().collect();
                 known.extend(
-                    state::local_keys(shard, &g.group_id)
+                    state::group_keys(shard, &g.group_id)
                         .await
                         .into_iter()
                         .map(|k| (k.topic_id, k.partition)),
@@ -160,18 +160,17 @@ pub async fn describe(
     }
 }
 
-/// KIP-1226's lag: records from the start offset to the high watermark
-/// whose delivery is not complete (-1 when the partition is led elsewhere).
+/// KIP-1226's lag: records from the start offset to the partition
+/// leader's high watermark whose delivery is not complete (-1 when the
+/// leader cannot be asked).
 async fn lag(shard: &Rc<Shard>, tp: (Uuid, i32), st: &StoredState) -> i64 {
-    let owner = owner_shard(tp.0, tp.1, shard.shard_count());
-    let hw = shard
-        .submit_to(owner, move |s| async move {
-            s.led_partition(&tp).map(|p| p.high_watermark())
-        })
-        .await
-        .ok()
-        .flatten();
-    let Some(hw) = hw else { return -1 };
+    let hw = match crate::share::remote_read::high_watermark(shard, tp).await {
+        Ok(hw) => hw,
+        Err((code, message)) => {
+            tracing::debug!(partition = tp.1, ?code, %message, "no high watermark for a share group's lag");
+            return -1;
+        }
+    };
     let done: i64 = st
         .batches
         .iter()

@@ -78,7 +78,7 @@ pub async fn delete_group(shard: &Rc<Shard>, group: &str) -> Option<ErrorCode> {
     };
     let mut keys: BTreeSet<(Uuid, i32)> = v.partitions.iter().copied().collect();
     keys.extend(
-        state::local_keys(shard, group)
+        state::group_keys(shard, group)
             .await
             .into_iter()
             .map(|k| (k.topic_id, k.partition)),

@@ -19,16 +19,19 @@
 //! term, possibly another leader in between) replays it again. A peer's
 //! share-partition leader reaches this broker over the node-to-node
 //! transport ([`crate::cluster::SHARE_STATE_GROUP`]) with Kafka's own
-//! ReadShareGroupState / WriteShareGroupState requests.
+//! ReadShareGroupState / WriteShareGroupState requests (and
+//! DescribeShareGroupOffsets for the share-partitions of a group a peer
+//! holds, [`group_keys`]).
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use kafka_protocol::ErrorCode;
 use kafka_protocol::Message;
+use kafka_protocol::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequestGroup;
 use kafka_protocol::generated::read_share_group_state_request::{
     PartitionData as ReadPartitionData, ReadStateData,
 };
@@ -36,6 +39,7 @@ use kafka_protocol::generated::write_share_group_state_request::{
     PartitionData as WritePartitionData, StateBatch as WireStateBatch, WriteStateData,
 };
 use kafka_protocol::generated::{
+    DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsResponse,
     ReadShareGroupStateRequest, ReadShareGroupStateResponse, WriteShareGroupStateRequest,
     WriteShareGroupStateResponse,
 };
@@ -201,6 +205,68 @@ pub async fn local_keys(shard: &Rc<Shard>, group: &str) -> Vec<ShareKey> {
             .await
             .unwrap_or_default();
         out.extend(keys);
+    }
+    out.sort_by_key(|k| (k.topic_id, k.partition));
+    out.dedup();
+    out
+}
+
+/// The share-partitions of `group` with state anywhere in the cluster:
+/// [`local_keys`] here and at every peer leading a `__share_group_state`
+/// partition (asked at once, each within [`PEER_TIMEOUT`]). Kafka's group
+/// coordinator knows them from the ShareGroupStatePartitionMetadata it
+/// persists; this broker asks the share coordinators instead. A peer that
+/// does not answer is left out (logged), as a partition whose state is
+/// not readable.
+pub async fn group_keys(shard: &Rc<Shard>, group: &str) -> Vec<ShareKey> {
+    let mut out = local_keys(shard, group).await;
+    let (Some(t), Some(net)) = (shard.metadata().topic(STATE_TOPIC).cloned(), shard.net()) else {
+        return out;
+    };
+    let me = shard.ctx.config.node_id;
+    let peers: BTreeSet<i32> = (0..t.partitions)
+        .map(|p| shard.leader_of(&(t.id, p)))
+        .filter(|&l| l >= 0 && l != me)
+        .collect();
+    let calls = peers.into_iter().map(|peer| {
+        let net = net.clone();
+        async move {
+            let req = DescribeShareGroupOffsetsRequest {
+                groups: vec![DescribeShareGroupOffsetsRequestGroup {
+                    group_id: group.to_string(),
+                    topics: None,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            };
+            let body = framed(KEYS_API, req.encode_to_bytes(KEYS_RPC_VERSION)).ok()?;
+            let reply = crate::cluster::call_group(
+                &net,
+                peer,
+                crate::cluster::SHARE_STATE_GROUP,
+                body,
+                PEER_TIMEOUT,
+            )
+            .await
+            .inspect_err(|e| tracing::warn!(peer, error = %e, "a peer's share-partitions of a group are not known"))
+            .ok()?;
+            DescribeShareGroupOffsetsResponse::decode_exact(reply, KEYS_RPC_VERSION).ok()
+        }
+    });
+    for resp in futures_util::future::join_all(calls)
+        .await
+        .into_iter()
+        .flatten()
+    {
+        for g in resp.groups {
+            for t in g.topics {
+                out.extend(t.partitions.iter().map(|p| ShareKey {
+                    group_id: group.to_string(),
+                    topic_id: t.topic_id,
+                    partition: p.partition_index,
+                }));
+            }
+        }
     }
     out.sort_by_key(|k| (k.topic_id, k.partition));
     out.dedup();
@@ -824,6 +890,41 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
             }
             resp.encode_to_bytes(RPC_VERSION).map_err(|e| e.to_string())
         }
+        KEYS_API => {
+            use kafka_protocol::generated::describe_share_group_offsets_response::{
+                DescribeShareGroupOffsetsResponseGroup, DescribeShareGroupOffsetsResponsePartition,
+                DescribeShareGroupOffsetsResponseTopic,
+            };
+            let req = DescribeShareGroupOffsetsRequest::decode_exact(body, KEYS_RPC_VERSION)
+                .map_err(|e| e.to_string())?;
+            let mut resp = DescribeShareGroupOffsetsResponse::default();
+            for g in req.groups {
+                let mut out = DescribeShareGroupOffsetsResponseGroup {
+                    group_id: g.group_id.clone(),
+                    ..Default::default()
+                };
+                for k in local_keys(shard, &g.group_id).await {
+                    let p = DescribeShareGroupOffsetsResponsePartition {
+                        partition_index: k.partition,
+                        start_offset: -1,
+                        leader_epoch: -1,
+                        lag: -1,
+                        ..Default::default()
+                    };
+                    match out.topics.last_mut() {
+                        Some(t) if t.topic_id == k.topic_id => t.partitions.push(p),
+                        _ => out.topics.push(DescribeShareGroupOffsetsResponseTopic {
+                            topic_id: k.topic_id,
+                            partitions: vec![p],
+                            ..Default::default()
+                        }),
+                    }
+                }
+                resp.groups.push(out);
+            }
+            resp.encode_to_bytes(KEYS_RPC_VERSION)
+                .map_err(|e| e.to_string())
+        }
         other => Err(format!("unknown share state api {other}")),
     }
 }
@@ -862,3 +963,7 @@ fn framed<E>(api: i16, body: Result<Bytes, E>) -> Result<Bytes, ErrorCode> {
 const READ_API: i16 = 84;
 const WRITE_API: i16 = 85;
 const DELETE_API: i16 = 86;
+/// A peer's share-partitions of a group: DescribeShareGroupOffsets with
+/// no topics, answered with the partitions alone ([`group_keys`]).
+const KEYS_API: i16 = 90;
+const KEYS_RPC_VERSION: i16 = 0;

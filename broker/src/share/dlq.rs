@@ -18,8 +18,8 @@
 //! partition's dead letters in order; when a peer leads it, the batch is
 //! sent to that peer over the node-to-node transport
 //! ([`crate::cluster::SHARE_DLQ_GROUP`], a Produce request with acks=all)
-//! and appended there like any produce; reads go the same way as a Fetch
-//! by topic id ([`crate::cluster::SHARE_DLQ_READ_GROUP`]). A failed write
+//! and appended there like any produce; reads go through
+//! [`super::remote_read`]. A failed write
 //! answers the acknowledgement with an error and keeps the record in
 //! flight (it is tried again later).
 
@@ -37,6 +37,7 @@ use kafka_protocol::records::{Header, NewRecord, RecordBatch, RecordBatchBuilder
 
 use super::inflight::Archived;
 use super::records::ShareKey;
+use super::remote_read;
 use crate::partition::{Partition, now_ms};
 use crate::shard::{Shard, owner_shard};
 
@@ -356,26 +357,11 @@ const SCAN_TIMEOUT: Duration = Duration::from_secs(20);
 /// Reads of one [`scan`] at most (with [`READ_BYTES`]: 4 GiB of dead
 /// letters written since the share-partition's last recorded archive).
 const SCAN_MAX_READS: usize = 4096;
-/// How long a read waits for a new leader's high watermark to cover its
-/// whole log (an entry of its term commits): a dead letter the last
-/// leader acknowledged is committed, but a new leader's high watermark
-/// may still be below it.
-const CAUGHT_UP_WAIT: Duration = Duration::from_secs(5);
-/// The Fetch version of reads between brokers (by topic id).
-const READ_RPC_VERSION: i16 = 13;
-
-/// One read of a dead-letter partition.
-struct Chunk {
-    /// Concatenated batches.
-    records: Bytes,
-    high_watermark: i64,
-    log_start_offset: i64,
-}
 
 /// Where the next dead letter written to `target` goes at the earliest:
 /// its high watermark (every later append lands at or past it).
 pub async fn end_offset(shard: &Rc<Shard>, target: &Target) -> Result<i64, (ErrorCode, String)> {
-    Ok(read(shard, target, 0, 0).await?.high_watermark)
+    remote_read::high_watermark(shard, target.key()).await
 }
 
 /// The source offsets of the share-partition `key`'s dead letters in
@@ -403,7 +389,7 @@ pub async fn scan(
         if started.elapsed() > SCAN_TIMEOUT {
             break;
         }
-        let chunk = read(shard, target, at, READ_BYTES).await?;
+        let chunk = remote_read::read(shard, target.key(), at, READ_BYTES).await?;
         let until = *until.get_or_insert(chunk.high_watermark);
         at = at.max(chunk.log_start_offset);
         let mut next = at;
@@ -462,207 +448,6 @@ pub async fn scan(
             target.partition, target.topic.name
         ),
     ))
-}
-
-/// Reads `target` from `from` (`max_bytes` 0: only its offsets), at its
-/// leader.
-async fn read(
-    shard: &Rc<Shard>,
-    target: &Target,
-    from: i64,
-    max_bytes: usize,
-) -> Result<Chunk, (ErrorCode, String)> {
-    let tp = target.key();
-    if shard.is_cluster() {
-        let leader = shard.leader_of(&tp);
-        if leader < 0 {
-            return Err((
-                ErrorCode::NotLeaderOrFollower,
-                format!(
-                    "partition {} of the dead-letter topic {} has no leader",
-                    target.partition, target.topic.name
-                ),
-            ));
-        }
-        if leader != shard.ctx.config.node_id {
-            return read_peer(shard, leader, tp, from, max_bytes).await;
-        }
-    }
-    let owner = owner_shard(tp.0, tp.1, shard.shard_count());
-    shard
-        .submit_to(owner, move |s| async move {
-            read_here(&s, tp, from, max_bytes).await
-        })
-        .await
-        .unwrap_or(Err(ErrorCode::NotLeaderOrFollower))
-        .map_err(|c| {
-            (
-                c,
-                format!("reading the dead-letter partition: {}", c.message()),
-            )
-        })
-}
-
-/// [`read`] on the shard owning the partition, on its leader.
-async fn read_here(
-    s: &Rc<Shard>,
-    tp: (uuid::Uuid, i32),
-    from: i64,
-    max_bytes: usize,
-) -> Result<Chunk, ErrorCode> {
-    let dp = s.led_partition(&tp).ok_or(ErrorCode::NotLeaderOrFollower)?;
-    let end = dp.log.log_end_offset();
-    let waited = std::time::Instant::now();
-    while dp.high_watermark() < end {
-        if waited.elapsed() > CAUGHT_UP_WAIT {
-            return Err(ErrorCode::OffsetNotAvailable);
-        }
-        monoio::time::sleep(Duration::from_millis(5)).await;
-    }
-    let high_watermark = dp.high_watermark();
-    let log_start_offset = dp.log.log_start_offset();
-    let from = from.max(log_start_offset);
-    let mut records = bytes::BytesMut::new();
-    if max_bytes > 0 && from < high_watermark {
-        let r = dp
-            .read(from, max_bytes)
-            .await
-            .map_err(|e| crate::partition::storage_error_code(&e))?;
-        for b in r.batches {
-            records.extend_from_slice(&b);
-        }
-    }
-    Ok(Chunk {
-        records: records.freeze(),
-        high_watermark,
-        log_start_offset,
-    })
-}
-
-/// [`read`] at a peer: a one-partition Fetch by topic id.
-async fn read_peer(
-    shard: &Rc<Shard>,
-    leader: i32,
-    tp: (uuid::Uuid, i32),
-    from: i64,
-    max_bytes: usize,
-) -> Result<Chunk, (ErrorCode, String)> {
-    use kafka_protocol::generated::fetch_request::{FetchPartition, FetchTopic};
-    use kafka_protocol::generated::{FetchRequest, FetchResponse};
-    let net = shard.net().ok_or((
-        ErrorCode::NotLeaderOrFollower,
-        "not in cluster mode".to_string(),
-    ))?;
-    let req = FetchRequest {
-        replica_id: -1,
-        max_bytes: max_bytes as i32,
-        topics: vec![FetchTopic {
-            topic_id: tp.0,
-            partitions: vec![FetchPartition {
-                partition: tp.1,
-                fetch_offset: from,
-                partition_max_bytes: max_bytes as i32,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    let body = req
-        .encode_to_bytes(READ_RPC_VERSION)
-        .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
-    let reply = crate::cluster::call_group(
-        &net,
-        leader,
-        crate::cluster::SHARE_DLQ_READ_GROUP,
-        body,
-        CAUGHT_UP_WAIT + Duration::from_secs(10),
-    )
-    .await
-    .map_err(|e| {
-        (
-            ErrorCode::NotLeaderOrFollower,
-            format!("dead-letter read from broker {leader}: {e}"),
-        )
-    })?;
-    let resp = FetchResponse::decode_exact(reply, READ_RPC_VERSION)
-        .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
-    let p = resp
-        .responses
-        .into_iter()
-        .flat_map(|t| t.partitions)
-        .next()
-        .ok_or((
-            ErrorCode::UnknownServerError,
-            format!("dead-letter read from broker {leader}: an empty answer"),
-        ))?;
-    if p.error_code != 0 {
-        let code = ErrorCode::from_code(p.error_code).unwrap_or(ErrorCode::UnknownServerError);
-        return Err((
-            code,
-            format!("dead-letter read at broker {leader}: {}", code.message()),
-        ));
-    }
-    Ok(Chunk {
-        records: p.records.unwrap_or_default(),
-        high_watermark: p.high_watermark,
-        log_start_offset: p.log_start_offset,
-    })
-}
-
-/// A peer's read of a dead-letter partition this broker leads (a
-/// one-partition Fetch by topic id), on shard 0.
-pub async fn serve_read(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, String> {
-    use kafka_protocol::generated::fetch_response::{FetchableTopicResponse, PartitionData};
-    use kafka_protocol::generated::{FetchRequest, FetchResponse};
-    let req = FetchRequest::decode_exact(body, READ_RPC_VERSION).map_err(|e| e.to_string())?;
-    let (topic_id, p) = req
-        .topics
-        .first()
-        .and_then(|t| t.partitions.first().map(|p| (t.topic_id, p)))
-        .ok_or("a dead-letter read names no partition")?;
-    let (partition, from) = (p.partition, p.fetch_offset);
-    let max_bytes = usize::try_from(p.partition_max_bytes)
-        .unwrap_or(0)
-        .min(READ_BYTES);
-    let exists = shard
-        .metadata()
-        .topic_by_id(&topic_id)
-        .is_some_and(|t| partition >= 0 && partition < t.partitions);
-    let mut out = PartitionData {
-        partition_index: partition,
-        ..Default::default()
-    };
-    if !exists {
-        out.error_code = ErrorCode::UnknownTopicOrPartition.code();
-    } else {
-        let tp = (topic_id, partition);
-        let owner = owner_shard(topic_id, partition, shard.shard_count());
-        let r = shard
-            .submit_to(owner, move |s| async move {
-                read_here(&s, tp, from, max_bytes).await
-            })
-            .await
-            .unwrap_or(Err(ErrorCode::NotLeaderOrFollower));
-        match r {
-            Ok(c) => {
-                out.high_watermark = c.high_watermark;
-                out.log_start_offset = c.log_start_offset;
-                out.records = Some(c.records);
-            }
-            Err(code) => out.error_code = code.code(),
-        }
-    }
-    let resp = FetchResponse {
-        responses: vec![FetchableTopicResponse {
-            topic_id,
-            partitions: vec![out],
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    resp.encode_to_bytes(READ_RPC_VERSION)
-        .map_err(|e| e.to_string())
 }
 
 /// Creates the dead-letter topic when `errors.deadletterqueue.auto.create.topics.enable`.

@@ -24,6 +24,7 @@ pub mod dlq;
 pub mod inflight;
 pub mod leader;
 pub mod records;
+pub mod remote_read;
 pub mod session;
 
 use std::rc::Rc;
