@@ -113,6 +113,10 @@ def test_status_api_merges_every_broker(tmp_path):
         _, cut = get_json(b1 + "/v1/topics?limit=1")
         assert cut["truncated"] and len(cut["topics"]) == 1
         assert cut["topics_total"] == j["topics_total"]
+        # Peers were asked for that topic only, and sent its figures.
+        first = cut["topics"][0]
+        assert first["topic"] == mirrored, first  # user topics by name: mirrored-, orders-, ready-
+        assert first["records_in_total"] == by[first["topic"]]["records_in_total"], (first, j)
         # Broker 1's own view: it served none of it.
         _, local = get_json(b1 + "/v1/topics?scope=local")
         assert local["scope"] == "local" and "missing_brokers" not in local

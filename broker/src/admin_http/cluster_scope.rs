@@ -25,9 +25,12 @@
 //! Brokers that are fenced, or do not answer in time, are left out and
 //! named in `missing_brokers`: the answer comes within about
 //! [`PEER_TIMEOUT_MS`] whatever a peer does. What a peer sends is
-//! proportional to the topics, groups, commits and partitions it leads
-//! (not cut by `limit`: the merge must see every partition's lag to rank
-//! groups); the HTTP answer stays cut by `limit` and `partitions`.
+//! bounded by `limit` for `/v1/topics` (peers are sent the names of the
+//! first `limit` topics in the answer's order and send only theirs); for
+//! `/v1/groups` it is proportional to the groups, commits and partitions
+//! it leads (not cut by `limit`: the merge must see every partition's lag
+//! to rank groups); the HTTP answer stays cut by `limit` and
+//! `partitions`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -73,6 +76,11 @@ pub enum Want {
 #[derive(Debug, Serialize, Deserialize)]
 struct Ask {
     want: Want,
+    /// [`Want::Topics`]: only these topics' figures (the first `limit` in
+    /// the answer's order), so a peer's answer is bounded by `limit`, not
+    /// by how many topics exist. Absent: every topic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    topics: Option<Vec<String>>,
 }
 
 /// One topic's figures on one broker.
@@ -213,7 +221,11 @@ pub async fn serve(shard: &Rc<Shard>, body: Bytes) -> Result<Bytes, ServeError> 
         Duration::from_millis(PEER_GATHER_TIMEOUT_MS),
     )
     .await?;
-    let f = BrokerFigures::from_samples(shard.ctx.config.node_id, &samples, ask.want);
+    let mut f = BrokerFigures::from_samples(shard.ctx.config.node_id, &samples, ask.want);
+    if let Some(names) = ask.topics {
+        let wanted: BTreeSet<String> = names.into_iter().collect();
+        f.topics.retain(|t| wanted.contains(&t.topic));
+    }
     serde_json::to_vec(&f)
         .map(Bytes::from)
         .map_err(ServeError::Encode)
@@ -243,11 +255,13 @@ struct Asked {
 /// Asks every other registered broker for its figures, from shard 0 (the
 /// transport lives on the shards), without waiting: the caller gathers
 /// its own samples meanwhile, then [`Pending::wait`]s.
-pub fn ask_peers(peers: &[flume::Sender<Job>], want: Want) -> Pending {
+/// `topics_limit`: for [`Want::Topics`], the answer's `limit` (peers send
+/// the figures of those topics only).
+pub fn ask_peers(peers: &[flume::Sender<Job>], want: Want, topics_limit: usize) -> Pending {
     let (tx, rx) = mpsc::sync_channel(1);
     let job: Job = Box::new(move |s: Rc<Shard>| {
         Box::pin(async move {
-            let _ = tx.send(ask_from_shard0(&s, want).await);
+            let _ = tx.send(ask_from_shard0(&s, want, topics_limit).await);
         })
     });
     // A broker stopping drops the job: `wait` then says every peer is
@@ -261,7 +275,7 @@ pub fn ask_peers(peers: &[flume::Sender<Job>], want: Want) -> Pending {
     }
 }
 
-async fn ask_from_shard0(s0: &Rc<Shard>, want: Want) -> Asked {
+async fn ask_from_shard0(s0: &Rc<Shard>, want: Want, topics_limit: usize) -> Asked {
     let me = s0.ctx.config.node_id;
     let meta = s0.metadata();
     let (mut fenced, mut live) = (Vec::new(), Vec::new());
@@ -279,7 +293,15 @@ async fn ask_from_shard0(s0: &Rc<Shard>, want: Want) -> Asked {
             .collect();
         return Asked { fenced, answers };
     };
-    let body = Bytes::from(serde_json::to_vec(&Ask { want }).unwrap_or_default());
+    // The topics the answer lists: the first `limit` in its order.
+    let topics = (want == Want::Topics).then(|| {
+        status::topic_infos(&meta)
+            .into_iter()
+            .take(topics_limit)
+            .map(|t| t.name)
+            .collect()
+    });
+    let body = Bytes::from(serde_json::to_vec(&Ask { want, topics }).unwrap_or_default());
     let timeout = Duration::from_millis(PEER_TIMEOUT_MS);
     let calls = live.into_iter().map(|node| {
         let net = net.clone();
@@ -627,6 +649,12 @@ mod tests {
         let b = serde_json::to_vec(&f).unwrap();
         assert_eq!(serde_json::from_slice::<BrokerFigures>(&b).unwrap(), f);
         let ask: Ask = serde_json::from_slice(br#"{"want":"groups"}"#).unwrap();
-        assert_eq!(ask.want, Want::Groups);
+        assert_eq!((ask.want, ask.topics), (Want::Groups, None));
+        let ask = Ask {
+            want: Want::Topics,
+            topics: Some(vec!["orders".into()]),
+        };
+        let back: Ask = serde_json::from_slice(&serde_json::to_vec(&ask).unwrap()).unwrap();
+        assert_eq!(back.topics, Some(vec!["orders".to_string()]));
     }
 }

@@ -130,7 +130,7 @@ fn topics(admin: &Admin, query: &str) -> Reply {
         Err(e) => return bad_request(e),
     };
     // The peers work while this broker gathers its own samples.
-    let pending = cluster.then(|| cluster_scope::ask_peers(&admin.peers, Want::Topics));
+    let pending = cluster.then(|| cluster_scope::ask_peers(&admin.peers, Want::Topics, limit));
     let s = match samples(admin, Detail::Status) {
         Ok(s) => s,
         Err(e) => return unavailable(e),
@@ -176,7 +176,7 @@ fn groups(admin: &Admin, query: &str) -> Reply {
         Ok(c) => c,
         Err(e) => return bad_request(e),
     };
-    let pending = cluster.then(|| cluster_scope::ask_peers(&admin.peers, Want::Groups));
+    let pending = cluster.then(|| cluster_scope::ask_peers(&admin.peers, Want::Groups, limit));
     let s = match samples(admin, Detail::Status) {
         Ok(s) => s,
         Err(e) => return unavailable(e),
