@@ -383,7 +383,7 @@ async fn load_once(
         expiring: false,
     }));
     if let Some(fence) = dlq_fence {
-        settle_dead_letters(shard, key, &sp, fence).await?;
+        settle_dead_letters(shard, key, part, &sp, fence).await?;
     }
     // A new share-partition's start is written before anything is served,
     // so `latest` means the end of the log when the group first read it,
@@ -401,6 +401,7 @@ async fn load_once(
 async fn settle_dead_letters(
     shard: &Rc<Shard>,
     key: &ShareKey,
+    part: &Rc<Partition>,
     sp: &Rc<RefCell<SharePartition>>,
     fence: DlqFence,
 ) -> Result<(), ErrorCode> {
@@ -421,12 +422,17 @@ async fn settle_dead_letters(
             ErrorCode::CoordinatorLoadInProgress
         })?;
     tracing::debug!(group = %key.group_id, partition = key.partition, from = fence.offset, until, ?found, "dead letters read back");
+    let max_record_locks = limits(shard, &key.group_id).max_record_locks;
     let archived = {
         let mut p = sp.borrow_mut();
-        let start = p.state.start_offset();
+        let found = plausible_letters(
+            found,
+            p.state.start_offset(),
+            part.high_watermark(),
+            max_record_locks,
+        );
         let n = p.state.archive_offsets(&found);
-        p.dead_lettered
-            .extend(found.iter().copied().filter(|&o| o >= start));
+        p.dead_lettered.extend(found);
         p.dlq_written_end = until;
         n
     };
@@ -437,6 +443,27 @@ async fn settle_dead_letters(
         persist(shard, key, sp).await?;
     }
     Ok(())
+}
+
+/// Of the source offsets read back from the dead-letter topic, those that
+/// can stand for records of this share-partition: at or past its `start`,
+/// below the log's high watermark, and less than `max_record_locks` past
+/// the start (no leader acquires further: the record-lock limit counts
+/// from a start that only moves forward). Anything else, a record in the
+/// dead-letter topic with forged or stale headers, is ignored, so it can
+/// neither make the state hand out millions of offsets nor hold the fence
+/// back for ever.
+fn plausible_letters(
+    found: Vec<i64>,
+    start: i64,
+    high_watermark: i64,
+    max_record_locks: i64,
+) -> Vec<i64> {
+    let end = high_watermark.min(start.saturating_add(max_record_locks));
+    found
+        .into_iter()
+        .filter(|&o| o >= start && o < end)
+        .collect()
 }
 
 /// Where a share group starts reading a partition it never read:
@@ -1077,10 +1104,15 @@ async fn dead_letter(
     };
     if sp.borrow().dlq_uncertain {
         let (found, until) = super::dlq::scan(shard, key, &target, fence.offset).await?;
+        let max_record_locks = limits(shard, &key.group_id).max_record_locks;
         let mut p = sp.borrow_mut();
-        let start = p.state.start_offset();
-        p.dead_lettered
-            .extend(found.into_iter().filter(|&o| o >= start));
+        let found = plausible_letters(
+            found,
+            p.state.start_offset(),
+            part.high_watermark(),
+            max_record_locks,
+        );
+        p.dead_lettered.extend(found);
         p.dlq_written_end = p.dlq_written_end.max(until);
         p.dlq_uncertain = false;
         not_written(&p, &mut archived);
@@ -1194,4 +1226,29 @@ pub fn start_offsets(group: &str) -> Vec<((Uuid, i32), i64)> {
 /// deleted or its offsets altered: the next use reloads them).
 pub fn forget_group(group: &str) {
     LEADERS.with(|l| l.borrow_mut().parts.retain(|k, _| k.group_id != group));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plausible_letters;
+
+    #[test]
+    fn dead_letters_read_back_are_kept_only_where_a_leader_could_have_acquired() {
+        // Start 100, high watermark 1,000, at most 50 records locked.
+        let found = vec![-1, 99, 100, 120, 149, 150, 999, i64::MAX];
+        assert_eq!(
+            plausible_letters(found, 100, 1_000, 50),
+            vec![100, 120, 149]
+        );
+        // The high watermark cuts before the lock limit.
+        assert_eq!(
+            plausible_letters(vec![100, 104, 105], 100, 105, 50),
+            vec![100, 104]
+        );
+        // No overflow at the edges.
+        assert_eq!(
+            plausible_letters(vec![i64::MAX - 1], i64::MAX - 2, i64::MAX, i64::MAX),
+            vec![i64::MAX - 1]
+        );
+    }
 }
