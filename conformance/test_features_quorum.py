@@ -1,9 +1,9 @@
 """Feature flags (KIP-584) and the metadata quorum (DescribeQuorum).
 
 - ApiVersions v3/v4 carry Tidemark's fixed features: metadata.version
-  4.2-IV1 (29), kraft.version 0, group.version 1, transaction.version 0
-  (transactions v2 not built: clients must not switch to it), share.version
-  1; below v4 features whose supported minimum is 0 are left out, and a
+  4.2-IV1 (29), kraft.version 0, group.version 1, transaction.version 2
+  (transactions v2, KIP-890: test_transactions_v2.py), share.version 1;
+  below v4 features whose supported minimum is 0 are left out, and a
   level-0 feature is never listed as finalized (Kafka's rules). The same
   through kafka-python's `describe_features`.
 - UpdateFeatures: keeping a level succeeds (per-feature results below v2,
@@ -30,9 +30,10 @@ API_DESCRIBE_QUORUM = 55
 INVALID_UPDATE_VERSION = 95
 METADATA = "__cluster_metadata"
 
-FINALIZED = {"metadata.version": 29, "group.version": 1, "share.version": 1}
+FINALIZED = {"metadata.version": 29, "group.version": 1, "transaction.version": 2,
+             "share.version": 1}
 SUPPORTED = {"metadata.version": (29, 29), "kraft.version": (0, 0), "group.version": (1, 1),
-             "transaction.version": (0, 0), "share.version": (1, 1)}
+             "transaction.version": (2, 2), "share.version": (1, 1)}
 
 
 def _api_versions(addr, version):
@@ -55,8 +56,8 @@ def test_api_versions_features(broker):
     sup, fin = _features(v4)
     assert sup == SUPPORTED, sup
     assert fin == {k: (v, v) for k, v in FINALIZED.items()}, fin
-    assert "transaction.version" not in fin  # finalized at 0: not listed
-    assert v4["FinalizedFeaturesEpoch"] == 1
+    assert "kraft.version" not in fin  # finalized at 0: not listed
+    assert v4["FinalizedFeaturesEpoch"] == 2
     assert v4.get("ZkMigrationReady", False) is False  # tagged, default false: absent
     keys = {k["ApiKey"]: (k["MinVersion"], k["MaxVersion"]) for k in v4["ApiKeys"]}
     assert keys[API_UPDATE_FEATURES] == (0, 2)
@@ -79,9 +80,9 @@ def test_describe_features_through_kafka_python(broker):
     assert got["metadata.version"]["finalized"] == (29, 29), got
     assert got["group.version"]["finalized"] == (1, 1), got
     assert got["share.version"]["finalized"] == (1, 1), got
-    assert got["metadata.version"]["finalized_epoch"] == 1, got
-    # Transactions v2 is not finalized, so clients keep using v1.
-    assert "finalized" not in got.get("transaction.version", {}), got
+    assert got["metadata.version"]["finalized_epoch"] == 2, got
+    # Transactions v2 is finalized: the Java client and franz-go use it.
+    assert got["transaction.version"]["finalized"] == (2, 2), got
 
 
 def _update(addr, version, updates, validate_only=False):
@@ -96,7 +97,7 @@ def _update(addr, version, updates, validate_only=False):
 
 def test_update_features(broker):
     addr = broker.bootstrap
-    keep = [("metadata.version", 29, 1), ("group.version", 1, 2), ("transaction.version", 0, 1)]
+    keep = [("metadata.version", 29, 1), ("group.version", 1, 2), ("transaction.version", 2, 1)]
     r = _update(addr, 1, keep)
     assert r["ErrorCode"] == 0 and r["ErrorMessage"] is None, r
     assert sorted((x["Feature"], x["ErrorCode"]) for x in r["Results"]) == \
@@ -110,15 +111,15 @@ def test_update_features(broker):
     assert _update(addr, 1, keep, validate_only=True)["ErrorCode"] == 0
 
     for version, validate_only in ((1, False), (1, True), (2, False), (2, True)):
-        r = _update(addr, version, [("group.version", 1, 1), ("transaction.version", 2, 1)],
+        r = _update(addr, version, [("group.version", 1, 1), ("transaction.version", 0, 2)],
                     validate_only)
         assert r["ErrorCode"] == INVALID_UPDATE_VERSION, r
         assert not r.get("Results"), r  # the whole request fails
         msg = r["ErrorMessage"]
         assert msg.startswith("The update failed for all features since the following "
-                              "feature had an error: Invalid update version 2 for feature "
+                              "feature had an error: Invalid update version 0 for feature "
                               "transaction.version."), msg
-        assert "transactions v2 (KIP-890) are not implemented" in msg, msg
+        assert "only supports versions 2." in msg and "cannot be lowered" in msg, msg
 
     r = _update(addr, 2, [("metadata.version", 28, 2)])
     assert r["ErrorCode"] == INVALID_UPDATE_VERSION, r
@@ -135,7 +136,7 @@ def test_update_features(broker):
     admin = KafkaAdminClient(bootstrap_servers=addr)
     try:
         try:
-            res = admin.update_features({"transaction.version": 2})
+            res = admin.update_features({"transaction.version": 0})
         except Exception as e:  # kafka-python raises the top-level error
             assert "InvalidUpdateVersion" in type(e).__name__ or "95" in str(e), repr(e)
         else:

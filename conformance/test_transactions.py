@@ -391,7 +391,9 @@ def test_a_late_batch_of_an_ended_transaction_cannot_leave_it_open(broker):
         def send(seq, value):
             blob = rawkafka.build_batch([(None, value)], producer_id=pid, producer_epoch=epoch,
                                         base_sequence=seq, transactional=True)
-            pr, _ = c.produce(topic, 0, blob, transactional_id=tid)
+            # Produce v11: a transactions v1 producer (v12+ is v2's,
+            # which adds the partition instead of verifying it).
+            pr, _ = c.produce(topic, 0, blob, transactional_id=tid, version=11)
             return pr["ErrorCode"]
 
         assert send(0, b"too-early") == INVALID_TXN_STATE

@@ -63,13 +63,16 @@ const LIST: &[(ApiKey, i16, i16)] = &[
     (ApiKey::DescribeAcls, 1, 3),
     (ApiKey::CreateAcls, 1, 3),
     (ApiKey::DeleteAcls, 1, 3),
-    // Transactions v1 (KIP-98). AddPartitionsToTxn v4+ and EndTxn /
-    // TxnOffsetCommit v5 belong to transactions v2 (KIP-890), not built:
-    // the `transaction.version` feature stays at 0 (handlers/features.rs).
+    // Transactions v1 (KIP-98) and v2 (KIP-890: EndTxn v5 bumps the
+    // epoch, TxnOffsetCommit v5 and Produce v12+ add their partitions
+    // implicitly; `transaction.version` 2 in handlers/features.rs).
+    // AddPartitionsToTxn v4+ is the brokers' batched form, which Tidemark's
+    // brokers send each other over the node-to-node transport
+    // (`txn::verify`), not over a client listener: not advertised.
     (ApiKey::AddPartitionsToTxn, 0, 3),
     (ApiKey::AddOffsetsToTxn, 0, 4),
-    (ApiKey::EndTxn, 0, 4),
-    (ApiKey::TxnOffsetCommit, 0, 4),
+    (ApiKey::EndTxn, 0, 5),
+    (ApiKey::TxnOffsetCommit, 0, 5),
     (ApiKey::WriteTxnMarkers, 1, 1),
     (ApiKey::DescribeTransactions, 0, 0),
     (ApiKey::ListTransactions, 0, 1),

@@ -39,6 +39,14 @@ const LEADERSHIP_SETTLE: std::time::Duration = std::time::Duration::from_secs(2)
 /// leader is cut off from its quorum ([`Partition::lost_quorum`]).
 const QUORUM_CHECK_INTERVAL: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// How long a transactional batch under a producer's newer epoch waits,
+/// outside the admission turn, for the marker that ends the producer's
+/// older transaction here (transactions v2: EndTxn answers before its
+/// markers are written, and the producer's next transaction starts at
+/// once under the bumped epoch). Past it the batch is refused, retriable.
+const OLDER_TXN_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+const OLDER_TXN_POLL: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// The folder of one partition's log.
 pub fn log_dir(data_dir: &Path, topic: &str, topic_id: Uuid, index: i32) -> PathBuf {
     data_dir
@@ -110,6 +118,41 @@ pub struct Partition {
     /// confirmed includes this partition; a marker of the producer ends
     /// the confirmation (see [`Partition::append_with_verifier`]).
     txn_verified: RefCell<std::collections::HashMap<i64, i16>>,
+    /// Producers with a transaction marker admitted here but not yet
+    /// committed (id -> how many): until it is, the log still shows the
+    /// transaction it ends as open, and a batch of the producer's next
+    /// transaction must neither join it nor skip verification because of
+    /// it (see [`Partition::txn_settling`]).
+    markers_in_flight: RefCell<std::collections::HashMap<i64, u32>>,
+}
+
+/// One admitted marker of a producer, counted in
+/// `Partition::markers_in_flight` while it lives.
+struct MarkerInFlight<'a> {
+    counts: &'a RefCell<std::collections::HashMap<i64, u32>>,
+    producer_id: i64,
+}
+
+impl<'a> MarkerInFlight<'a> {
+    fn new(counts: &'a RefCell<std::collections::HashMap<i64, u32>>, producer_id: i64) -> Self {
+        *counts.borrow_mut().entry(producer_id).or_insert(0) += 1;
+        MarkerInFlight {
+            counts,
+            producer_id,
+        }
+    }
+}
+
+impl Drop for MarkerInFlight<'_> {
+    fn drop(&mut self) {
+        let mut counts = self.counts.borrow_mut();
+        if let Some(n) = counts.get_mut(&self.producer_id) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.producer_id);
+            }
+        }
+    }
 }
 
 /// Asks the transaction coordinator whether the ongoing transaction of
@@ -270,6 +313,7 @@ impl Partition {
             min_insync: Cell::new(min_insync.max(1) as usize),
             quiet_seen_at: Cell::new(std::time::Instant::now()),
             txn_verified: RefCell::default(),
+            markers_in_flight: RefCell::default(),
             net,
         })
     }
@@ -565,6 +609,39 @@ impl Partition {
             .await
     }
 
+    /// Whether a transactional batch of producer `pid` at `epoch` must
+    /// wait for the producer's previous transaction to end here: a marker
+    /// of the producer is admitted but not committed, or the producer has
+    /// a transaction open under an older epoch (its marker is on its way).
+    /// Otherwise a transaction the log shows open for `pid` is the batch's
+    /// own (or the batch is fenced by its epoch).
+    fn txn_settling(&self, pid: i64, epoch: i16) -> bool {
+        self.markers_in_flight.borrow().contains_key(&pid)
+            || (self.log.open_transaction(pid).is_some()
+                && self
+                    .producers
+                    .borrow()
+                    .epoch_of(pid)
+                    .is_some_and(|e| e < epoch))
+    }
+
+    /// Waits (at most [`OLDER_TXN_WAIT`]) while the producer of the
+    /// transactional batch `records` has its previous transaction ending
+    /// here ([`Partition::txn_settling`]).
+    async fn await_older_transaction(&self, records: &Bytes) {
+        let Ok(b) = RecordBatch::new(records.clone()) else {
+            return;
+        };
+        let (pid, epoch) = (b.producer_id(), b.producer_epoch());
+        if !b.is_transactional() || pid < 0 {
+            return;
+        }
+        let deadline = std::time::Instant::now() + OLDER_TXN_WAIT;
+        while self.txn_settling(pid, epoch) && std::time::Instant::now() < deadline {
+            monoio::time::sleep(OLDER_TXN_POLL).await;
+        }
+    }
+
     /// [`Partition::append_with_verifier`], with the per-record checks
     /// only when `check_records` (the broker's own appends, which build
     /// their records, skip them).
@@ -576,6 +653,9 @@ impl Partition {
         verify: Option<TxnVerifier>,
         check_records: bool,
     ) -> Result<(AppendInfo, Option<i64>), ProduceError> {
+        if verify.is_some() {
+            self.await_older_transaction(&records).await;
+        }
         // Held until the batch is handed to the Raft group (or refused).
         let turn = self.admission.enter().await;
         // Wake a sleeping group now, with the turn held, so that no later
@@ -716,6 +796,19 @@ impl Partition {
                 ErrorCode::InvalidTxnState,
                 format!(
                     "producer {pid} has a transaction open here; its batch must be transactional"
+                ),
+            ));
+        }
+        // A batch of a newer epoch must not join the producer's older
+        // transaction still open here: its marker (under the newer epoch
+        // for transactions v2, or after a fencing abort) is on its way and
+        // would end this batch with it.
+        if pid >= 0 && batch.is_transactional() && verify.is_some() && self.txn_settling(pid, epoch)
+        {
+            return Err(produce_err(
+                ErrorCode::NotEnoughReplicas,
+                format!(
+                    "producer {pid} epoch {epoch}: the marker of its previous transaction has not reached this partition yet; retry"
                 ),
             ));
         }
@@ -1179,6 +1272,9 @@ impl Partition {
         // The transaction ends here: the producer's next one is verified
         // again.
         self.txn_verified.borrow_mut().remove(&producer_id);
+        // Counted until the append ends, however it ends (a dropped
+        // future included).
+        let _in_flight = MarkerInFlight::new(&self.markers_in_flight, producer_id);
         // Stamped like any batch of a LogAppendTime topic (Kafka's
         // validator does not exempt control batches).
         let lat = self.log_append_time.get().then_some(now);

@@ -318,6 +318,11 @@ impl ProducerState {
         }
     }
 
+    /// The producer's current epoch here, if it is known.
+    pub fn epoch_of(&self, producer_id: i64) -> Option<i16> {
+        self.producers.get(&producer_id).map(|e| e.epoch)
+    }
+
     /// The epoch and remembered sequence ranges of one producer, for logs.
     pub fn describe(&self, producer_id: i64) -> String {
         match self.producers.get(&producer_id) {

@@ -16,9 +16,12 @@
 //! * `kraft.version` 0: the controller quorum is the fixed `--seeds`
 //!   voters (no KIP-853 dynamic quorum).
 //! * `group.version` 1: KIP-848 consumer groups (ConsumerGroupHeartbeat).
-//! * `transaction.version` 0: transactions v1 only (KIP-98). Level 2 would
-//!   tell Java producers to use KIP-890's transactions v2 (EndTxn v5,
-//!   implicit AddPartitionsToTxn), which Tidemark does not implement.
+//! * `transaction.version` 2: transactions v2 (KIP-890). It tells the Java
+//!   client (4.0+) and franz-go to end each transaction with EndTxn v5,
+//!   which bumps the producer epoch, and to let Produce v12+ and
+//!   TxnOffsetCommit v5 add their partitions; clients that speak only
+//!   transactions v1 (librdkafka, kafka-python, kafkajs) ignore the
+//!   feature and keep working (`txn::state`).
 //! * `share.version` 1: share groups (KIP-932). A Kafka 4.2 broker serves
 //!   share groups only with this level finalized, so a tool that asks
 //!   whether a cluster has them looks here.
@@ -75,10 +78,10 @@ pub const FEATURES: &[Feature] = &[
     },
     Feature {
         name: "transaction.version",
-        min: 0,
-        max: 0,
-        finalized: 0,
-        why_fixed: "Tidemark implements transactions v1 only; transactions v2 (KIP-890) are not implemented.",
+        min: 2,
+        max: 2,
+        finalized: 2,
+        why_fixed: "Tidemark always serves transactions v2 (KIP-890) beside v1; the level cannot be lowered.",
     },
     Feature {
         name: "share.version",
@@ -98,7 +101,7 @@ pub const FEATURES: &[Feature] = &[
 /// newer release's set, and no broker's answer ever moves them back.
 /// Not the controller's metadata offset: that differs from broker to
 /// broker and moves with every topic change, while the features do not.
-pub const FINALIZED_FEATURES_EPOCH: i64 = 1;
+pub const FINALIZED_FEATURES_EPOCH: i64 = 2;
 
 pub fn find(name: &str) -> Option<&'static Feature> {
     FEATURES.iter().find(|f| f.name == name)
@@ -288,11 +291,14 @@ mod tests {
     }
 
     #[test]
-    fn transactions_v2_is_refused() {
-        let e = decide(3, "transaction.version", 2, upgrade_type::UPGRADE).unwrap_err();
-        assert!(e.starts_with(
-            "Invalid update version 2 for feature transaction.version. Local controller 3 does not support this feature."
-        ), "{e}");
+    fn lowering_the_transaction_version_is_refused() {
+        let e = decide(3, "transaction.version", 0, upgrade_type::SAFE_DOWNGRADE).unwrap_err();
+        assert!(
+            e.starts_with(
+                "Invalid update version 0 for feature transaction.version. Local controller 3 only supports versions 2."
+            ),
+            "{e}"
+        );
         assert!(e.contains("transactions v2 (KIP-890)"), "{e}");
     }
 
@@ -363,7 +369,12 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["metadata.version", "group.version", "share.version"]
+            [
+                "metadata.version",
+                "group.version",
+                "transaction.version",
+                "share.version"
+            ]
         );
         let mut v4 = ApiVersionsResponse::default();
         fill_api_versions(&mut v4, 4);
@@ -378,6 +389,7 @@ mod tests {
             [
                 ("metadata.version", 29),
                 ("group.version", 1),
+                ("transaction.version", 2),
                 ("share.version", 1)
             ]
         );

@@ -168,16 +168,26 @@ pub async fn handle(
             let owner = owner_shard(tm.id, p.index, shard.shard_count());
             tr.partition_responses
                 .push(error_response(p.index, ErrorCode::None, None));
-            let verify_as = verify_txns.then(|| req.transactional_id.clone()).flatten();
+            // KIP-890: Produce v12+ comes from a transactions v2 producer,
+            // whose partitions the leader adds to the transaction (always);
+            // older versions are verified when the setting asks for it.
+            let ask = if version >= 12 {
+                Some(crate::txn::verify::Ask::Add)
+            } else {
+                verify_txns.then_some(crate::txn::verify::Ask::Verify)
+            };
+            let verify_as = ask.zip(req.transactional_id.clone());
             let (topic_name, index) = (tm.name.clone(), p.index);
             let fut = shard.submit_to(owner, move |s| async move {
-                // KIP-890 verification of a transactional batch (see
+                // The coordinator is asked before the first transactional
+                // batch of the producer's transaction lands here (see
                 // `Partition::append_with_verifier`).
-                let verifier = verify_as.map(|id| {
+                let verifier = verify_as.map(|(ask, id)| {
                     let s = s.clone();
                     Box::new(move |pid: i64, epoch: i16| {
                         Box::pin(async move {
-                            crate::txn::verify::verify(&s, id, pid, epoch, topic_name, index).await
+                            crate::txn::verify::verify(&s, ask, id, pid, epoch, topic_name, index)
+                                .await
                         })
                             as std::pin::Pin<Box<dyn std::future::Future<Output = _>>>
                     }) as crate::partition::TxnVerifier

@@ -135,7 +135,7 @@ pub async fn add_partitions(
             Err(code) => Err(code),
             Ok(route) => shard
                 .submit_to(route.shard, move |s| async move {
-                    crate::txn::add_partitions(&s, route, id, pid, epoch, partitions).await
+                    crate::txn::add_partitions(&s, route, id, pid, epoch, partitions, 0).await
                 })
                 .await
                 .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable)),
@@ -196,7 +196,7 @@ pub async fn add_offsets(
         );
         shard
             .submit_to(route.shard, move |s| async move {
-                crate::txn::add_partitions(&s, route, id, pid, epoch, partitions).await
+                crate::txn::add_partitions(&s, route, id, pid, epoch, partitions, 0).await
             })
             .await
             .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
@@ -211,7 +211,9 @@ pub async fn add_offsets(
     }
 }
 
-/// EndTxn (v0-4: transactions v1; the client keeps its epoch).
+/// EndTxn: v0-4 are transactions v1 (the client keeps its epoch); v5+
+/// transactions v2 (KIP-890: the end bumps the epoch, and the answer
+/// carries the producer id and epoch of the client's next transaction).
 pub async fn end_txn(
     shard: &Rc<Shard>,
     req: EndTxnRequest,
@@ -234,20 +236,24 @@ pub async fn end_txn(
         );
         shard
             .submit_to(route.shard, move |s| async move {
-                crate::txn::end_txn(&s, route, id, pid, epoch, commit).await
+                crate::txn::end_txn(&s, route, id, pid, epoch, commit, version >= 5).await
             })
             .await
             .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
     }
     .await;
-    EndTxnResponse {
-        error_code: outcome
-            .err()
-            .map(|c| fenced_for(c, version, 2).code())
-            .unwrap_or(0),
-        producer_id: -1,
-        producer_epoch: -1,
-        ..Default::default()
+    match outcome {
+        Ok((producer_id, producer_epoch)) => EndTxnResponse {
+            producer_id,
+            producer_epoch,
+            ..Default::default()
+        },
+        Err(c) => EndTxnResponse {
+            error_code: fenced_for(c, version, 2).code(),
+            producer_id: -1,
+            producer_epoch: -1,
+            ..Default::default()
+        },
     }
 }
 

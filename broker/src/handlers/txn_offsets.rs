@@ -4,6 +4,11 @@
 //! applies them when the commit marker arrives (`groups::txn_offsets`).
 //! Authorization as Kafka: WRITE on the transactional id, READ on the
 //! group, READ on each topic.
+//!
+//! v5+ comes from a transactions v2 producer (KIP-890), which sends no
+//! AddOffsetsToTxn: the group's `__consumer_offsets` partition is added to
+//! the transaction here, before the offsets are written (Kafka's group
+//! coordinator does the same through `AddPartitionsToTxnManager`).
 
 use std::rc::Rc;
 
@@ -78,7 +83,28 @@ pub async fn commit(
     } else {
         match groups::route(shard, &req.group_id).await {
             Err(code) => Err(code),
-            Ok(route) => {
+            Ok(route) => 'commit: {
+                if version >= 5
+                    && let Err(code) = crate::txn::verify::verify(
+                        shard,
+                        crate::txn::verify::Ask::Add,
+                        req.transactional_id.clone(),
+                        req.producer_id,
+                        req.producer_epoch,
+                        groups::OFFSETS_TOPIC.to_string(),
+                        route.partition,
+                    )
+                    .await
+                {
+                    // As Kafka's group coordinator answers a failed add:
+                    // retriable trouble reaching the transaction
+                    // coordinator is COORDINATOR_NOT_AVAILABLE (the
+                    // client retries), the rest as the coordinator said.
+                    break 'commit Err(match code {
+                        ErrorCode::NotEnoughReplicas => ErrorCode::CoordinatorNotAvailable,
+                        other => other,
+                    });
+                }
                 let group_id = req.group_id.clone();
                 let who = TxnCommitter {
                     producer_id: req.producer_id,

@@ -49,7 +49,7 @@ use crate::metadata::TopicMeta;
 use crate::notify::LocalNotify;
 use crate::partition::{Partition, now_ms};
 use crate::shard::{Shard, owner_shard};
-use state::{InitStep, TxnMeta, TxnState};
+use state::{EndStep, InitStep, TxnMeta, TxnState};
 
 /// The internal topic of transaction state.
 pub const TXN_TOPIC: &str = "__transaction_state";
@@ -328,7 +328,10 @@ async fn allocate_producer_id(shard: &Rc<Shard>) -> Result<i64, ErrorCode> {
         .map_err(|_| ErrorCode::CoordinatorNotAvailable)
 }
 
-/// AddPartitionsToTxn / AddOffsetsToTxn.
+/// AddPartitionsToTxn / AddOffsetsToTxn (`client_version` 0), or the
+/// implicit add of transactions v2 (2: a partition leader's Produce v12+
+/// or a group coordinator's TxnOffsetCommit v5+, Kafka's
+/// `AddPartitionsToTxnManager` with `addPartition`).
 pub async fn add_partitions(
     shard: &Rc<Shard>,
     route: Route,
@@ -336,6 +339,7 @@ pub async fn add_partitions(
     producer_id: i64,
     producer_epoch: i16,
     partitions: std::collections::BTreeSet<(String, i32)>,
+    client_version: i16,
 ) -> Result<(), ErrorCode> {
     let epoch = coordinator_epoch(shard, route)?;
     settle(&id).await;
@@ -345,14 +349,22 @@ pub async fn add_partitions(
         .get(&id)
         .cloned()
         .ok_or(ErrorCode::InvalidProducerIdMapping)?;
-    match current.add_partitions(producer_id, producer_epoch, &partitions, now_ms())? {
+    match current.add_partitions(
+        producer_id,
+        producer_epoch,
+        &partitions,
+        client_version,
+        now_ms(),
+    )? {
         None => Ok(()),
         Some(next) => transition(shard, route, epoch, next).await.map(|_| ()),
     }
 }
 
 /// EndTxn: answers once the Prepare state is durable; the markers and the
-/// Complete state follow in the background.
+/// Complete state follow in the background. `v2`: EndTxn v5+
+/// (transactions v2), which bumps the epoch. The answer is the producer
+/// id and epoch the client goes on with (what EndTxn v5 returns).
 pub async fn end_txn(
     shard: &Rc<Shard>,
     route: Route,
@@ -360,20 +372,40 @@ pub async fn end_txn(
     producer_id: i64,
     producer_epoch: i16,
     commit: bool,
-) -> Result<(), ErrorCode> {
+    v2: bool,
+) -> Result<(i64, i16), ErrorCode> {
     let epoch = coordinator_epoch(shard, route)?;
+    // A v2 producer may end its next transaction while the markers of
+    // the last one are still being written.
+    settle(&id).await;
     let current = coordinator()
         .borrow()
         .txns
         .get(&id)
         .cloned()
         .ok_or(ErrorCode::InvalidProducerIdMapping)?;
-    let Some(next) = current.end(producer_id, producer_epoch, commit, now_ms())? else {
-        return Ok(());
+    let next = match current.end(producer_id, producer_epoch, commit, v2, now_ms())? {
+        EndStep::Answered(pid, e) => return Ok((pid, e)),
+        EndStep::Write(next) => next,
+        EndStep::Rotate => {
+            let pid = allocate_producer_id(shard).await?;
+            // The state may have moved during the allocation: decide again.
+            let now = coordinator()
+                .borrow()
+                .txns
+                .get(&id)
+                .cloned()
+                .ok_or(ErrorCode::InvalidProducerIdMapping)?;
+            match now.end(producer_id, producer_epoch, commit, v2, now_ms())? {
+                EndStep::Rotate => now.prepared_v2(commit, pid, now_ms()),
+                EndStep::Answered(pid, e) => return Ok((pid, e)),
+                EndStep::Write(next) => next,
+            }
+        }
     };
-    transition(shard, route, epoch, next).await?;
+    let written = transition(shard, route, epoch, next).await?;
     spawn_completion(shard, route, epoch, id);
-    Ok(())
+    Ok(written.next_identity())
 }
 
 /// Writes the markers of the id's prepared transaction and then its
@@ -657,6 +689,8 @@ pub async fn load_partition(shard: &Rc<Shard>, part: &Partition) {
                                 start_ms: v.start_ms,
                                 last_update_ms: v.last_update_ms,
                                 pending: false,
+                                next_producer_id: v.next_producer_id,
+                                client_version: v.client_version,
                             };
                             found.insert(id, m);
                         }

@@ -9,9 +9,11 @@
 //! | value v0 | `int16 version=0, int64 producer_id, int16 producer_epoch, int32 timeout_ms, int8 state, [string topic, [int32] partitions] (nullable), int64 last_update_ms, int64 start_ms` |
 //! | value v1 | the same fields, flexible (compact strings and arrays, tagged fields: 0 previous producer id, 1 next producer id, 2 client transaction version) |
 //!
-//! This broker writes v0 (what Kafka writes for clients of transactions
-//! v1) and reads both. A null value is a tombstone: the transactional id
-//! expired.
+//! This broker writes v1 (what Kafka writes once `transaction.version`
+//! is 1 or more; the tagged fields carry what transactions v2 need across
+//! a coordinator move: an exhausted producer id's successor, and how a
+//! retried EndTxn is recognised) and reads both. A null value is a
+//! tombstone: the transactional id expired.
 
 use std::collections::BTreeSet;
 
@@ -34,7 +36,14 @@ pub struct TxnValue {
     pub partitions: BTreeSet<(String, i32)>,
     pub last_update_ms: i64,
     pub start_ms: i64,
+    pub next_producer_id: i64,
+    pub client_version: i16,
 }
+
+/// v1's tagged fields.
+const TAG_PREVIOUS_PRODUCER_ID: u64 = 0;
+const TAG_NEXT_PRODUCER_ID: u64 = 1;
+const TAG_CLIENT_VERSION: u64 = 2;
 
 impl TxnValue {
     pub fn of(m: &TxnMeta) -> Self {
@@ -47,8 +56,23 @@ impl TxnValue {
             partitions: m.partitions.clone(),
             last_update_ms: m.last_update_ms,
             start_ms: m.start_ms,
+            next_producer_id: m.next_producer_id,
+            client_version: m.client_version,
         }
     }
+}
+
+fn put_uvarint(b: &mut BytesMut, mut v: u64) {
+    while v >= 0x80 {
+        b.put_u8((v as u8) | 0x80);
+        v >>= 7;
+    }
+    b.put_u8(v as u8);
+}
+
+fn put_compact_str(b: &mut BytesMut, s: &str) {
+    put_uvarint(b, s.len() as u64 + 1);
+    b.put_slice(s.as_bytes());
 }
 
 fn put_str(b: &mut BytesMut, s: &str) {
@@ -65,7 +89,7 @@ pub fn key(transactional_id: &str) -> Bytes {
 
 pub fn value(v: &TxnValue) -> Bytes {
     let mut b = BytesMut::with_capacity(64);
-    b.put_i16(0);
+    b.put_i16(1);
     b.put_i64(v.producer_id);
     b.put_i16(v.producer_epoch);
     b.put_i32(v.timeout_ms);
@@ -78,16 +102,40 @@ pub fn value(v: &TxnValue) -> Bytes {
             _ => topics.push((t.as_str(), vec![*p])),
         }
     }
-    b.put_i32(topics.len() as i32);
+    put_uvarint(&mut b, topics.len() as u64 + 1);
     for (t, ps) in topics {
-        put_str(&mut b, t);
-        b.put_i32(ps.len() as i32);
+        put_compact_str(&mut b, t);
+        put_uvarint(&mut b, ps.len() as u64 + 1);
         for p in ps {
             b.put_i32(p);
         }
+        put_uvarint(&mut b, 0);
     }
     b.put_i64(v.last_update_ms);
     b.put_i64(v.start_ms);
+    // Tagged fields, in tag order, each only when not its default.
+    let mut tags: Vec<(u64, Vec<u8>)> = Vec::new();
+    if v.previous_producer_id != -1 {
+        tags.push((
+            TAG_PREVIOUS_PRODUCER_ID,
+            v.previous_producer_id.to_be_bytes().to_vec(),
+        ));
+    }
+    if v.next_producer_id != -1 {
+        tags.push((
+            TAG_NEXT_PRODUCER_ID,
+            v.next_producer_id.to_be_bytes().to_vec(),
+        ));
+    }
+    if v.client_version != 0 {
+        tags.push((TAG_CLIENT_VERSION, v.client_version.to_be_bytes().to_vec()));
+    }
+    put_uvarint(&mut b, tags.len() as u64);
+    for (tag, data) in tags {
+        put_uvarint(&mut b, tag);
+        put_uvarint(&mut b, data.len() as u64);
+        b.put_slice(&data);
+    }
     b.freeze()
 }
 
@@ -212,18 +260,38 @@ pub fn decode_value(buf: &[u8]) -> Result<TxnValue, TxnRecordError> {
     }
     let last_update_ms = r.i64()?;
     let start_ms = r.i64()?;
-    // v1's tagged fields (previous/next producer id, client version) are
-    // not needed to resume a transaction of transactions v1.
-    r.skip_tags()?;
+    let (mut previous_producer_id, mut next_producer_id, mut client_version) = (-1, -1, 0);
+    if r.flexible {
+        let n = r.uvarint()?;
+        for _ in 0..n {
+            let tag = r.uvarint()?;
+            let size = r.uvarint()? as usize;
+            r.need(size)?;
+            let mut field = Reader {
+                buf: &r.buf[..size],
+                flexible: true,
+            };
+            match tag {
+                TAG_PREVIOUS_PRODUCER_ID => previous_producer_id = field.i64()?,
+                TAG_NEXT_PRODUCER_ID => next_producer_id = field.i64()?,
+                TAG_CLIENT_VERSION => client_version = field.i16()?,
+                // Unknown tags are skipped, as Kafka's readers do.
+                _ => {}
+            }
+            r.buf.advance(size);
+        }
+    }
     Ok(TxnValue {
         producer_id,
-        previous_producer_id: -1,
+        previous_producer_id,
         producer_epoch,
         timeout_ms,
         state,
         partitions,
         last_update_ms,
         start_ms,
+        next_producer_id,
+        client_version,
     })
 }
 
@@ -244,13 +312,45 @@ mod tests {
                 .collect(),
             last_update_ms: 11,
             start_ms: 10,
+            next_producer_id: -1,
+            client_version: 0,
         };
         let bytes = value(&v);
         assert_eq!(decode_value(&bytes).unwrap(), v);
-        // version, pid, epoch, timeout, state, then 2 topics.
-        assert_eq!(&bytes[..2], &[0, 0]);
+        // version 1, pid, epoch, timeout, state, then 2 topics (compact:
+        // count + 1), no tagged field at the end.
+        assert_eq!(&bytes[..2], &[0, 1]);
         assert_eq!(bytes[16], 1, "state byte of Ongoing");
-        assert_eq!(&bytes[17..21], &2i32.to_be_bytes());
+        assert_eq!(bytes[17], 3);
+        assert_eq!(bytes[bytes.len() - 1], 0, "no tagged fields");
+        // The tagged fields of transactions v2 round-trip.
+        let v2 = TxnValue {
+            previous_producer_id: 4,
+            next_producer_id: 9,
+            client_version: 2,
+            ..v.clone()
+        };
+        assert_eq!(decode_value(&value(&v2)).unwrap(), v2);
+        // A v0 record (what earlier releases wrote) still reads.
+        let mut v0 = BytesMut::new();
+        v0.put_i16(0);
+        v0.put_i64(7);
+        v0.put_i16(3);
+        v0.put_i32(60_000);
+        v0.put_i8(4);
+        v0.put_i32(-1);
+        v0.put_i64(11);
+        v0.put_i64(10);
+        let old = decode_value(&v0).unwrap();
+        assert_eq!(
+            (
+                old.producer_id,
+                old.state,
+                old.partitions.len(),
+                old.client_version
+            ),
+            (7, TxnState::CompleteCommit, 0, 0)
+        );
         assert_eq!(decode_key(&key("tx")).unwrap(), "tx");
         assert_eq!(&key("tx")[..], &[0, 0, 0, 2, b't', b'x']);
         // Truncated input is an error, never a panic.

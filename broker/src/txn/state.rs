@@ -90,6 +90,28 @@ pub struct TxnMeta {
     /// A transition is being written: requests meanwhile get
     /// CONCURRENT_TRANSACTIONS.
     pub pending: bool,
+    /// Transactions v2 (KIP-890): the producer id the Complete state takes
+    /// when the EndTxn that prepared it exhausted the epoch (-1: none).
+    pub next_producer_id: i64,
+    /// The transaction version of the client that last changed the state
+    /// (0: v1; 2: v2, whose EndTxn bumps the epoch). It decides how a
+    /// retried EndTxn is recognised, so it is stored with the state.
+    pub client_version: i16,
+}
+
+/// What EndTxn does next.
+#[derive(Debug, PartialEq, Eq)]
+pub enum EndStep {
+    /// Nothing to write (a retry of a transaction already ended this
+    /// way): answer with this producer id and epoch.
+    Answered(i64, i16),
+    /// Write this Prepare state, then answer with
+    /// [`TxnMeta::next_identity`] of it.
+    Write(TxnMeta),
+    /// Transactions v2 with the epoch exhausted: the Complete state takes
+    /// a new producer id; the caller allocates it and calls
+    /// [`TxnMeta::prepared_v2`].
+    Rotate,
 }
 
 /// What InitProducerId does next.
@@ -120,6 +142,8 @@ impl TxnMeta {
             start_ms: -1,
             last_update_ms: now_ms,
             pending: false,
+            next_producer_id: -1,
+            client_version: 0,
         }
     }
 
@@ -222,13 +246,16 @@ impl TxnMeta {
         Ok(())
     }
 
-    /// AddPartitionsToTxn / AddOffsetsToTxn. `Ok(None)`: already in the
-    /// transaction, nothing to write.
+    /// AddPartitionsToTxn / AddOffsetsToTxn, or a partition added
+    /// implicitly by a transactions v2 Produce or TxnOffsetCommit
+    /// (`client_version` 2). `Ok(None)`: already in the transaction,
+    /// nothing to write.
     pub fn add_partitions(
         &self,
         producer_id: i64,
         epoch: i16,
         partitions: &BTreeSet<(String, i32)>,
+        client_version: i16,
         now_ms: i64,
     ) -> Result<Option<TxnMeta>, ErrorCode> {
         self.check_producer(producer_id, epoch)?;
@@ -243,30 +270,86 @@ impl TxnMeta {
         next.state = TxnState::Ongoing;
         next.partitions.extend(partitions.iter().cloned());
         next.last_update_ms = now_ms;
+        next.client_version = client_version;
         Ok(Some(next))
     }
 
-    /// EndTxn from a client. `Ok(None)`: a retry of a transaction already
-    /// completed this way, answered without writing.
+    /// EndTxn from a client (Kafka's `TransactionCoordinator.endTransaction`).
+    /// `v2`: the request is EndTxn v5+ (transactions v2): ending bumps the
+    /// epoch, and the answer hands the client the epoch (or, once the
+    /// epoch is exhausted, the producer id) of its next transaction.
     pub fn end(
         &self,
         producer_id: i64,
         epoch: i16,
         commit: bool,
+        v2: bool,
         now_ms: i64,
-    ) -> Result<Option<TxnMeta>, ErrorCode> {
-        if self.producer_id != producer_id {
+    ) -> Result<EndStep, ErrorCode> {
+        let stored_v2 = self.client_version >= 2;
+        // A v2 retry carries the epoch from before its own bump ...
+        let retry_of_bump = stored_v2 && i32::from(self.producer_epoch) == i32::from(epoch) + 1;
+        // ... or, where that bump exhausted the epoch, the old producer id.
+        let retry_of_rotation = stored_v2
+            && self.previous_producer_id == producer_id
+            && epoch == i16::MAX - 1
+            && self.producer_epoch == 0;
+        if self.producer_id != producer_id && !retry_of_rotation {
             return Err(ErrorCode::InvalidProducerIdMapping);
-        }
-        if self.producer_epoch != epoch {
-            return Err(ErrorCode::ProducerFenced);
         }
         if self.pending {
             return Err(ErrorCode::ConcurrentTransactions);
         }
+        // Tidemark, not Kafka: a v2 producer adds partitions implicitly,
+        // so it cannot know whether a produce that failed opened the
+        // transaction; an abort under its current epoch with none open is
+        // an empty transaction aborted (the bump fences the lost produce),
+        // where Kafka answers INVALID_TXN_STATE or PRODUCER_FENCED and the
+        // client must start over.
+        if v2
+            && !commit
+            && epoch == self.producer_epoch
+            && matches!(
+                self.state,
+                TxnState::Empty | TxnState::CompleteCommit | TxnState::CompleteAbort
+            )
+        {
+            if epoch_exhausted(self.producer_epoch) {
+                return Ok(EndStep::Rotate);
+            }
+            return Ok(EndStep::Write(self.prepared_v2(false, -1, now_ms)));
+        }
+        if v2 && stored_v2 && self.state.is_prepared() && epoch == self.producer_epoch {
+            // The next transaction's end, sent while this one's markers
+            // are written (Kafka: PRODUCER_FENCED, a fatal error for a
+            // transaction that may be fine): retriable.
+            return Err(ErrorCode::ConcurrentTransactions);
+        }
+        let valid_epoch = if stored_v2 {
+            match self.state {
+                TxnState::PrepareCommit | TxnState::PrepareAbort => retry_of_bump,
+                TxnState::CompleteCommit | TxnState::CompleteAbort => {
+                    retry_of_bump || retry_of_rotation
+                }
+                _ => epoch == self.producer_epoch,
+            }
+        } else {
+            epoch == self.producer_epoch
+        };
+        if !valid_epoch {
+            return Err(ErrorCode::ProducerFenced);
+        }
         match (self.state, commit) {
-            (TxnState::Ongoing, _) => Ok(Some(self.prepared(commit, now_ms))),
-            (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) => Ok(None),
+            (TxnState::Ongoing, _) if v2 && epoch_exhausted(self.producer_epoch) => {
+                Ok(EndStep::Rotate)
+            }
+            (TxnState::Ongoing, _) if v2 => {
+                Ok(EndStep::Write(self.prepared_v2(commit, -1, now_ms)))
+            }
+            (TxnState::Ongoing, _) => Ok(EndStep::Write(self.prepared(commit, now_ms))),
+            (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) => {
+                Ok(EndStep::Answered(self.producer_id, self.producer_epoch))
+            }
             (TxnState::PrepareCommit, true) | (TxnState::PrepareAbort, false) => {
                 Err(ErrorCode::ConcurrentTransactions)
             }
@@ -274,7 +357,9 @@ impl TxnMeta {
         }
     }
 
-    /// The Prepare state of ending the open transaction.
+    /// The Prepare state of ending the open transaction under its epoch
+    /// (transactions v1, and the coordinator's own aborts: a timed-out
+    /// or fenced transaction, whose producer is fenced, as in Kafka).
     pub fn prepared(&self, commit: bool, now_ms: i64) -> TxnMeta {
         let mut next = self.clone();
         next.state = if commit {
@@ -284,7 +369,37 @@ impl TxnMeta {
         };
         next.last_update_ms = now_ms;
         next.pending = false;
+        next.next_producer_id = -1;
+        next.client_version = 0;
         next
+    }
+
+    /// The Prepare state of a transactions v2 EndTxn: the epoch is bumped
+    /// (the markers carry it, fencing every write of the old epoch), and
+    /// `next_producer_id` (-1: none) replaces an exhausted producer id
+    /// once the markers are written.
+    pub fn prepared_v2(&self, commit: bool, next_producer_id: i64, now_ms: i64) -> TxnMeta {
+        let mut next = self.prepared(commit, now_ms);
+        next.last_producer_epoch = self.producer_epoch;
+        next.producer_epoch = self.producer_epoch.saturating_add(1);
+        next.next_producer_id = next_producer_id;
+        next.client_version = 2;
+        if self.state != TxnState::Ongoing {
+            // An empty abort (see `end`).
+            next.partitions.clear();
+            next.start_ms = now_ms;
+        }
+        next
+    }
+
+    /// The producer id and epoch a client holds once this state's
+    /// transaction completes (what EndTxn v5 answers).
+    pub fn next_identity(&self) -> (i64, i16) {
+        if self.client_version >= 2 && self.next_producer_id >= 0 {
+            (self.next_producer_id, 0)
+        } else {
+            (self.producer_id, self.producer_epoch)
+        }
     }
 
     /// The Complete state once every marker is written.
@@ -296,6 +411,15 @@ impl TxnMeta {
         };
         let mut next = self.cleared(state, now_ms);
         next.start_ms = self.start_ms;
+        if self.client_version >= 2 && self.next_producer_id >= 0 {
+            // The bump exhausted the epoch: the markers are written under
+            // it, and the next transaction takes the new producer id.
+            next.previous_producer_id = self.producer_id;
+            next.producer_id = self.next_producer_id;
+            next.producer_epoch = 0;
+            next.last_producer_epoch = self.producer_epoch;
+        }
+        next.next_producer_id = -1;
         next
     }
 
@@ -334,34 +458,42 @@ mod tests {
         };
         assert_eq!((m.producer_epoch, m.state), (0, TxnState::Empty));
         // EndTxn with nothing begun is an invalid state.
-        assert_eq!(m.end(5, 0, true, 2), Err(ErrorCode::InvalidTxnState));
+        assert_eq!(m.end(5, 0, true, false, 2), Err(ErrorCode::InvalidTxnState));
         let m = m
-            .add_partitions(5, 0, &set(&[("a", 0)]), 2)
+            .add_partitions(5, 0, &set(&[("a", 0)]), 0, 2)
             .unwrap()
             .unwrap();
         assert_eq!((m.state, m.start_ms), (TxnState::Ongoing, 2));
-        assert_eq!(m.add_partitions(5, 0, &set(&[("a", 0)]), 3), Ok(None));
+        assert_eq!(m.add_partitions(5, 0, &set(&[("a", 0)]), 0, 3), Ok(None));
         assert_eq!(
-            m.add_partitions(5, 1, &set(&[("a", 1)]), 3),
+            m.add_partitions(5, 1, &set(&[("a", 1)]), 0, 3),
             Err(ErrorCode::ProducerFenced)
         );
         assert_eq!(
-            m.add_partitions(6, 0, &set(&[("a", 1)]), 3),
+            m.add_partitions(6, 0, &set(&[("a", 1)]), 0, 3),
             Err(ErrorCode::InvalidProducerIdMapping)
         );
-        let p = m.end(5, 0, true, 4).unwrap().unwrap();
+        let EndStep::Write(p) = m.end(5, 0, true, false, 4).unwrap() else {
+            panic!()
+        };
         assert_eq!(p.state, TxnState::PrepareCommit);
-        assert_eq!(p.end(5, 0, true, 4), Err(ErrorCode::ConcurrentTransactions));
-        assert_eq!(p.end(5, 0, false, 4), Err(ErrorCode::InvalidTxnState));
         assert_eq!(
-            p.add_partitions(5, 0, &set(&[("a", 1)]), 4),
+            p.end(5, 0, true, false, 4),
+            Err(ErrorCode::ConcurrentTransactions)
+        );
+        assert_eq!(
+            p.end(5, 0, false, false, 4),
+            Err(ErrorCode::InvalidTxnState)
+        );
+        assert_eq!(
+            p.add_partitions(5, 0, &set(&[("a", 1)]), 0, 4),
             Err(ErrorCode::ConcurrentTransactions)
         );
         let c = p.completed(5);
         assert_eq!(c.state, TxnState::CompleteCommit);
         assert!(c.partitions.is_empty());
         // A retried commit is answered without a write.
-        assert_eq!(c.end(5, 0, true, 6), Ok(None));
+        assert_eq!(c.end(5, 0, true, false, 6), Ok(EndStep::Answered(5, 0)));
     }
 
     #[test]
@@ -371,7 +503,7 @@ mod tests {
             panic!()
         };
         let m = m
-            .add_partitions(5, 0, &set(&[("a", 0)]), 2)
+            .add_partitions(5, 0, &set(&[("a", 0)]), 0, 2)
             .unwrap()
             .unwrap();
         let InitStep::FenceAndAbort(f) = m.init(1000, None, 3).unwrap() else {
@@ -413,11 +545,108 @@ mod tests {
         assert!(!m.timed_out(10_000));
         assert!(m.expired(10_000, 5_000));
         let m = m
-            .add_partitions(5, 0, &set(&[("a", 0)]), 100)
+            .add_partitions(5, 0, &set(&[("a", 0)]), 0, 100)
             .unwrap()
             .unwrap();
         assert!(!m.timed_out(1_100));
         assert!(m.timed_out(1_101));
         assert!(!m.expired(100_000, 5_000));
+    }
+
+    #[test]
+    fn transactions_v2_bump_the_epoch_at_every_end_and_recognise_retries() {
+        let m = TxnMeta::new("t".into(), 5, 1000, 0);
+        let InitStep::Write(m) = m.init(1000, None, 1).unwrap() else {
+            panic!()
+        };
+        // Implicitly added by a Produce v12.
+        let m = m
+            .add_partitions(5, 0, &set(&[("a", 0)]), 2, 2)
+            .unwrap()
+            .unwrap();
+        let EndStep::Write(p) = m.end(5, 0, true, true, 3).unwrap() else {
+            panic!()
+        };
+        assert_eq!((p.state, p.producer_epoch), (TxnState::PrepareCommit, 1));
+        assert_eq!(p.next_identity(), (5, 1));
+        // A retry (old epoch) while the markers are written: busy.
+        assert_eq!(
+            p.end(5, 0, true, true, 4),
+            Err(ErrorCode::ConcurrentTransactions)
+        );
+        // The new epoch before completion: the next transaction's end,
+        // which waits for this one.
+        assert_eq!(
+            p.end(5, 1, true, true, 4),
+            Err(ErrorCode::ConcurrentTransactions)
+        );
+        assert_eq!(p.end(5, 2, true, true, 4), Err(ErrorCode::ProducerFenced));
+        let c = p.completed(5);
+        assert_eq!((c.state, c.producer_epoch), (TxnState::CompleteCommit, 1));
+        // A retry after completion gets the new epoch again.
+        assert_eq!(c.end(5, 0, true, true, 6), Ok(EndStep::Answered(5, 1)));
+        assert_eq!(c.end(5, 0, false, true, 6), Err(ErrorCode::InvalidTxnState));
+        // An older epoch is fenced.
+        let older = TxnMeta {
+            producer_epoch: 3,
+            ..c.clone()
+        };
+        assert_eq!(
+            older.end(5, 1, true, true, 6),
+            Err(ErrorCode::ProducerFenced)
+        );
+        // The next transaction runs under epoch 1; an abort with nothing
+        // open is an empty transaction aborted, bumping again.
+        let EndStep::Write(a) = c.end(5, 1, false, true, 7).unwrap() else {
+            panic!()
+        };
+        assert_eq!((a.state, a.producer_epoch), (TxnState::PrepareAbort, 2));
+        assert!(a.partitions.is_empty());
+        assert_eq!(a.completed(8).state, TxnState::CompleteAbort);
+        // A commit with nothing open is an invalid state.
+        assert_eq!(c.end(5, 1, true, true, 7), Err(ErrorCode::ProducerFenced));
+        let e = TxnMeta {
+            state: TxnState::Empty,
+            ..c.clone()
+        };
+        assert_eq!(e.end(5, 1, true, true, 7), Err(ErrorCode::InvalidTxnState));
+        // A v1 client's EndTxn keeps the epoch.
+        let EndStep::Write(v1) = m.end(5, 0, false, false, 3).unwrap() else {
+            panic!()
+        };
+        assert_eq!((v1.producer_epoch, v1.next_identity()), (0, (5, 0)));
+        assert_eq!(
+            v1.completed(4).end(5, 0, false, false, 5),
+            Ok(EndStep::Answered(5, 0))
+        );
+    }
+
+    #[test]
+    fn transactions_v2_rotate_an_exhausted_producer_id() {
+        let mut m = TxnMeta::new("t".into(), 5, 1000, 0);
+        m.producer_epoch = i16::MAX - 1;
+        let m = m
+            .add_partitions(5, i16::MAX - 1, &set(&[("a", 0)]), 2, 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(m.end(5, i16::MAX - 1, true, true, 2), Ok(EndStep::Rotate));
+        let p = m.prepared_v2(true, 9, 2);
+        // The markers carry the last epoch; the client gets the new id.
+        assert_eq!((p.producer_id, p.producer_epoch), (5, i16::MAX));
+        assert_eq!(p.next_identity(), (9, 0));
+        let c = p.completed(3);
+        assert_eq!(
+            (c.producer_id, c.producer_epoch, c.previous_producer_id),
+            (9, 0, 5)
+        );
+        // The EndTxn's retry, under the old id, gets the new one.
+        assert_eq!(
+            c.end(5, i16::MAX - 1, true, true, 4),
+            Ok(EndStep::Answered(9, 0))
+        );
+        assert_eq!(
+            c.end(5, 3, true, true, 4),
+            Err(ErrorCode::InvalidProducerIdMapping)
+        );
     }
 }

@@ -7,11 +7,19 @@
 //! marker will ever end (a "hanging transaction": the partition's last
 //! stable offset stops, and read_committed consumers with it).
 //!
+//! Transactions v2 (KIP-890 part 2) use the same path to *add* the
+//! partition: a producer that speaks them (Produce v12+, TxnOffsetCommit
+//! v5+) sends no AddPartitionsToTxn/AddOffsetsToTxn, and the partition's
+//! leader (or the group's coordinator) adds the partition on its behalf
+//! before the first batch of the transaction is written there ([`Ask::Add`],
+//! Kafka's `addPartition` operation). Unlike verification this cannot be
+//! turned off: a partition nobody added would get no marker.
+//!
 //! The question goes to the coordinator's shard on this broker, or to the
 //! coordinator broker over the node-to-node transport
 //! ([`TXN_VERIFY_GROUP`](crate::cluster::TXN_VERIFY_GROUP)) as Kafka's own
-//! broker-to-coordinator request: AddPartitionsToTxn v4 with
-//! `verify_only`.
+//! broker-to-coordinator request: AddPartitionsToTxn v4, `verify_only`
+//! set for a verification and clear for an add.
 
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -37,14 +45,25 @@ const RPC_VERSION: i16 = 4;
 /// How long a partition leader waits for the coordinator's answer.
 const VERIFY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// What a partition leader asks the transaction coordinator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// Transactions v1: is the partition in the ongoing transaction?
+    Verify,
+    /// Transactions v2: add the partition to the transaction (starting
+    /// one if none is open).
+    Add,
+}
+
 /// Whether producer (`producer_id`, `epoch`) of `transactional_id` has an
-/// ongoing transaction that includes `topic`-`partition`, as the Produce
-/// answer should say it: `Ok`, INVALID_TXN_STATE (no such transaction),
-/// INVALID_PRODUCER_EPOCH (fenced), INVALID_PRODUCER_ID_MAPPING, or
-/// NOT_ENOUGH_REPLICAS when the coordinator cannot be asked now
-/// (retriable, as Kafka answers).
+/// ongoing transaction that includes `topic`-`partition` (after adding it,
+/// for [`Ask::Add`]), as the Produce answer should say it: `Ok`,
+/// INVALID_TXN_STATE (no such transaction), INVALID_PRODUCER_EPOCH
+/// (fenced), INVALID_PRODUCER_ID_MAPPING, or NOT_ENOUGH_REPLICAS when the
+/// coordinator cannot be asked now (retriable, as Kafka answers).
 pub async fn verify(
     shard: &Rc<Shard>,
+    ask: Ask,
     transactional_id: String,
     producer_id: i64,
     epoch: i16,
@@ -64,15 +83,17 @@ pub async fn verify(
         };
         shard
             .submit_to(route.shard, move |s| async move {
-                check(
+                answer_here(
                     &s,
                     route,
-                    &transactional_id,
+                    ask,
+                    transactional_id,
                     producer_id,
                     epoch,
-                    &topic,
+                    topic,
                     partition,
                 )
+                .await
             })
             .await
             .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
@@ -82,6 +103,7 @@ pub async fn verify(
         ask_peer(
             shard,
             leader,
+            ask,
             transactional_id,
             producer_id,
             epoch,
@@ -98,6 +120,27 @@ pub async fn verify(
         // The coordinator moved, is loading, or is busy: retriable.
         _ => ErrorCode::NotEnoughReplicas,
     })
+}
+
+/// On the coordinator's shard: verifies, or adds the partition.
+#[allow(clippy::too_many_arguments)]
+async fn answer_here(
+    s: &Rc<Shard>,
+    route: Route,
+    ask: Ask,
+    id: String,
+    producer_id: i64,
+    epoch: i16,
+    topic: String,
+    partition: i32,
+) -> Result<(), ErrorCode> {
+    match ask {
+        Ask::Verify => check(s, route, &id, producer_id, epoch, &topic, partition),
+        Ask::Add => {
+            let partitions = BTreeSet::from([(topic, partition)]);
+            super::add_partitions(s, route, id, producer_id, epoch, partitions, 2).await
+        }
+    }
 }
 
 /// On the coordinator's shard: the answer from the id's current state.
@@ -126,9 +169,11 @@ fn check(
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn ask_peer(
     shard: &Rc<Shard>,
     leader: i32,
+    ask: Ask,
     transactional_id: String,
     producer_id: i64,
     epoch: i16,
@@ -141,7 +186,7 @@ async fn ask_peer(
             transactional_id,
             producer_id,
             producer_epoch: epoch,
-            verify_only: true,
+            verify_only: ask == Ask::Verify,
             topics: vec![AddPartitionsToTxnTopic {
                 name: topic,
                 partitions: vec![partition],
@@ -191,6 +236,11 @@ pub async fn serve(shard: &Rc<Shard>, body: bytes::Bytes) -> Result<bytes::Bytes
     let mut results = Vec::with_capacity(req.transactions.len());
     let t = shard.metadata().topic(TXN_TOPIC).cloned();
     for txn in req.transactions {
+        let ask = if txn.verify_only {
+            Ask::Verify
+        } else {
+            Ask::Add
+        };
         let mut topic_results = Vec::with_capacity(txn.topics.len());
         let wanted: BTreeSet<(String, i32)> = txn
             .topics
@@ -216,7 +266,7 @@ pub async fn serve(shard: &Rc<Shard>, body: bytes::Bytes) -> Result<bytes::Bytes
                     );
                     shard
                         .submit_to(route.shard, move |s| async move {
-                            check(&s, route, &id, pid, epoch, &tp, partition)
+                            answer_here(&s, route, ask, id, pid, epoch, tp, partition).await
                         })
                         .await
                         .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
