@@ -18,7 +18,10 @@ a final `{"event": "done", ...}`.
 record's transform is there exactly once, in per-key order, and nothing
 else (no record of an aborted transaction).
 
-Every loop is bounded by a deadline and an iteration count."""
+Every loop is bounded by a deadline and an iteration count.
+With `"client": "tv2"` in the spec the producer speaks transactions v2
+(KIP-890) on the raw wire instead (`run_pipeline_v2`).
+"""
 
 import json
 import os
@@ -165,6 +168,120 @@ def run_pipeline(spec):
     return 0 if done >= total else 1
 
 
+def run_pipeline_v2(spec):
+    """The same pipeline with a transactions v2 producer
+    (txn_v2_client.Tv2Producer on the raw wire, as the Java client 4.x runs
+    one): no AddPartitionsToTxn/AddOffsetsToTxn, Produce v12, TxnOffsetCommit
+    v5, EndTxn v5 and the epoch it answers. Output partition = input
+    partition (the input is partitioned by key, so each key stays in one).
+    Any error aborts the transaction (a new producer when the abort fails:
+    InitProducerId with the last id and epoch, KIP-360, or a fresh one) and
+    rewinds the consumer to the committed offsets."""
+    from confluent_kafka import Consumer, KafkaException, TopicPartition
+    from txn_v2_client import NONE, Tv2Producer
+    bootstrap, src, dst = spec["bootstrap"], spec["input"], spec["output"]
+    total, deadline = spec["count"], time.monotonic() + spec["timeout_s"]
+    pace = spec.get("pace_ms", 0) / 1000.0
+
+    def new_producer(last=None):
+        for attempt in range(1000):
+            if time.monotonic() > deadline:
+                raise SystemExit("no producer before the deadline")
+            p = Tv2Producer(bootstrap, spec["transactional_id"],
+                            timeout_ms=spec.get("txn_timeout_ms", 10000), retry_s=10.0)
+            if last is not None:
+                p.pid, p.epoch = last
+            try:
+                p.init()
+                _emit(event="producer", attempt=attempt)
+                return p
+            except Exception as e:  # noqa: BLE001 (a broker down: try again)
+                p.close()
+                last = None
+                _emit(event="init-failed", error=repr(e)[:300])
+                time.sleep(0.5)
+        raise SystemExit("no producer")
+
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": spec["group"],
+                         "isolation.level": "read_committed", "enable.auto.commit": False,
+                         "auto.offset.reset": "earliest", "session.timeout.ms": 10000,
+                         "heartbeat.interval.ms": 500, "fetch.wait.max.ms": 100,
+                         "socket.timeout.ms": 5000})
+    consumer.subscribe([src])
+
+    def committed_total():
+        parts = [TopicPartition(src, p) for p in range(spec["partitions"])]
+        try:
+            got = consumer.committed(parts, timeout=5)
+        except KafkaException:
+            return -1
+        return sum(max(tp.offset, 0) for tp in got)
+
+    def rewind():
+        for _ in range(100):
+            try:
+                assigned = consumer.assignment()
+                if not assigned:
+                    return
+                for tp in consumer.committed(assigned, timeout=5):
+                    tp.offset = tp.offset if tp.offset >= 0 else -2  # OFFSET_BEGINNING
+                    consumer.seek(tp)
+                return
+            except KafkaException as e:
+                _emit(event="rewind-failed", error=str(e))
+                time.sleep(0.2)
+
+    producer = new_producer()
+    commits = aborts = 0
+    for _ in range(1_000_000):
+        if time.monotonic() > deadline:
+            break
+        msgs = [m for m in consumer.consume(num_messages=spec.get("batch", 50), timeout=0.5)
+                if not m.error()]
+        if not msgs:
+            if committed_total() >= total:
+                break
+            continue
+        try:
+            by_part = {}
+            for m in msgs:
+                by_part.setdefault(m.partition(), []).append((m.key(), b"out:" + m.value()))
+            for part, recs in sorted(by_part.items()):
+                code = producer.send(dst, part, recs)
+                if code != NONE:
+                    raise RuntimeError("produce: error %d" % code)
+            positions = consumer.position(consumer.assignment())
+            code = producer.send_offsets(spec["group"], {(tp.topic, tp.partition): tp.offset
+                                                         for tp in positions if tp.offset >= 0})
+            if code != NONE:
+                raise RuntimeError("TxnOffsetCommit: error %d" % code)
+            code = producer.end(commit=True)[0]
+            if code != NONE:
+                raise RuntimeError("EndTxn(commit): error %d" % code)
+            commits += 1
+            _emit(event="commit", records=len(msgs), commits=commits)
+        except Exception as e:  # noqa: BLE001 (a broker down or a refusal: abort)
+            _emit(event="error", error=repr(e)[:300])
+            producer.close()  # dead connections go; the next call reconnects
+            try:
+                code = producer.end(commit=False)[0]
+                if code != NONE:
+                    raise RuntimeError("EndTxn(abort): error %d" % code)
+                aborts += 1
+            except Exception as e2:  # noqa: BLE001
+                _emit(event="abort-failed", error=repr(e2)[:300])
+                producer.close()
+                producer = new_producer((producer.pid, producer.epoch))
+            rewind()
+        if pace:
+            time.sleep(pace)
+    done = committed_total()
+    consumer.close()
+    producer.close()
+    _emit(event="done", committed=done, commits=commits, aborts=aborts)
+    return 0 if done >= total else 1
+
+
 def read_output(bootstrap, topic, partitions, expect, timeout=60.0, quiet=3.0):
     """Everything read_committed shows on `topic`: [(partition, key, value)]
     in partition order, once `expect` records came and nothing more for
@@ -256,5 +373,6 @@ def finish(proc, timeout=120.0):
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "pipeline":
-        sys.exit(run_pipeline(json.loads(sys.argv[2])))
+        spec = json.loads(sys.argv[2])
+        sys.exit((run_pipeline_v2 if spec.get("client") == "tv2" else run_pipeline)(spec))
     sys.exit("usage: eos.py pipeline SPEC_JSON")

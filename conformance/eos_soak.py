@@ -10,7 +10,11 @@ pipeline's commits; then eos.check(). Prints one JSON line per seed
 (scenario list, commits, aborts, producer restarts, outcome) and a
 summary; exits non-zero if any seed failed (its broker logs are kept).
 
+With `--client tv2` the pipeline's producer speaks transactions v2
+(KIP-890) on the raw wire (eos.run_pipeline_v2) instead of librdkafka's v1.
+
 Usage: python3 conformance/eos_soak.py [--seeds 20] [--first 1] [--count 3000]
+                                       [--client librdkafka|tv2]
 """
 
 import argparse
@@ -38,7 +42,7 @@ FAULTS = ["kill-coordinator", "kill-output-leader", "kill-input-leader", "kill-r
           "sigstop-pipeline", "restart-all"]
 
 
-def one_seed(seed, count, faults):
+def one_seed(seed, count, faults, client="librdkafka"):
     rng = random.Random(seed)
     name = "soak%d-%d" % (seed, int(time.time()))
     c = cluster.Cluster(3, settings=SETTINGS, name=name)
@@ -49,7 +53,7 @@ def one_seed(seed, count, faults):
         spec = {"bootstrap": c.bootstrap, "input": "in-" + name, "output": "out-" + name,
                 "group": "g-" + name, "transactional_id": "tx-" + name, "count": count,
                 "partitions": 4, "batch": rng.choice([10, 30, 100]), "timeout_s": 300,
-                "pace_ms": 30, "txn_timeout_ms": 3000}
+                "pace_ms": 30, "txn_timeout_ms": 3000, "client": client}
         c.create_topic(spec["input"], 4, full_isr=True)
         c.create_topic(spec["output"], 4, full_isr=True)
         inputs = eos.make_input(count, 16)
@@ -95,7 +99,7 @@ def one_seed(seed, count, faults):
         for e in events:
             counts[e.get("event")] = counts.get(e.get("event"), 0) + 1
         ok = n == count
-        return {"seed": seed, "faults": plan, "events": counts, "ok": ok}
+        return {"seed": seed, "client": client, "faults": plan, "events": counts, "ok": ok}
     except Exception as e:  # reported per seed, the soak goes on
         return {"seed": seed, "faults": plan, "ok": False, "error": str(e)[:2000]}
     finally:
@@ -108,11 +112,12 @@ def main():
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--count", type=int, default=3000)
     ap.add_argument("--faults", type=int, default=3)
+    ap.add_argument("--client", choices=["librdkafka", "tv2"], default="librdkafka")
     a = ap.parse_args()
     results = []
     t0 = time.time()
     for seed in range(a.first, a.first + a.seeds):
-        r = one_seed(seed, a.count, a.faults)
+        r = one_seed(seed, a.count, a.faults, a.client)
         results.append(r)
         print(json.dumps(r), flush=True)
     bad = [r["seed"] for r in results if not r["ok"]]

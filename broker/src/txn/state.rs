@@ -411,6 +411,12 @@ impl TxnMeta {
         };
         let mut next = self.cleared(state, now_ms);
         next.start_ms = self.start_ms;
+        if self.client_version >= 2 {
+            // As Kafka's `prepareComplete`: the epoch before the bump is
+            // no longer "the last one", so an InitProducerId naming it
+            // (KIP-360) is fenced instead of taken for a retry.
+            next.last_producer_epoch = self.producer_epoch;
+        }
         if self.client_version >= 2 && self.next_producer_id >= 0 {
             // The bump exhausted the epoch: the markers are written under
             // it, and the next transaction takes the new producer id.
@@ -585,6 +591,12 @@ mod tests {
         assert_eq!((c.state, c.producer_epoch), (TxnState::CompleteCommit, 1));
         // A retry after completion gets the new epoch again.
         assert_eq!(c.end(5, 0, true, true, 6), Ok(EndStep::Answered(5, 1)));
+        // A producer still at the old epoch cannot recover it (KIP-360):
+        // it is fenced, not taken for a retried InitProducerId.
+        assert_eq!(
+            c.init(1000, Some((5, 0)), 6),
+            Err(ErrorCode::ProducerFenced)
+        );
         assert_eq!(c.end(5, 0, false, true, 6), Err(ErrorCode::InvalidTxnState));
         // An older epoch is fenced.
         let older = TxnMeta {
