@@ -12,7 +12,8 @@ Where Tidemark has its own setting of a Kafka name, its own rules stand
 import pytest
 
 import clients
-from rawkafka import KafkaConn
+import harness
+from rawkafka import ConnectionClosed, KafkaConn
 
 BROKER_SETTINGS = {"num.partitions": "1", "auto.create.topics.enable": "false"}
 
@@ -338,7 +339,7 @@ OWN_DYNAMIC = {
 # Read-only in Tidemark though dynamic in Kafka (listeners, TLS files and
 # SASL mechanisms are read at start; security is not changed live).
 OWN_STATIC = {
-    "listeners", "listener.security.protocol.map", "max.connections",
+    "listeners", "listener.security.protocol.map",
     "sasl.enabled.mechanisms", "ssl.client.auth", "ssl.enabled.protocols",
     "ssl.keystore.location", "ssl.keystore.type", "ssl.truststore.location",
     "ssl.truststore.type",
@@ -523,6 +524,78 @@ def test_dynamic_configs_per_broker_and_cluster_wide_survive_a_restart(broker_fa
     assert raw_alter(b, "", [("log.cleaner.threads", 1, None)]) == (0, None)
     e = confluent_broker_configs(admin, b)["log.cleaner.threads"]
     assert (e.value, e.source) == ("1", DEFAULT_CONFIG)
+
+
+def _open_until_refused(b, most):
+    """Opens connections, each answering ApiVersions, until one is closed
+    at accept (or `most` are open). Returns the open ones."""
+    conns = []
+    for _ in range(most):
+        try:
+            c = KafkaConn(b.bootstrap, timeout=5.0)
+        except OSError:
+            break
+        try:
+            c.api_versions()
+        except (OSError, ConnectionClosed):
+            c.close()
+            break
+        conns.append(c)
+    return conns
+
+
+def test_max_connections_is_dynamic(broker_factory):
+    """`max.connections` changes at run time as in Kafka: set for this
+    broker (and as the cluster-wide default), it bounds the next accepts;
+    deleted, the limit is gone again."""
+    b = broker_factory(dict(BROKER_SETTINGS))
+    assert raw_alter(b, str(b.node_id), [("max.connections", 0, "3")]) == (0, None)
+    # Once the broker saw the altering connection close: three accepted,
+    # the fourth closed at accept.
+    held = harness.wait_until(lambda: _exactly(_open_until_refused(b, 10), 3), timeout=10,
+                              what="exactly three connections accepted")
+    try:
+        # The open ones keep working while a fourth is refused.
+        for c in held:
+            c.api_versions()
+    finally:
+        for c in held:
+            c.close()
+    # The broker's own value wins over a cluster-wide default.
+    harness.wait_until(lambda: _try_alter(b, "", [("max.connections", 0, "5")]) == (0, None),
+                       timeout=10, what="an admin connection is accepted again")
+    harness.wait_until(lambda: _count_and_close(_open_until_refused(b, 10)) == 3, timeout=10,
+                       what="still three with a larger cluster-wide default")
+    harness.wait_until(
+        lambda: _try_alter(b, str(b.node_id), [("max.connections", 1, None)]) == (0, None),
+        timeout=10, what="an admin connection is accepted again")
+    harness.wait_until(lambda: _count_and_close(_open_until_refused(b, 10)) == 5, timeout=10,
+                       what="the cluster-wide default of five in force")
+    harness.wait_until(lambda: _try_alter(b, "", [("max.connections", 1, None)]) == (0, None),
+                       timeout=10, what="an admin connection is accepted again")
+    assert _count_and_close(_open_until_refused(b, 20)) == 20
+
+
+def _try_alter(b, resource, configs):
+    """raw_alter, or None when the connection was closed at accept."""
+    try:
+        return raw_alter(b, resource, configs)
+    except (OSError, ConnectionClosed):
+        return None
+
+
+def _exactly(conns, n):
+    """The connections if there are n of them; else closes them."""
+    if len(conns) == n:
+        return conns
+    _count_and_close(conns)
+    return None
+
+
+def _count_and_close(conns):
+    for c in conns:
+        c.close()
+    return len(conns)
 
 
 def test_refusals_use_kafkas_errors_and_messages(broker):

@@ -447,7 +447,6 @@ fn shard_main(
 }
 
 async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener) {
-    let max = shard.ctx.config.settings.i32("max.connections").max(1) as usize;
     let name: Rc<str> = Rc::from(listener.name.as_str());
     loop {
         let accepted = monoio::select! {
@@ -456,6 +455,8 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
         };
         match accepted {
             Ok((stream, peer)) => {
+                // Read at each accept: the setting is dynamic.
+                let max = shard.metadata().settings.i32("max.connections").max(1) as usize;
                 if shard.ctx.connections.fetch_add(1, Ordering::Relaxed) >= max {
                     shard.ctx.connections.fetch_sub(1, Ordering::Relaxed);
                     warn!(%peer, max, "connection refused: max.connections reached");

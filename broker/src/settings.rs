@@ -385,8 +385,8 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "max.connections",
         Int,
         "2147483647",
-        false,
-        "Connections accepted at once; more are closed at accept."
+        true,
+        "Connections accepted at once (all listeners of this broker); more are closed at accept. Dynamic, as in Kafka: a change applies to the next connection accepted, and connections already open stay."
     ),
     b!(
         "queued.max.request.bytes",
