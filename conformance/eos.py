@@ -49,9 +49,12 @@ def make_input(count, keys):
 
 def start_pipeline(spec):
     """Starts the pipeline process; returns the Popen (stdout piped)."""
+    # Unbuffered: wait_progress reads lines one by one, and a buffered
+    # reader would hold lines read ahead that finish()'s communicate()
+    # (which reads the pipe itself) never sees, the "done" line included.
     return subprocess.Popen([sys.executable, os.path.join(HERE, "eos.py"), "pipeline",
                              json.dumps(spec)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=HERE)
+                            stderr=subprocess.PIPE, cwd=HERE, bufsize=0)
 
 
 def _emit(**kw):
@@ -337,7 +340,8 @@ def check(bootstrap, output, partitions, inputs):
 
 def wait_progress(proc, commits, timeout=60.0, event="commit"):
     """Reads the pipeline's events until it reported `commits` commits (or,
-    with `event`, the first such event); returns the events read."""
+    with `event`, the first such event), or until it reported that it is
+    done; returns the events read."""
     events = []
     end = time.monotonic() + timeout
     for _ in range(1_000_000):
@@ -353,12 +357,14 @@ def wait_progress(proc, commits, timeout=60.0, event="commit"):
         events.append(e)
         if e.get("event") == event and (event != "commit" or e.get("commits", 0) >= commits):
             return events
+        if e.get("event") == "done":
+            return events
     return events
 
 
-def finish(proc, timeout=120.0):
+def finish(proc, timeout=120.0, earlier=()):
     """Waits for the pipeline to end; returns its events (stopping it by PID
-    if it overruns)."""
+    if it overruns). `earlier`: the events wait_progress already read."""
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -366,8 +372,9 @@ def finish(proc, timeout=120.0):
         out, err = proc.communicate()
         raise AssertionError("pipeline still running after %ss: %s" % (timeout, err[-2000:]))
     events = [json.loads(x) for x in out.decode().splitlines() if x.startswith("{")]
-    done = [e for e in events if e.get("event") == "done"]
-    assert done, "pipeline printed no result (rc %s): %s" % (proc.returncode, err[-2000:])
+    done = [e for e in list(earlier) + events if e.get("event") == "done"]
+    assert done, "pipeline printed no result (rc %s): stdout %s stderr %s" % (
+        proc.returncode, out[-1500:], err[-1500:])
     return events
 
 

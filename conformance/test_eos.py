@@ -8,7 +8,9 @@ aborted transaction is visible.
 Scenarios: one broker restarted mid-run (SIGTERM and kill -9); on three
 brokers: kill -9 of the transaction coordinator, kill -9 of the leader of
 an output partition, SIGSTOP of the pipeline past its transaction timeout,
-and every broker restarted at once. Each prints a summary line (commits,
+and every broker restarted at once; and a transactions v2 pipeline
+(KIP-890, eos.run_pipeline_v2) through kills of its coordinator and of an
+output leader. Each prints a summary line (commits,
 aborts, producer restarts). A randomized soak over many seeds is
 `python3 eos_soak.py` (outside CI)."""
 
@@ -81,7 +83,7 @@ def test_single_broker_restart_mid_pipeline(fresh_broker, how):
     try:
         before = eos.wait_progress(proc, 8)
         b.restart(how=how)
-        events = before + eos.finish(proc)
+        events = before + eos.finish(proc, earlier=before)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -115,7 +117,7 @@ def _cluster_run(c, scenario, fault, **spec_kw):
     try:
         before = eos.wait_progress(proc, 8, event="holding" if "hold_at" in spec else "commit")
         fault(spec, proc)
-        events = before + eos.finish(proc, timeout=150)
+        events = before + eos.finish(proc, timeout=150, earlier=before)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -136,6 +138,28 @@ def test_kill9_transaction_coordinator(cluster3):
         c.start_node(coord)
 
     _cluster_run(c, "kill-coordinator", fault)
+
+
+@needs_cluster
+def test_transactions_v2_pipeline_survives_its_coordinator_and_a_leader_killed(cluster3):
+    """The same pipeline with a transactions v2 producer (KIP-890, on the
+    raw wire as the Java client 4.x: partitions added by Produce v12 and
+    TxnOffsetCommit v5, every EndTxn v5 bumping the epoch): kill -9 of its
+    transaction coordinator, then of an output partition's leader."""
+    c = cluster3
+
+    def fault(spec, proc):
+        coord = c.coordinator_of(spec["transactional_id"], key_type=1)
+        c.kill9(coord)
+        time.sleep(3)
+        c.start_node(coord)
+        eos.wait_progress(proc, 14, timeout=90)
+        leader = c.leader_of(spec["output"], 1)
+        c.kill9(leader)
+        time.sleep(3)
+        c.start_node(leader)
+
+    _cluster_run(c, "tv2-kills", fault, client="tv2")
 
 
 @needs_cluster
