@@ -383,8 +383,11 @@ fn read_committed_skips_aborted_transactions() {
             )
             .unwrap();
         assert_eq!(resp.responses[0].partition_responses[0].error_code, 0);
+        // EndTxn v4: this is a transactions v1 flow (the producer keeps its
+        // epoch); v5 would bump it (KIP-890) and the next round's
+        // AddPartitionsToTxn under the old epoch would be fenced.
         let end = c
-            .send(
+            .send_to_version(
                 Route::TxnCoordinator(txn.clone()),
                 EndTxnRequest {
                     transactional_id: txn.clone(),
@@ -393,6 +396,7 @@ fn read_committed_skips_aborted_transactions() {
                     committed: commit,
                     ..Default::default()
                 },
+                4,
             )
             .unwrap();
         assert_eq!(end.error_code, 0);
