@@ -434,10 +434,22 @@ fn spawn_completion(shard: &Rc<Shard>, route: Route, epoch: i32, id: String) {
                     markers::write(&shard, m.producer_id, m.producer_epoch, epoch, commit, todo)
                         .await;
                 for (tp, code) in results {
+                    // Whether the partition exists in this coordinator's
+                    // metadata: a peer still catching up after a restart
+                    // may not know a topic yet and answer
+                    // UNKNOWN_TOPIC_OR_PARTITION for it.
+                    let exists = shard
+                        .metadata()
+                        .topic(&tp.0)
+                        .is_some_and(|t| tp.1 >= 0 && tp.1 < t.partitions);
                     match code {
-                        // Written; or the topic is gone (Kafka drops
-                        // markers of deleted partitions too).
-                        ErrorCode::None | ErrorCode::UnknownTopicOrPartition => {
+                        ErrorCode::None => {
+                            done.insert(tp);
+                        }
+                        // The partition is gone (Kafka drops markers of
+                        // deleted partitions too; it retries this error for
+                        // a partition its metadata still has, as here).
+                        ErrorCode::UnknownTopicOrPartition if !exists => {
                             done.insert(tp);
                         }
                         ErrorCode::TransactionCoordinatorFenced => {
