@@ -252,7 +252,8 @@ def run_pipeline_v2(spec):
             for part, recs in sorted(by_part.items()):
                 code = producer.send(dst, part, recs)
                 if code != NONE:
-                    raise RuntimeError("produce: error %d" % code)
+                    raise RuntimeError("produce to %d: error %d (%s)" % (
+                        part, code, producer.last_error))
             positions = consumer.position(consumer.assignment())
             code = producer.send_offsets(spec["group"], {(tp.topic, tp.partition): tp.offset
                                                          for tp in positions if tp.offset >= 0})

@@ -52,6 +52,7 @@ class Tv2Producer:
         self.conns = {}
         self.pid, self.epoch = -1, -1
         self.seqs = {}
+        self.last_error = None  # the last Produce answer's error message
 
     def close(self):
         for c in self.conns.values():
@@ -152,7 +153,8 @@ class Tv2Producer:
                 topic, partition, blob, transactional_id=self.tid,
                 version=11 if self.v1 else 12)
             return pr["ErrorCode"], pr
-        code, _ = self._retry(call)
+        code, pr = self._retry(call)
+        self.last_error = (pr or {}).get("ErrorMessage")
         if code == NONE and epoch == self.epoch:
             self.seqs[(topic, partition)] = seq + len(vals)
         return code

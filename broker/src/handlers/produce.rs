@@ -186,8 +186,14 @@ pub async fn handle(
                     let s = s.clone();
                     Box::new(move |pid: i64, epoch: i16| {
                         Box::pin(async move {
-                            crate::txn::verify::verify(&s, ask, id, pid, epoch, topic_name, index)
-                                .await
+                            let q = crate::txn::verify::Question {
+                                transactional_id: id,
+                                producer_id: pid,
+                                epoch,
+                                topic: topic_name,
+                                partition: index,
+                            };
+                            crate::txn::verify::verify(&s, ask, q).await
                         })
                             as std::pin::Pin<Box<dyn std::future::Future<Output = _>>>
                     }) as crate::partition::TxnVerifier

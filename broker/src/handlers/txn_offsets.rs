@@ -88,11 +88,13 @@ pub async fn commit(
                     && let Err(code) = crate::txn::verify::verify(
                         shard,
                         crate::txn::verify::Ask::Add,
-                        req.transactional_id.clone(),
-                        req.producer_id,
-                        req.producer_epoch,
-                        groups::OFFSETS_TOPIC.to_string(),
-                        route.partition,
+                        crate::txn::verify::Question {
+                            transactional_id: req.transactional_id.clone(),
+                            producer_id: req.producer_id,
+                            epoch: req.producer_epoch,
+                            topic: groups::OFFSETS_TOPIC.to_string(),
+                            partition: route.partition,
+                        },
                     )
                     .await
                 {

@@ -55,25 +55,27 @@ pub enum Ask {
     Add,
 }
 
+/// One partition's question about one producer's transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    pub transactional_id: String,
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub topic: String,
+    pub partition: i32,
+}
+
 /// Whether producer (`producer_id`, `epoch`) of `transactional_id` has an
 /// ongoing transaction that includes `topic`-`partition` (after adding it,
 /// for [`Ask::Add`]), as the Produce answer should say it: `Ok`,
 /// INVALID_TXN_STATE (no such transaction), INVALID_PRODUCER_EPOCH
 /// (fenced), INVALID_PRODUCER_ID_MAPPING, or NOT_ENOUGH_REPLICAS when the
 /// coordinator cannot be asked now (retriable, as Kafka answers).
-pub async fn verify(
-    shard: &Rc<Shard>,
-    ask: Ask,
-    transactional_id: String,
-    producer_id: i64,
-    epoch: i16,
-    topic: String,
-    partition: i32,
-) -> Result<(), ErrorCode> {
+pub async fn verify(shard: &Rc<Shard>, ask: Ask, q: Question) -> Result<(), ErrorCode> {
     let Some(t) = shard.metadata().topic(TXN_TOPIC).cloned() else {
         return Err(ErrorCode::InvalidTxnState);
     };
-    let p = partition_for(&transactional_id, t.partitions);
+    let p = partition_for(&q.transactional_id, t.partitions);
     let leader = shard.leader_of(&(t.id, p));
     let answer = if leader == shard.ctx.config.node_id {
         let route = Route {
@@ -83,34 +85,14 @@ pub async fn verify(
         };
         shard
             .submit_to(route.shard, move |s| async move {
-                answer_here(
-                    &s,
-                    route,
-                    ask,
-                    transactional_id,
-                    producer_id,
-                    epoch,
-                    topic,
-                    partition,
-                )
-                .await
+                answer_here(&s, route, ask, q).await
             })
             .await
             .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
     } else if leader < 0 {
         Err(ErrorCode::CoordinatorNotAvailable)
     } else {
-        ask_peer(
-            shard,
-            leader,
-            ask,
-            transactional_id,
-            producer_id,
-            epoch,
-            topic,
-            partition,
-        )
-        .await
+        ask_peer(shard, leader, ask, q).await
     };
     answer.map_err(|code| match code {
         ErrorCode::ProducerFenced | ErrorCode::InvalidProducerEpoch => {
@@ -123,73 +105,57 @@ pub async fn verify(
 }
 
 /// On the coordinator's shard: verifies, or adds the partition.
-#[allow(clippy::too_many_arguments)]
-async fn answer_here(
-    s: &Rc<Shard>,
-    route: Route,
-    ask: Ask,
-    id: String,
-    producer_id: i64,
-    epoch: i16,
-    topic: String,
-    partition: i32,
-) -> Result<(), ErrorCode> {
+async fn answer_here(s: &Rc<Shard>, route: Route, ask: Ask, q: Question) -> Result<(), ErrorCode> {
     match ask {
-        Ask::Verify => check(s, route, &id, producer_id, epoch, &topic, partition),
+        Ask::Verify => check(s, route, &q),
         Ask::Add => {
-            let partitions = BTreeSet::from([(topic, partition)]);
-            super::add_partitions(s, route, id, producer_id, epoch, partitions, 2).await
+            let partitions = BTreeSet::from([(q.topic, q.partition)]);
+            super::add_partitions(
+                s,
+                route,
+                q.transactional_id,
+                q.producer_id,
+                q.epoch,
+                partitions,
+                2,
+            )
+            .await
         }
     }
 }
 
 /// On the coordinator's shard: the answer from the id's current state.
-fn check(
-    s: &Shard,
-    route: Route,
-    id: &str,
-    producer_id: i64,
-    epoch: i16,
-    topic: &str,
-    partition: i32,
-) -> Result<(), ErrorCode> {
+fn check(s: &Shard, route: Route, q: &Question) -> Result<(), ErrorCode> {
     coordinator_epoch(s, route)?;
     let c = coordinator();
     let c = c.borrow();
-    let m = c.txns.get(id).ok_or(ErrorCode::InvalidProducerIdMapping)?;
-    if m.producer_id != producer_id {
+    let m = c
+        .txns
+        .get(&q.transactional_id)
+        .ok_or(ErrorCode::InvalidProducerIdMapping)?;
+    if m.producer_id != q.producer_id {
         return Err(ErrorCode::InvalidProducerIdMapping);
     }
-    if m.producer_epoch != epoch {
+    if m.producer_epoch != q.epoch {
         return Err(ErrorCode::ProducerFenced);
     }
-    if m.state != TxnState::Ongoing || !m.partitions.contains(&(topic.to_string(), partition)) {
+    if m.state != TxnState::Ongoing || !m.partitions.contains(&(q.topic.clone(), q.partition)) {
         return Err(ErrorCode::InvalidTxnState);
     }
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn ask_peer(
-    shard: &Rc<Shard>,
-    leader: i32,
-    ask: Ask,
-    transactional_id: String,
-    producer_id: i64,
-    epoch: i16,
-    topic: String,
-    partition: i32,
-) -> Result<(), ErrorCode> {
+async fn ask_peer(shard: &Rc<Shard>, leader: i32, ask: Ask, q: Question) -> Result<(), ErrorCode> {
     let net = shard.net().ok_or(ErrorCode::CoordinatorNotAvailable)?;
     let req = AddPartitionsToTxnRequest {
         transactions: vec![AddPartitionsToTxnTransaction {
-            transactional_id,
-            producer_id,
-            producer_epoch: epoch,
+            transactional_id: q.transactional_id,
+            producer_id: q.producer_id,
+            producer_epoch: q.epoch,
             verify_only: ask == Ask::Verify,
             topics: vec![AddPartitionsToTxnTopic {
-                name: topic,
-                partitions: vec![partition],
+                name: q.topic,
+                partitions: vec![q.partition],
                 ..Default::default()
             }],
             ..Default::default()
@@ -258,15 +224,16 @@ pub async fn serve(shard: &Rc<Shard>, body: bytes::Bytes) -> Result<bytes::Bytes
                         partition: p,
                         shard: owner_shard(t.id, p, shard.shard_count()),
                     };
-                    let (id, pid, epoch, tp) = (
-                        txn.transactional_id.clone(),
-                        txn.producer_id,
-                        txn.producer_epoch,
-                        topic.clone(),
-                    );
+                    let q = Question {
+                        transactional_id: txn.transactional_id.clone(),
+                        producer_id: txn.producer_id,
+                        epoch: txn.producer_epoch,
+                        topic: topic.clone(),
+                        partition,
+                    };
                     shard
                         .submit_to(route.shard, move |s| async move {
-                            answer_here(&s, route, ask, id, pid, epoch, tp, partition).await
+                            answer_here(&s, route, ask, q).await
                         })
                         .await
                         .unwrap_or(Err(ErrorCode::CoordinatorNotAvailable))
