@@ -9,10 +9,13 @@ refused with Kafka's errors and messages; PASSWORD configs are sensitive.
 Where Tidemark has its own setting of a Kafka name, its own rules stand
 (listed below with the reason), as the topic configs' precedent."""
 
+import time
+
 import pytest
 
 import clients
 import harness
+import rawkafka
 from rawkafka import ConnectionClosed, KafkaConn
 
 BROKER_SETTINGS = {"num.partitions": "1", "auto.create.topics.enable": "false"}
@@ -574,6 +577,44 @@ def test_max_connections_is_dynamic(broker_factory):
     harness.wait_until(lambda: _try_alter(b, "", [("max.connections", 1, None)]) == (0, None),
                        timeout=10, what="an admin connection is accepted again")
     assert _count_and_close(_open_until_refused(b, 20)) == 20
+
+
+def test_a_broker_config_change_reopens_only_the_topics_it_concerns(broker_factory):
+    """A dynamic broker config that no topic config follows reopens no
+    partition; a broker default that topics follow reopens those topics
+    (and not one with its own value)."""
+    b = broker_factory(dict(BROKER_SETTINGS))
+    follows = [harness.unique_topic("follows") for _ in range(2)]
+    own = harness.unique_topic("own")
+    for t in follows:
+        rawkafka.ensure_topic(b.bootstrap, t, 2)
+    rawkafka.ensure_topic(b.bootstrap, own, 2, configs={"retention.ms": "3600000"})
+
+    def reopened():
+        text = "".join(open(p, errors="replace").read() for p in b.log_paths)
+        return [line for line in text.splitlines() if "with new configs" in line]
+
+    before = len(reopened())
+    assert raw_alter(b, str(b.node_id), [("max.connections", 0, "1000")]) == (0, None)
+    assert raw_alter(b, "", [("num.io.threads", 0, "16")]) == (0, None)
+    # Give a (wrong) reopen time to show in the log.
+    time.sleep(1)
+    assert reopened()[before:] == [], "a change no topic follows reopened partitions"
+    assert raw_alter(b, str(b.node_id), [("log.retention.ms", 0, "7200000")]) == (0, None)
+    harness.wait_until(lambda: len(reopened()) - before >= 2, timeout=10,
+                       what="the topics that follow the default reopened")
+    time.sleep(1)
+    lines = reopened()[before:]
+    assert sorted(t for t in follows + [own] if any(t in x for x in lines)) == sorted(follows), \
+        lines
+    # The new default is in force for the topics that follow it.
+    with KafkaConn(b.bootstrap) as c:
+        c.api_versions()
+        resp = c.request(32, c.pick(32), {"Resources": [
+            {"ResourceType": 2, "ResourceName": follows[0],
+             "ConfigurationKeys": ["retention.ms"]}],
+            "IncludeSynonyms": False, "IncludeDocumentation": False})
+    assert resp["Results"][0]["Configs"][0]["Value"] == "7200000", resp
 
 
 def _try_alter(b, resource, configs):

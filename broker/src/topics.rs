@@ -731,9 +731,26 @@ pub async fn delete_topic(shard: &Rc<Shard>, name: String) -> Result<TopicMeta, 
     })
 }
 
+/// Whether a topic's configs in force differ between two metadata
+/// versions: its own overrides, or a broker default it follows. A broker
+/// config change that no topic config follows (`max.connections`, say)
+/// reopens nothing; before, any settings change reopened every partition
+/// of the broker, each briefly answering NOT_LEADER_OR_FOLLOWER.
+pub fn configs_in_force_changed(
+    old_settings: &Settings,
+    old: &TopicMeta,
+    new_settings: &Settings,
+    new: &TopicMeta,
+) -> bool {
+    old.configs != new.configs
+        || old_settings.effective_topic_configs(&old.configs)
+            != new_settings.effective_topic_configs(&new.configs)
+}
+
 /// Applies changed topic configs to a topic's partitions (run on shard 0
 /// after the metadata changed).
 pub async fn reconfigure_topic(s0: &Rc<Shard>, t: &TopicMeta) {
+    tracing::info!(topic = %t.name, partitions = t.partitions, "reopening the topic's partitions with new configs");
     for p in 0..t.partitions {
         let owner = owner_shard(t.id, p, s0.shard_count());
         let tt = t.clone();

@@ -1034,22 +1034,20 @@ pub async fn reconcile(
             }
         }
     }
-    // Changed configs (topic or broker-wide): reopen with the new ones. A
-    // settings change concerns every topic.
+    // Changed configs (topic or broker-wide): reopen with the new ones,
+    // only the topics whose configs in force changed. A settings change
+    // may concern every topic.
     let settings_changed = old.settings != new.settings;
-    if settings_changed {
-        for t in new.topics.values() {
-            if old.topic_by_id(&t.id).is_some() {
-                crate::topics::reconfigure_topic(s0, t).await;
-            }
-        }
+    let candidates: Vec<&TopicMeta> = if settings_changed {
+        new.topics.values().map(|t| &**t).collect()
     } else {
-        for t in &present {
-            if let Some(o) = old.topic_by_id(&t.id)
-                && o.configs != t.configs
-            {
-                crate::topics::reconfigure_topic(s0, t).await;
-            }
+        present.iter().map(|t| &**t).collect()
+    };
+    for t in candidates {
+        if let Some(o) = old.topic_by_id(&t.id)
+            && crate::topics::configs_in_force_changed(&old.settings, o, &new.settings, t)
+        {
+            crate::topics::reconfigure_topic(s0, t).await;
         }
     }
     // Open what is missing, shard by shard.

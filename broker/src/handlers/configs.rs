@@ -488,14 +488,22 @@ async fn apply(shard: &Rc<Shard>, change: Change) -> Result<(), ApiError> {
                     dynamics,
                     cluster_default,
                 } => {
+                    let before = s0.metadata();
                     s0.with_store(|st| st.set_dynamic_settings(dynamics, cluster_default))
                         .ok_or((ErrorCode::NotController, "no metadata store".to_string()))?
                         .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
                     publish(&s0).await;
-                    // Topics that follow broker defaults pick up the change.
-                    let topics: Vec<_> = s0.metadata().topics.values().cloned().collect();
-                    for t in topics {
-                        reconfigure_topic(&s0, &t).await;
+                    // Topics that follow a changed broker default pick it up.
+                    let after = s0.metadata();
+                    for t in after.topics.values() {
+                        if crate::topics::configs_in_force_changed(
+                            &before.settings,
+                            t,
+                            &after.settings,
+                            t,
+                        ) {
+                            reconfigure_topic(&s0, t).await;
+                        }
                     }
                 }
             }
