@@ -62,9 +62,50 @@ def _emit(**kw):
     sys.stdout.flush()
 
 
+class _Source:
+    """The pipeline's input side, the same for both producers: a
+    read_committed consumer in the spec's group, the group's committed
+    total, and a rewind to the committed offsets after an abort."""
+
+    def __init__(self, spec):
+        from confluent_kafka import Consumer
+        self.spec = spec
+        self.consumer = Consumer({
+            "bootstrap.servers": spec["bootstrap"], "group.id": spec["group"],
+            "isolation.level": "read_committed", "enable.auto.commit": False,
+            "auto.offset.reset": "earliest", "session.timeout.ms": 10000,
+            "heartbeat.interval.ms": 500, "fetch.wait.max.ms": 100,
+            "socket.timeout.ms": 5000})
+        self.consumer.subscribe([spec["input"]])
+
+    def committed_total(self):
+        from confluent_kafka import KafkaException, TopicPartition
+        parts = [TopicPartition(self.spec["input"], p) for p in range(self.spec["partitions"])]
+        try:
+            got = self.consumer.committed(parts, timeout=5)
+        except KafkaException:
+            return -1
+        return sum(max(tp.offset, 0) for tp in got)
+
+    def rewind(self):
+        from confluent_kafka import KafkaException
+        for _ in range(100):
+            try:
+                assigned = self.consumer.assignment()
+                if not assigned:
+                    return
+                for tp in self.consumer.committed(assigned, timeout=5):
+                    tp.offset = tp.offset if tp.offset >= 0 else -2  # OFFSET_BEGINNING
+                    self.consumer.seek(tp)
+                return
+            except KafkaException as e:
+                _emit(event="rewind-failed", error=str(e))
+                time.sleep(0.2)
+
+
 def run_pipeline(spec):
-    from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
-    bootstrap, src, dst = spec["bootstrap"], spec["input"], spec["output"]
+    from confluent_kafka import KafkaException, Producer
+    bootstrap, dst = spec["bootstrap"], spec["output"]
     total, deadline = spec["count"], time.monotonic() + spec["timeout_s"]
     pace = spec.get("pace_ms", 0) / 1000.0
 
@@ -94,34 +135,8 @@ def run_pipeline(spec):
                 time.sleep(0.5)
         raise SystemExit("no producer")
 
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": spec["group"],
-                         "isolation.level": "read_committed", "enable.auto.commit": False,
-                         "auto.offset.reset": "earliest", "session.timeout.ms": 10000,
-                         "heartbeat.interval.ms": 500, "fetch.wait.max.ms": 100,
-                         "socket.timeout.ms": 5000})
-    consumer.subscribe([src])
-
-    def committed_total():
-        parts = [TopicPartition(src, p) for p in range(spec["partitions"])]
-        try:
-            got = consumer.committed(parts, timeout=5)
-        except KafkaException:
-            return -1
-        return sum(max(tp.offset, 0) for tp in got)
-
-    def rewind():
-        for _ in range(100):
-            try:
-                assigned = consumer.assignment()
-                if not assigned:
-                    return
-                for tp in consumer.committed(assigned, timeout=5):
-                    tp.offset = tp.offset if tp.offset >= 0 else -2  # OFFSET_BEGINNING
-                    consumer.seek(tp)
-                return
-            except KafkaException as e:
-                _emit(event="rewind-failed", error=str(e))
-                time.sleep(0.2)
+    source = _Source(spec)
+    consumer, committed_total, rewind = source.consumer, source.committed_total, source.rewind
 
     producer = new_producer()
     commits = aborts = 0
@@ -180,9 +195,8 @@ def run_pipeline_v2(spec):
     Any error aborts the transaction (a new producer when the abort fails:
     InitProducerId with the last id and epoch, KIP-360, or a fresh one) and
     rewinds the consumer to the committed offsets."""
-    from confluent_kafka import Consumer, KafkaException, TopicPartition
     from txn_v2_client import NONE, Tv2Producer
-    bootstrap, src, dst = spec["bootstrap"], spec["input"], spec["output"]
+    bootstrap, dst = spec["bootstrap"], spec["output"]
     total, deadline = spec["count"], time.monotonic() + spec["timeout_s"]
     pace = spec.get("pace_ms", 0) / 1000.0
 
@@ -205,34 +219,8 @@ def run_pipeline_v2(spec):
                 time.sleep(0.5)
         raise SystemExit("no producer")
 
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": spec["group"],
-                         "isolation.level": "read_committed", "enable.auto.commit": False,
-                         "auto.offset.reset": "earliest", "session.timeout.ms": 10000,
-                         "heartbeat.interval.ms": 500, "fetch.wait.max.ms": 100,
-                         "socket.timeout.ms": 5000})
-    consumer.subscribe([src])
-
-    def committed_total():
-        parts = [TopicPartition(src, p) for p in range(spec["partitions"])]
-        try:
-            got = consumer.committed(parts, timeout=5)
-        except KafkaException:
-            return -1
-        return sum(max(tp.offset, 0) for tp in got)
-
-    def rewind():
-        for _ in range(100):
-            try:
-                assigned = consumer.assignment()
-                if not assigned:
-                    return
-                for tp in consumer.committed(assigned, timeout=5):
-                    tp.offset = tp.offset if tp.offset >= 0 else -2  # OFFSET_BEGINNING
-                    consumer.seek(tp)
-                return
-            except KafkaException as e:
-                _emit(event="rewind-failed", error=str(e))
-                time.sleep(0.2)
+    source = _Source(spec)
+    consumer, committed_total, rewind = source.consumer, source.committed_total, source.rewind
 
     producer = new_producer()
     commits = aborts = 0
