@@ -108,6 +108,72 @@ impl Drop for AlignedBuf {
     }
 }
 
+// SAFETY: an `AlignedBuf` uniquely owns its heap allocation (no shared
+// pointer, no thread-local state), so moving it to another thread is as
+// sound as moving a `Vec<u8>`. Needed because read buffers end up inside
+// `Bytes` (which must be `Send`) that a response may drop on any thread.
+unsafe impl Send for AlignedBuf {}
+
+impl AlignedBuf {
+    /// The allocation's size in bytes.
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Forgets the contents (the bytes stay initialised).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// A view of the whole capacity for an io_uring read into it (or,
+    /// sliced, into the part after the current length); the kernel's byte
+    /// count, added to the slice's start, becomes the length.
+    pub fn into_read(self) -> ReadView {
+        ReadView { buf: self }
+    }
+}
+
+/// The buffer handed to an io_uring read (monoio owns it until the kernel
+/// is done writing, then gives it back).
+pub struct ReadView {
+    buf: AlignedBuf,
+}
+
+impl ReadView {
+    pub fn into_inner(self) -> AlignedBuf {
+        self.buf
+    }
+}
+
+// SAFETY: the pointers address the view's heap allocation, which does not
+// move with the view and lives as long as it; `cap` bytes are allocated and
+// initialised, so any prefix the kernel reports as read is initialised too.
+unsafe impl monoio::buf::IoBuf for ReadView {
+    fn read_ptr(&self) -> *const u8 {
+        self.buf.ptr.as_ptr()
+    }
+    fn bytes_init(&self) -> usize {
+        self.buf.len
+    }
+}
+
+// SAFETY: as for `IoBuf` above; `set_init` only ever raises the length up
+// to the capacity, and every byte below the capacity is initialised.
+unsafe impl monoio::buf::IoBufMut for ReadView {
+    fn write_ptr(&mut self) -> *mut u8 {
+        self.buf.ptr.as_ptr()
+    }
+    fn bytes_total(&mut self) -> usize {
+        self.buf.cap
+    }
+    unsafe fn set_init(&mut self, pos: usize) {
+        if pos > self.buf.len {
+            assert!(pos <= self.buf.cap);
+            self.buf.len = pos;
+        }
+    }
+}
+
 /// The buffer handed to an io_uring write: monoio keeps it (not a borrow)
 /// until the kernel is done with it, and gives it back.
 pub struct WriteView {

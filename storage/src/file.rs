@@ -373,6 +373,7 @@ impl SegmentWriter {
         }
         let mut buf = self.buf.take().expect("writer buffer present");
         let padded = buf.pad_to_block();
+        let _writing = crate::direct_read::WriteInFlight::start();
         let (res, view) = self
             .file
             .write_all_at(buf.into_write(padded), self.buf_pos)
@@ -397,6 +398,7 @@ impl SegmentWriter {
             return Ok(());
         }
         let started = std::time::Instant::now();
+        let _writing = crate::direct_read::WriteInFlight::start();
         self.file
             .sync_data()
             .await

@@ -11,6 +11,7 @@
 mod aligned;
 mod compact;
 mod config;
+mod direct_read;
 mod error;
 mod failpoint;
 mod file;

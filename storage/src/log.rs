@@ -23,6 +23,7 @@ use kafka_protocol::records::{RecordBatch, RecordBatchMut, RecordBatches, Stamp,
 use monoio::fs::File;
 
 use crate::config::{FlushPolicy, LogConfig};
+use crate::direct_read::DataReader;
 use crate::error::{Result, StorageError};
 use crate::failpoint;
 use crate::file::{self, ScanEnd, SegmentWriter};
@@ -107,7 +108,9 @@ pub(crate) struct Segment {
     first_append: Option<Instant>,
     /// The in-memory index; only the active segment has one.
     index: Option<SegIndex>,
-    reader: Option<Rc<File>>,
+    /// The consumers' reader of a sealed segment, opened at its first read
+    /// and kept until the log parks.
+    reader: Option<Rc<DataReader>>,
     /// Bumped when the segment's file is replaced or truncated, so that a
     /// compaction prepared against an older version is discarded.
     pub generation: u64,
@@ -433,9 +436,9 @@ impl Log {
                         )?;
                     }
                 }
-                let mut seg = Segment::sealed(base, next_base, size, idx.max_ts);
-                seg.reader = Some(reader);
-                segments.insert(base, seg);
+                // The scan's buffered reader is not kept: consumers read
+                // through a `DataReader`, opened at their first read.
+                segments.insert(base, Segment::sealed(base, next_base, size, idx.max_ts));
             }
         }
 
@@ -1392,21 +1395,22 @@ impl Log {
                     None => Err(base),
                     Some(pos) => {
                         let disk_end = seg.disk_size;
-                        // The active segment's reader is not kept: it would
-                        // hold a descriptor per partition read (with the
-                        // writer's, two per partition), and most reads of
-                        // an active segment come from the tail cache
-                        // anyway. Sealed segments (catch-up readers) keep
-                        // theirs until the log parks.
-                        let active = st.segments.keys().next_back() == Some(&base);
+                        // The reader is kept until the log parks, the active
+                        // segment's too: a catch-up reader continues where
+                        // its last read ended, and its read-ahead lives in
+                        // the reader. Only partitions read below their tail
+                        // cache (catch-up readers) hold one, so the extra
+                        // descriptors are bounded by those, not by every
+                        // partition.
                         let reader = match &seg.reader {
                             Some(r) => r.clone(),
                             None => {
-                                let r = file::open_read(&seg_path(&self.dir, base, "log"))?;
-                                if !active {
-                                    st.segments.get_mut(&base).expect("segment").reader =
-                                        Some(r.clone());
-                                }
+                                let r = DataReader::open(
+                                    &seg_path(&self.dir, base, "log"),
+                                    self.config.io_mode,
+                                )?;
+                                st.segments.get_mut(&base).expect("segment").reader =
+                                    Some(r.clone());
                                 r
                             }
                         };
@@ -1445,7 +1449,7 @@ impl Log {
     async fn read_disk(
         &self,
         base: i64,
-        reader: &File,
+        reader: &DataReader,
         mut pos: u64,
         disk_end: u64,
         offset: i64,
@@ -1461,15 +1465,22 @@ impl Log {
             self.config.index_interval_bytes as usize + self.config.max_batch_bytes.min(64 << 10);
         let mut want = max_bytes.saturating_add(slack).min(64 << 20);
         let mut expected = base;
+        // A consumer continuing where the last read of this segment ended
+        // starts at that batch boundary (where the read-ahead went), not
+        // at the index entry before it.
+        if let Some((next_offset, at)) = reader.cursor()
+            && next_offset == offset
+            && at >= pos
+            && at < disk_end
+        {
+            pos = at;
+            expected = offset;
+        }
+        // The end of the last batch returned.
+        let mut end_pos = pos;
         'outer: while pos < disk_end {
             let n = want.min((disk_end - pos) as usize);
-            let chunk = file::read_at(reader, &path, pos, n).await?;
-            // The next fetch of a catch-up reader starts where this one
-            // ends: have the kernel fetch it while this one is sent.
-            let next = pos + chunk.len() as u64;
-            if next < disk_end {
-                file::advise_willneed(reader, next, (n as u64).min(disk_end - next));
-            }
+            let chunk = reader.read(&path, pos, n).await?;
             let mut it = RecordBatches::new(chunk.clone());
             let mut consumed = 0;
             for item in it.by_ref() {
@@ -1507,6 +1518,7 @@ impl Log {
                         out.bytes += b.size();
                         out.next_offset = b.next_offset();
                         expected = b.next_offset();
+                        end_pos = pos + consumed as u64;
                         out.batches.push(b.into_bytes());
                     }
                     Err(kafka_protocol::records::RecordError::PartialBatch { needed, .. })
@@ -1531,6 +1543,14 @@ impl Log {
             pos += consumed as u64;
             if out.bytes >= max_bytes {
                 break;
+            }
+        }
+        // The next fetch of a catch-up reader starts where this one ends:
+        // start reading it while this one is sent.
+        if !out.batches.is_empty() {
+            reader.set_cursor(out.next_offset, end_pos);
+            if end_pos < disk_end {
+                reader.prefetch(end_pos, (want as u64).min(disk_end - end_pos));
             }
         }
         Ok(out)
@@ -2349,7 +2369,7 @@ impl Segment {
             generation: 0,
         }
     }
-    pub(crate) fn set_reader(&mut self, r: Option<Rc<File>>) {
+    pub(crate) fn set_reader(&mut self, r: Option<Rc<DataReader>>) {
         self.reader = r;
     }
 }

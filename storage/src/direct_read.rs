@@ -1,0 +1,557 @@
+//! Consumers' reads of segment data: O_DIRECT into reused aligned buffers.
+//!
+//! Why not the page cache (as Kafka reads): the segments are written with
+//! O_DIRECT, so a catch-up read never finds its data cached; a buffered
+//! read then fills the page cache with bytes that are read once, and the
+//! kernel copies them from there to the user buffer inside `io_uring_enter`
+//! on the shard's own thread. Measured on this VM (benches/RESULTS.md,
+//! "Catch-up reads"), each fresh page-cache page also costs a first touch
+//! in the hypervisor, so after a few GB of reads a 1 GB catch-up read took
+//! 2-2.5 CPU-seconds of the shard instead of 0.5, and the shard's other
+//! partitions waited behind those copies. With O_DIRECT the device writes
+//! straight into the buffer (no copy on the shard), and the buffers come
+//! from a small per-thread pool, so their pages are faulted in once.
+//!
+//! Two things the page cache did that this module does itself: read-ahead
+//! (a reader starts reading the next chunk after each read; see
+//! [`DataReader::prefetch`]) and staying out of the writers' way (a
+//! process-wide device budget that puts appends' writes and fdatasyncs
+//! first; see [`ReadPermit`]).
+//!
+//! File systems without O_DIRECT (tmpfs), and `IoMode::Buffered`, read
+//! through the page cache as before, with the kernel asked to read ahead.
+
+use std::cell::RefCell;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use monoio::fs::File;
+
+use crate::aligned::{ALIGN, AlignedBuf, align_down, align_up};
+use crate::config::IoMode;
+use crate::error::{Result, StorageError};
+
+/// Buffers larger than this are not kept for reuse (a rare huge fetch
+/// does not pin its memory in the pool).
+const POOL_MAX_BUF_BYTES: usize = 4 << 20;
+/// What one thread's pool may hold in total.
+const POOL_MAX_BYTES: usize = 16 << 20;
+/// The smallest buffer handed out: small reads share one size class.
+const MIN_BUF_BYTES: usize = 64 << 10;
+/// Above 1 MiB, size classes are multiples of this (not powers of two,
+/// which would waste up to half of a buffer of a typical 1 MiB + slack
+/// fetch read).
+const CLASS_STEP_BYTES: usize = 256 << 10;
+
+thread_local! {
+    static POOL: Arc<Mutex<Pool>> = Arc::new(Mutex::new(Pool { bufs: Vec::new(), bytes: 0 }));
+}
+
+/// Free read buffers of one thread (the one that allocated them).
+///
+/// A buffer goes back to the pool it came from, whichever thread drops it:
+/// a partition's reads run on its shard, but the response that carries
+/// them is sent, and dropped, by the shard that holds the connection. A
+/// thread-local pool would then fill on one shard and stay empty on the
+/// other, which would allocate (and zero, and fault in) every buffer anew.
+/// The lock is taken twice per buffer of a megabyte or so, and is almost
+/// never contended.
+struct Pool {
+    bufs: Vec<AlignedBuf>,
+    bytes: usize,
+}
+
+/// The size class of a read of `n` bytes: the next power of two up to
+/// 1 MiB (at least [`MIN_BUF_BYTES`]), then the next multiple of
+/// [`CLASS_STEP_BYTES`].
+fn class(n: usize) -> usize {
+    if n <= 1 << 20 {
+        n.max(MIN_BUF_BYTES).next_power_of_two()
+    } else {
+        n.div_ceil(CLASS_STEP_BYTES) * CLASS_STEP_BYTES
+    }
+}
+
+fn lock(pool: &Mutex<Pool>) -> std::sync::MutexGuard<'_, Pool> {
+    // The pool holds only free buffers: after a panic elsewhere it is
+    // still consistent.
+    pool.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A buffer of at least `n` bytes, from this thread's pool when one of its
+/// class is free, with the pool it goes back to.
+fn take(n: usize) -> Pooled {
+    let cap = class(n);
+    let home = POOL.with(Arc::clone);
+    let reused = {
+        let mut p = lock(&home);
+        p.bufs.iter().position(|b| b.capacity() == cap).map(|i| {
+            let b = p.bufs.swap_remove(i);
+            p.bytes -= b.capacity();
+            b
+        })
+    };
+    Pooled {
+        buf: Some(reused.unwrap_or_else(|| AlignedBuf::with_capacity(cap))),
+        home,
+    }
+}
+
+/// A read buffer, owned by the `Bytes` a direct read returns; given back
+/// to its home pool (when that has room) once the last slice is dropped.
+struct Pooled {
+    buf: Option<AlignedBuf>,
+    home: Arc<Mutex<Pool>>,
+}
+
+impl Pooled {
+    fn buf(&mut self) -> AlignedBuf {
+        self.buf.take().expect("buffer present until dropped")
+    }
+}
+
+impl AsRef<[u8]> for Pooled {
+    fn as_ref(&self) -> &[u8] {
+        self.buf.as_ref().map_or(&[], |b| b.as_slice())
+    }
+}
+
+impl Drop for Pooled {
+    fn drop(&mut self) {
+        let Some(mut buf) = self.buf.take() else {
+            return;
+        };
+        let cap = buf.capacity();
+        if cap > POOL_MAX_BUF_BYTES || class(cap) != cap {
+            return;
+        }
+        buf.clear();
+        let mut p = lock(&self.home);
+        if p.bytes + cap <= POOL_MAX_BYTES {
+            p.bytes += cap;
+            p.bufs.push(buf);
+        }
+    }
+}
+
+/// What one thread may hold in read-ahead buffers at once: beyond it,
+/// catch-up readers read without read-ahead (still correct, just waiting
+/// for the device on each fetch).
+const READ_AHEAD_MAX_BYTES: usize = 32 << 20;
+
+thread_local! {
+    static AHEAD_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Read-ahead bytes counted against [`READ_AHEAD_MAX_BYTES`] until dropped
+/// (when its read is used, or when the read finishes after its reader
+/// stopped waiting for it).
+struct AheadTicket(usize);
+
+impl AheadTicket {
+    fn take(bytes: usize) -> Option<AheadTicket> {
+        AHEAD_BYTES.with(|a| {
+            let now = a.get();
+            (now + bytes <= READ_AHEAD_MAX_BYTES).then(|| {
+                a.set(now + bytes);
+                AheadTicket(bytes)
+            })
+        })
+    }
+}
+
+impl Drop for AheadTicket {
+    fn drop(&mut self) {
+        let _ = AHEAD_BYTES.try_with(|a| a.set(a.get().saturating_sub(self.0)));
+    }
+}
+
+/// Bytes of direct reads the process keeps in flight on the device at
+/// most while no append is being written (a read larger than this runs
+/// alone).
+const DISK_READ_INFLIGHT_MAX_BYTES: usize = 8 << 20;
+/// How often a read waiting for the device budget looks again.
+const DISK_READ_RETRY_US: u64 = 500;
+
+/// Direct-read bytes in flight on the device, all shards together (they
+/// share the device).
+static READ_BYTES_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+/// Appends being written or fdatasynced, all shards together.
+static WRITES_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// Marks an append's write or fdatasync as in flight for its lifetime;
+/// catch-up reads make way for it (see [`ReadPermit`]).
+pub(crate) struct WriteInFlight(());
+
+impl WriteInFlight {
+    pub(crate) fn start() -> WriteInFlight {
+        WRITES_IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
+        WriteInFlight(())
+    }
+}
+
+impl Drop for WriteInFlight {
+    fn drop(&mut self) {
+        WRITES_IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A disk read's place on the device, held while the read runs.
+///
+/// The catch-up readers' budget, writes first: appends' fdatasyncs queue
+/// behind reads on the same device, and a producer's ack waits for its
+/// fdatasync. Measured (benches/RESULTS.md, "Catch-up reads: O_DIRECT"),
+/// a reader whose reads (and read-ahead) kept the device busy took the
+/// live producers' ack p50 from 0.8 to 13-31 ms. So while any append is
+/// in flight a read starts only if no other read is (progress for the
+/// readers, at most one read ahead of a write), and a read-ahead not at
+/// all; with no append in flight, reads share
+/// [`DISK_READ_INFLIGHT_MAX_BYTES`]. Tail reads come from memory and never
+/// take a permit.
+struct ReadPermit {
+    bytes: usize,
+}
+
+impl ReadPermit {
+    /// Takes `bytes` of the device if the rule above allows it now.
+    fn try_take(bytes: usize, ahead: bool) -> Option<ReadPermit> {
+        let writing = WRITES_IN_FLIGHT.load(Ordering::Acquire) > 0;
+        let mut now = READ_BYTES_IN_FLIGHT.load(Ordering::Acquire);
+        loop {
+            let fits = !writing && now + bytes <= DISK_READ_INFLIGHT_MAX_BYTES;
+            if !(fits || (now == 0 && !ahead)) {
+                return None;
+            }
+            match READ_BYTES_IN_FLIGHT.compare_exchange_weak(
+                now,
+                now + bytes,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Some(ReadPermit { bytes }),
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// Waits until the rule above lets a read of `bytes` start.
+    async fn take(bytes: usize) -> ReadPermit {
+        loop {
+            if let Some(p) = ReadPermit::try_take(bytes, false) {
+                return p;
+            }
+            // Reads and writes end on any shard: look again shortly.
+            monoio::time::sleep(std::time::Duration::from_micros(DISK_READ_RETRY_US)).await;
+        }
+    }
+}
+
+impl Drop for ReadPermit {
+    fn drop(&mut self) {
+        READ_BYTES_IN_FLIGHT.fetch_sub(self.bytes, Ordering::AcqRel);
+    }
+}
+
+/// A read of `[start, start + want)` started before anyone asked for it.
+/// Only `[start, valid_end)` may be served from it: the bytes after were
+/// not written yet when it was read (the active segment grows behind it).
+struct Ahead {
+    start: u64,
+    want: usize,
+    valid_end: u64,
+    task: monoio::task::JoinHandle<(std::io::Result<(Pooled, usize)>, AheadTicket)>,
+}
+
+/// Reads up to `want` bytes at the block-aligned `start` into a pooled
+/// buffer; returns it with the number of bytes read (fewer at the end of
+/// the file).
+async fn read_blocks(file: &File, start: u64, want: usize) -> std::io::Result<(Pooled, usize)> {
+    let mut pooled = take(want);
+    let mut buf = pooled.buf();
+    let mut done = 0usize;
+    // A short read means the end of the file (a regular file returns no
+    // short read otherwise); an unaligned count ends the loop too, since
+    // the next O_DIRECT read could not start there.
+    while done < want && done.is_multiple_of(ALIGN) {
+        let view = monoio::buf::IoBufMut::slice_mut(buf.into_read(), done..want);
+        let (res, view) = file.read_at(view, start + done as u64).await;
+        buf = view.into_inner().into_inner();
+        match res {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                pooled.buf = Some(buf);
+                return Err(e);
+            }
+        }
+    }
+    pooled.buf = Some(buf);
+    Ok((pooled, done))
+}
+
+/// A segment file opened for consumers' reads.
+///
+/// A direct reader remembers where its last read ended ([`Self::cursor`]),
+/// so a consumer that continues from there starts at that exact batch
+/// boundary, where [`Self::prefetch`] has already started reading.
+pub struct DataReader {
+    file: Rc<File>,
+    direct: bool,
+    cursor: std::cell::Cell<Option<(i64, u64)>>,
+    ahead: RefCell<Option<Ahead>>,
+}
+
+impl DataReader {
+    /// Opens `path` for reading: O_DIRECT when `mode` and the file system
+    /// allow it, else buffered.
+    pub fn open(path: &Path, mode: IoMode) -> Result<Rc<DataReader>> {
+        let open = |direct: bool| {
+            let mut o = std::fs::OpenOptions::new();
+            o.read(true);
+            if direct {
+                o.custom_flags(libc::O_DIRECT);
+            }
+            o.open(path)
+        };
+        let (f, direct) = match mode {
+            IoMode::Auto => match open(true) {
+                Ok(f) => (f, true),
+                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => (
+                    open(false).map_err(|e| StorageError::io("open", path, e))?,
+                    false,
+                ),
+                Err(e) => return Err(StorageError::io("open", path, e)),
+            },
+            IoMode::Buffered => (
+                open(false).map_err(|e| StorageError::io("open", path, e))?,
+                false,
+            ),
+        };
+        let file = File::from_std(f).map_err(|e| StorageError::io("open", path, e))?;
+        Ok(Rc::new(DataReader {
+            file: Rc::new(file),
+            direct,
+            cursor: std::cell::Cell::new(None),
+            ahead: RefCell::new(None),
+        }))
+    }
+
+    /// Whether reads bypass the page cache.
+    #[cfg(test)]
+    fn is_direct(&self) -> bool {
+        self.direct
+    }
+
+    /// Where the last read ended: the offset after its last batch and that
+    /// batch's end in the file (a batch boundary).
+    pub fn cursor(&self) -> Option<(i64, u64)> {
+        self.cursor.get()
+    }
+
+    /// Records where a read ended (see [`Self::cursor`]).
+    pub fn set_cursor(&self, next_offset: i64, pos: u64) {
+        self.cursor.set(Some((next_offset, pos)));
+    }
+
+    /// Reads `len` bytes at `pos` (fewer at the end of the file).
+    pub async fn read(&self, path: &Path, pos: u64, len: usize) -> Result<Bytes> {
+        if !self.direct {
+            return crate::file::read_at(&self.file, path, pos, len).await;
+        }
+        // O_DIRECT wants the offset, the length and the buffer aligned:
+        // read the enclosing blocks and hand out the asked-for part.
+        let start = align_down(pos);
+        let skip = (pos - start) as usize;
+        let want = align_up(skip + len);
+        let ahead = self.ahead.borrow_mut().take();
+        let read = match ahead {
+            Some(a) if a.start == start && a.want >= want && pos + len as u64 <= a.valid_end => {
+                let (r, ticket) = a.task.await;
+                drop(ticket);
+                r
+            }
+            // Not where this read starts (another reader of the segment,
+            // or a rewind): left to finish on its own.
+            _ => {
+                let _permit = ReadPermit::take(want).await;
+                read_blocks(&self.file, start, want).await
+            }
+        };
+        let (buf, done) = read.map_err(|e| StorageError::io("read", path, e))?;
+        let end = done.min(skip + len);
+        if end <= skip {
+            return Ok(Bytes::new());
+        }
+        Ok(Bytes::from_owner(buf).slice(skip..end))
+    }
+
+    /// Starts reading `[pos, pos + len)` now, for the read that will most
+    /// likely come next: a direct reader reads it into a buffer that the
+    /// next [`Self::read`] at `pos` takes (within the thread's read-ahead
+    /// budget); a buffered one asks the kernel to fill its page cache.
+    ///
+    /// `pos + len` must not pass the bytes already on disk: a later read
+    /// is served from this one only inside that range.
+    pub fn prefetch(&self, pos: u64, len: u64) {
+        if !self.direct {
+            crate::file::advise_willneed(&self.file, pos, len);
+            return;
+        }
+        let start = align_down(pos);
+        let want = align_up((pos - start) as usize + len as usize);
+        let Some(ticket) = AheadTicket::take(class(want)) else {
+            return;
+        };
+        // Only within the device budget: a read-ahead never waits.
+        let Some(permit) = ReadPermit::try_take(want, true) else {
+            return;
+        };
+        let file = self.file.clone();
+        let task = monoio::spawn(async move {
+            let r = read_blocks(&file, start, want).await;
+            drop(permit);
+            (r, ticket)
+        });
+        // A read-ahead nobody took is replaced (it finishes on its own).
+        *self.ahead.borrow_mut() = Some(Ahead {
+            start,
+            want,
+            valid_end: pos + len,
+            task,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern(len: usize) -> Vec<u8> {
+        (0..len).map(|i| (i * 7 + i / 4096) as u8).collect()
+    }
+
+    #[test]
+    fn size_classes_are_powers_of_two_up_to_1_mib_then_steps_of_256_kib() {
+        assert_eq!(class(1), 64 << 10);
+        assert_eq!(class(64 << 10), 64 << 10);
+        assert_eq!(class((64 << 10) + 1), 128 << 10);
+        assert_eq!(class((1 << 20) + (68 << 10)), (1 << 20) + (256 << 10));
+        assert_eq!(class(5 << 20), 5 << 20);
+    }
+
+    #[test]
+    fn direct_reads_return_the_exact_bytes_at_unaligned_offsets_and_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seg.log");
+        // Not a multiple of the block size: the last block is partial.
+        let data = pattern(3 * 4096 + 1234);
+        std::fs::write(&path, &data).unwrap();
+        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .unwrap()
+            .block_on(async {
+                for mode in [IoMode::Auto, IoMode::Buffered] {
+                    let r = DataReader::open(&path, mode).unwrap();
+                    for (pos, len) in [
+                        (0u64, 10usize),
+                        (1, 4096),
+                        (4095, 2),
+                        (5000, 9000),
+                        (12000, 100_000),
+                        (data.len() as u64 - 1, 5),
+                        (data.len() as u64, 5),
+                    ] {
+                        let got = r.read(&path, pos, len).await.unwrap();
+                        let from = (pos as usize).min(data.len());
+                        let to = (from + len).min(data.len());
+                        assert_eq!(&got[..], &data[from..to], "{mode:?} at {pos} for {len}");
+                    }
+                }
+            });
+    }
+
+    #[test]
+    fn dropped_reads_give_their_buffer_back_to_the_pool() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seg.log");
+        std::fs::write(&path, pattern(200_000)).unwrap();
+        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let r = DataReader::open(&path, IoMode::Auto).unwrap();
+                if !r.is_direct() {
+                    return; // a file system without O_DIRECT: nothing pooled
+                }
+                let before = POOL.with(|p| lock(p).bytes);
+                let a = r.read(&path, 100, 150_000).await.unwrap();
+                let slice = a.slice(10..20);
+                drop(a);
+                // A slice still holds the buffer.
+                assert_eq!(POOL.with(|p| lock(p).bytes), before);
+                drop(slice);
+                assert_eq!(POOL.with(|p| lock(p).bytes), before + (256 << 10));
+                // The next read of that class takes it again.
+                let b = r.read(&path, 0, 140_000).await.unwrap();
+                assert_eq!(POOL.with(|p| lock(p).bytes), before);
+                drop(b);
+            });
+    }
+
+    #[test]
+    fn a_read_ahead_is_taken_by_the_read_it_was_for_and_released_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seg.log");
+        let data = pattern(1 << 20);
+        std::fs::write(&path, &data).unwrap();
+        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let r = DataReader::open(&path, IoMode::Auto).unwrap();
+                if !r.is_direct() {
+                    return;
+                }
+                // Taken by the read at its position.
+                r.prefetch(5000, 70_000);
+                assert!(r.ahead.borrow().is_some());
+                assert!(AHEAD_BYTES.with(|a| a.get()) > 0);
+                let got = r.read(&path, 5000, 70_000).await.unwrap();
+                assert_eq!(&got[..], &data[5000..75_000]);
+                assert!(r.ahead.borrow().is_none());
+                assert_eq!(AHEAD_BYTES.with(|a| a.get()), 0);
+                // A read that goes past what was on disk when the read-ahead
+                // started (the file grew since) does not use it.
+                std::fs::write(&path, vec![0u8; data.len()]).unwrap();
+                r.prefetch(4096, 100);
+                monoio::time::sleep(std::time::Duration::from_millis(50)).await;
+                std::fs::write(&path, &data).unwrap();
+                let got = r.read(&path, 4096, 2000).await.unwrap();
+                assert_eq!(&got[..], &data[4096..6096]);
+                // A read elsewhere reads for itself; the read-ahead finishes
+                // on its own and gives its budget back.
+                r.prefetch(200_000, 10_000);
+                let got = r.read(&path, 900_000, 200_000).await.unwrap();
+                assert_eq!(&got[..], &data[900_000..]);
+                for _ in 0..100 {
+                    if AHEAD_BYTES.with(|a| a.get()) == 0 {
+                        break;
+                    }
+                    monoio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+                assert_eq!(AHEAD_BYTES.with(|a| a.get()), 0);
+                // Beyond the budget, no read-ahead is started.
+                let _held = AheadTicket::take(READ_AHEAD_MAX_BYTES).unwrap();
+                r.prefetch(0, 4096);
+                assert!(r.ahead.borrow().is_none());
+            });
+    }
+}
