@@ -218,10 +218,8 @@ impl Conn {
                     sock.try_clone().map_err(|e| Error::io(addr, e))?,
                     session.clone(),
                 );
-                let w = tls::TlsWriter {
-                    sock: sock.try_clone().map_err(|e| Error::io(addr, e))?,
-                    session,
-                };
+                let w =
+                    tls::TlsWriter::new(sock.try_clone().map_err(|e| Error::io(addr, e))?, session);
                 (Box::new(r), Writer::Tls(w))
             }
         };
