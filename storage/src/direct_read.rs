@@ -42,6 +42,9 @@ const POOL_MAX_BUF_BYTES: usize = 4 << 20;
 const POOL_MAX_BYTES: usize = 16 << 20;
 /// The smallest buffer handed out: small reads share one size class.
 const MIN_BUF_BYTES: usize = 64 << 10;
+/// Results up to this size are copied out of the read buffer (see
+/// [`DataReader::read`]).
+const COPY_OUT_MAX_BYTES: usize = 32 << 10;
 /// Above 1 MiB, size classes are multiples of this (not powers of two,
 /// which would waste up to half of a buffer of a typical 1 MiB + slack
 /// fetch read).
@@ -76,16 +79,28 @@ fn class(n: usize) -> usize {
     }
 }
 
+/// The buffer a read of `n` bytes gets: a pooled size class, except that
+/// a read smaller than [`MIN_BUF_BYTES`] gets exactly its blocks, outside
+/// the pool (the result is copied out of it anyway), so that reading many
+/// small cold partitions at once holds kilobytes each, not 64 KiB.
+fn buf_size(n: usize) -> usize {
+    if n < MIN_BUF_BYTES {
+        align_up(n.max(1))
+    } else {
+        class(n)
+    }
+}
+
 fn lock(pool: &Mutex<Pool>) -> std::sync::MutexGuard<'_, Pool> {
     // The pool holds only free buffers: after a panic elsewhere it is
     // still consistent.
     pool.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A buffer of at least `n` bytes, from this thread's pool when one of its
-/// class is free, with the pool it goes back to.
+/// A buffer of at least `n` bytes ([`buf_size`]), from this thread's pool
+/// when one of its class is free, with the pool it goes back to.
 fn take(n: usize) -> Pooled {
-    let cap = class(n);
+    let cap = buf_size(n);
     let home = POOL.with(Arc::clone);
     let reused = {
         let mut p = lock(&home);
@@ -200,7 +215,10 @@ impl Drop for WriteInFlight {
     }
 }
 
-/// A disk read's place on the device, held while the read runs.
+/// A disk read's place on the device, held while the read runs. Its size
+/// is the read's buffer (its size class), so the budget also bounds the
+/// memory that reads in flight hold: a wide fetch over many cold
+/// partitions reads a budget's worth at a time.
 ///
 /// The catch-up readers' budget, writes first: appends' fdatasyncs queue
 /// behind reads on the same device, and a producer's ack waits for its
@@ -378,7 +396,7 @@ impl DataReader {
             // Not where this read starts (another reader of the segment,
             // or a rewind): left to finish on its own.
             _ => {
-                let _permit = ReadPermit::take(want).await;
+                let _permit = ReadPermit::take(buf_size(want)).await;
                 read_blocks(&self.file, start, want).await
             }
         };
@@ -386,6 +404,12 @@ impl DataReader {
         let end = done.min(skip + len);
         if end <= skip {
             return Ok(Bytes::new());
+        }
+        if end - skip <= COPY_OUT_MAX_BYTES {
+            // A small result gets its own allocation and the buffer goes
+            // back at once: a wide fetch over many cold, small partitions
+            // would otherwise hold a whole pooled buffer per partition.
+            return Ok(Bytes::copy_from_slice(&buf.as_ref()[skip..end]));
         }
         Ok(Bytes::from_owner(buf).slice(skip..end))
     }
@@ -404,11 +428,11 @@ impl DataReader {
         }
         let start = align_down(pos);
         let want = align_up((pos - start) as usize + len as usize);
-        let Some(ticket) = AheadTicket::take(class(want)) else {
+        let Some(ticket) = AheadTicket::take(buf_size(want)) else {
             return;
         };
         // Only within the device budget: a read-ahead never waits.
-        let Some(permit) = ReadPermit::try_take(want, true) else {
+        let Some(permit) = ReadPermit::try_take(buf_size(want), true) else {
             return;
         };
         let file = self.file.clone();
@@ -433,6 +457,30 @@ mod tests {
 
     fn pattern(len: usize) -> Vec<u8> {
         (0..len).map(|i| (i * 7 + i / 4096) as u8).collect()
+    }
+
+    #[test]
+    fn small_reads_get_their_blocks_outside_the_pool_and_a_copy() {
+        assert_eq!(buf_size(1), 4096);
+        assert_eq!(buf_size(5000), 8192);
+        assert_eq!(buf_size(64 << 10), 64 << 10);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seg.log");
+        let data = pattern(100_000);
+        std::fs::write(&path, &data).unwrap();
+        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let r = DataReader::open(&path, IoMode::Auto).unwrap();
+                let before = POOL.with(|p| lock(p).bytes);
+                let got = r.read(&path, 10, 300).await.unwrap();
+                assert_eq!(&got[..], &data[10..310]);
+                drop(got);
+                // Not pooled: nothing came back to the pool.
+                assert_eq!(POOL.with(|p| lock(p).bytes), before);
+            });
     }
 
     #[test]
