@@ -15,8 +15,9 @@ producer achieved meanwhile.
 
     python3 benches/load/hotbench.py --rounds 2
 
-Every step is bounded in records and time; the broker is stopped by its
-PID (conformance harness).
+Every step is bounded in records and time (a full-speed phase writes at
+most `--max-gib` GiB and its topic is deleted after it, so the disk does
+not fill); the broker is stopped by its PID (conformance harness).
 """
 
 import argparse
@@ -43,9 +44,24 @@ def tmk(args, b, argv, timeout=600):
 
 
 def produce(args, b, topic, seconds, connections):
+    """At full speed for `seconds`, but at most `--max-gib` GiB: a producer
+    at the device's rate fills a disk within a minute."""
     return json.loads(tmk(args, b, [
-        "bench", "produce", topic, "-n", "0", "--duration", str(seconds), "-s", "1024",
-        "--connections", str(connections), "--acks", "-1", "--format", "json"]))
+        "bench", "produce", topic, "-n", str(args.max_gib << 20), "--duration", str(seconds),
+        "-s", "1024", "--connections", str(connections), "--acks", "-1", "--format", "json"]))
+
+
+def fresh(args, b, topic, partitions):
+    """(Re)creates `topic`, so that what the last phase wrote is deleted."""
+    subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "delete", topic],
+                   capture_output=True, timeout=60)
+    for _ in range(50):
+        p = subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "create", topic,
+                            "-p", str(partitions)], capture_output=True, timeout=60)
+        if p.returncode == 0:
+            return
+        time.sleep(0.2)
+    raise RuntimeError("could not create %s: %s" % (topic, p.stderr.decode()[-300:]))
 
 
 def quiet(args, b):
@@ -61,6 +77,7 @@ def quiet_beside_hot(args, b):
     def run():
         hot.update(produce(args, b, "hot", args.seconds + 4, args.hot_connections))
 
+    fresh(args, b, "hot", 1)
     t = threading.Thread(target=run)
     t.start()
     try:
@@ -81,17 +98,20 @@ def main():
     ap.add_argument("--ceiling-seconds", type=int, default=10)
     ap.add_argument("--hot-connections", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--max-gib", type=int, default=8,
+                    help="at most this much per full-speed phase (the hot topic is recreated between)")
     ap.add_argument("--work-dir", default=None)
     args = ap.parse_args()
     b = harness.Broker(cores=args.cores, binary=args.broker, tmp_root=args.work_dir,
                        name="hotbench").start()
     rows = []
     try:
-        tmk(args, b, ["topic", "create", "hot", "-p", "1"])
-        tmk(args, b, ["topic", "create", "wide", "-p", "6"])
         tmk(args, b, ["topic", "create", "quiet", "-p", "100"])
+        fresh(args, b, "hot", 1)
         one = produce(args, b, "hot", args.ceiling_seconds, args.hot_connections)
+        fresh(args, b, "wide", 6)
         six = produce(args, b, "wide", args.ceiling_seconds, args.hot_connections)
+        fresh(args, b, "wide", 6)
         ceiling = {"one_partition_rps": one["records_per_sec"],
                    "six_partitions_rps": six["records_per_sec"],
                    "one_over_six": one["records_per_sec"] / six["records_per_sec"]}

@@ -108,8 +108,8 @@ pub(crate) struct Segment {
     first_append: Option<Instant>,
     /// The in-memory index; only the active segment has one.
     index: Option<SegIndex>,
-    /// The consumers' reader of a sealed segment, opened at its first read
-    /// and kept until the log parks.
+    /// The consumers' reader of the segment (the active one's too), opened
+    /// by the first read that needs the disk and kept until the log parks.
     reader: Option<Rc<DataReader>>,
     /// Bumped when the segment's file is replaced or truncated, so that a
     /// compaction prepared against an older version is discarded.
