@@ -455,6 +455,16 @@ impl DataReader {
 mod tests {
     use super::*;
 
+    /// Runs `f` on a monoio runtime with timers (a read may wait for the
+    /// device budget, which sleeps).
+    fn run<F: std::future::Future>(f: F) -> F::Output {
+        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .expect("runtime")
+            .block_on(f)
+    }
+
     fn pattern(len: usize) -> Vec<u8> {
         (0..len).map(|i| (i * 7 + i / 4096) as u8).collect()
     }
@@ -468,19 +478,15 @@ mod tests {
         let path = dir.path().join("seg.log");
         let data = pattern(100_000);
         std::fs::write(&path, &data).unwrap();
-        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
-            .enable_timer()
-            .build()
-            .unwrap()
-            .block_on(async {
-                let r = DataReader::open(&path, IoMode::Auto).unwrap();
-                let before = POOL.with(|p| lock(p).bytes);
-                let got = r.read(&path, 10, 300).await.unwrap();
-                assert_eq!(&got[..], &data[10..310]);
-                drop(got);
-                // Not pooled: nothing came back to the pool.
-                assert_eq!(POOL.with(|p| lock(p).bytes), before);
-            });
+        run(async {
+            let r = DataReader::open(&path, IoMode::Auto).unwrap();
+            let before = POOL.with(|p| lock(p).bytes);
+            let got = r.read(&path, 10, 300).await.unwrap();
+            assert_eq!(&got[..], &data[10..310]);
+            drop(got);
+            // Not pooled: nothing came back to the pool.
+            assert_eq!(POOL.with(|p| lock(p).bytes), before);
+        });
     }
 
     #[test]
@@ -499,29 +505,25 @@ mod tests {
         // Not a multiple of the block size: the last block is partial.
         let data = pattern(3 * 4096 + 1234);
         std::fs::write(&path, &data).unwrap();
-        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
-            .enable_timer()
-            .build()
-            .unwrap()
-            .block_on(async {
-                for mode in [IoMode::Auto, IoMode::Buffered] {
-                    let r = DataReader::open(&path, mode).unwrap();
-                    for (pos, len) in [
-                        (0u64, 10usize),
-                        (1, 4096),
-                        (4095, 2),
-                        (5000, 9000),
-                        (12000, 100_000),
-                        (data.len() as u64 - 1, 5),
-                        (data.len() as u64, 5),
-                    ] {
-                        let got = r.read(&path, pos, len).await.unwrap();
-                        let from = (pos as usize).min(data.len());
-                        let to = (from + len).min(data.len());
-                        assert_eq!(&got[..], &data[from..to], "{mode:?} at {pos} for {len}");
-                    }
+        run(async {
+            for mode in [IoMode::Auto, IoMode::Buffered] {
+                let r = DataReader::open(&path, mode).unwrap();
+                for (pos, len) in [
+                    (0u64, 10usize),
+                    (1, 4096),
+                    (4095, 2),
+                    (5000, 9000),
+                    (12000, 100_000),
+                    (data.len() as u64 - 1, 5),
+                    (data.len() as u64, 5),
+                ] {
+                    let got = r.read(&path, pos, len).await.unwrap();
+                    let from = (pos as usize).min(data.len());
+                    let to = (from + len).min(data.len());
+                    assert_eq!(&got[..], &data[from..to], "{mode:?} at {pos} for {len}");
                 }
-            });
+            }
+        });
     }
 
     #[test]
@@ -529,28 +531,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("seg.log");
         std::fs::write(&path, pattern(200_000)).unwrap();
-        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
-            .enable_timer()
-            .build()
-            .unwrap()
-            .block_on(async {
-                let r = DataReader::open(&path, IoMode::Auto).unwrap();
-                if !r.is_direct() {
-                    return; // a file system without O_DIRECT: nothing pooled
-                }
-                let before = POOL.with(|p| lock(p).bytes);
-                let a = r.read(&path, 100, 150_000).await.unwrap();
-                let slice = a.slice(10..20);
-                drop(a);
-                // A slice still holds the buffer.
-                assert_eq!(POOL.with(|p| lock(p).bytes), before);
-                drop(slice);
-                assert_eq!(POOL.with(|p| lock(p).bytes), before + (256 << 10));
-                // The next read of that class takes it again.
-                let b = r.read(&path, 0, 140_000).await.unwrap();
-                assert_eq!(POOL.with(|p| lock(p).bytes), before);
-                drop(b);
-            });
+        run(async {
+            let r = DataReader::open(&path, IoMode::Auto).unwrap();
+            if !r.is_direct() {
+                return; // a file system without O_DIRECT: nothing pooled
+            }
+            let before = POOL.with(|p| lock(p).bytes);
+            let a = r.read(&path, 100, 150_000).await.unwrap();
+            let slice = a.slice(10..20);
+            drop(a);
+            // A slice still holds the buffer.
+            assert_eq!(POOL.with(|p| lock(p).bytes), before);
+            drop(slice);
+            assert_eq!(POOL.with(|p| lock(p).bytes), before + (256 << 10));
+            // The next read of that class takes it again.
+            let b = r.read(&path, 0, 140_000).await.unwrap();
+            assert_eq!(POOL.with(|p| lock(p).bytes), before);
+            drop(b);
+        });
     }
 
     #[test]
@@ -559,47 +557,43 @@ mod tests {
         let path = dir.path().join("seg.log");
         let data = pattern(1 << 20);
         std::fs::write(&path, &data).unwrap();
-        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
-            .enable_timer()
-            .build()
-            .unwrap()
-            .block_on(async {
-                let r = DataReader::open(&path, IoMode::Auto).unwrap();
-                if !r.is_direct() {
-                    return;
+        run(async {
+            let r = DataReader::open(&path, IoMode::Auto).unwrap();
+            if !r.is_direct() {
+                return;
+            }
+            // Taken by the read at its position.
+            r.prefetch(5000, 70_000);
+            assert!(r.ahead.borrow().is_some());
+            assert!(AHEAD_BYTES.with(|a| a.get()) > 0);
+            let got = r.read(&path, 5000, 70_000).await.unwrap();
+            assert_eq!(&got[..], &data[5000..75_000]);
+            assert!(r.ahead.borrow().is_none());
+            assert_eq!(AHEAD_BYTES.with(|a| a.get()), 0);
+            // A read that goes past what was on disk when the read-ahead
+            // started (the file grew since) does not use it.
+            std::fs::write(&path, vec![0u8; data.len()]).unwrap();
+            r.prefetch(4096, 100);
+            monoio::time::sleep(std::time::Duration::from_millis(50)).await;
+            std::fs::write(&path, &data).unwrap();
+            let got = r.read(&path, 4096, 2000).await.unwrap();
+            assert_eq!(&got[..], &data[4096..6096]);
+            // A read elsewhere reads for itself; the read-ahead finishes
+            // on its own and gives its budget back.
+            r.prefetch(200_000, 10_000);
+            let got = r.read(&path, 900_000, 200_000).await.unwrap();
+            assert_eq!(&got[..], &data[900_000..]);
+            for _ in 0..100 {
+                if AHEAD_BYTES.with(|a| a.get()) == 0 {
+                    break;
                 }
-                // Taken by the read at its position.
-                r.prefetch(5000, 70_000);
-                assert!(r.ahead.borrow().is_some());
-                assert!(AHEAD_BYTES.with(|a| a.get()) > 0);
-                let got = r.read(&path, 5000, 70_000).await.unwrap();
-                assert_eq!(&got[..], &data[5000..75_000]);
-                assert!(r.ahead.borrow().is_none());
-                assert_eq!(AHEAD_BYTES.with(|a| a.get()), 0);
-                // A read that goes past what was on disk when the read-ahead
-                // started (the file grew since) does not use it.
-                std::fs::write(&path, vec![0u8; data.len()]).unwrap();
-                r.prefetch(4096, 100);
-                monoio::time::sleep(std::time::Duration::from_millis(50)).await;
-                std::fs::write(&path, &data).unwrap();
-                let got = r.read(&path, 4096, 2000).await.unwrap();
-                assert_eq!(&got[..], &data[4096..6096]);
-                // A read elsewhere reads for itself; the read-ahead finishes
-                // on its own and gives its budget back.
-                r.prefetch(200_000, 10_000);
-                let got = r.read(&path, 900_000, 200_000).await.unwrap();
-                assert_eq!(&got[..], &data[900_000..]);
-                for _ in 0..100 {
-                    if AHEAD_BYTES.with(|a| a.get()) == 0 {
-                        break;
-                    }
-                    monoio::time::sleep(std::time::Duration::from_millis(10)).await;
-                }
-                assert_eq!(AHEAD_BYTES.with(|a| a.get()), 0);
-                // Beyond the budget, no read-ahead is started.
-                let _held = AheadTicket::take(READ_AHEAD_MAX_BYTES).unwrap();
-                r.prefetch(0, 4096);
-                assert!(r.ahead.borrow().is_none());
-            });
+                monoio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            assert_eq!(AHEAD_BYTES.with(|a| a.get()), 0);
+            // Beyond the budget, no read-ahead is started.
+            let _held = AheadTicket::take(READ_AHEAD_MAX_BYTES).unwrap();
+            r.prefetch(0, 4096);
+            assert!(r.ahead.borrow().is_none());
+        });
     }
 }
