@@ -50,13 +50,6 @@ def device_read_bytes(pid):
     return 0
 
 
-def rss_mb(pid):
-    for line in open("/proc/%d/status" % pid):
-        if line.startswith("VmRSS"):
-            return int(line.split()[1]) // 1024
-    return 0
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", default="p,p,p,p,p",
@@ -99,7 +92,7 @@ def main():
                 row = {"round": i, "tls": secure, "step": what, "mib_s": round(s["mib_per_sec"]),
                        "wall_s": round(wall, 2), "broker_cpu_s": round(cpu_s(b.pid) - c0, 2),
                        "device_read_mb": (device_read_bytes(b.pid) - d0) >> 20,
-                       "rss_mb": rss_mb(b.pid)}
+                       "rss_mb": (b.rss_kb() or 0) // 1024}
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     finally:
