@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import time
@@ -27,6 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "conformance"))
 import harness  # noqa: E402  (the broker process: start, readiness, stop by PID)
+sys.path.insert(0, HERE)
+import isolation  # noqa: E402  (alternating rounds, the solo/beside table)
 
 
 def tmk(args, b, argv, timeout=900):
@@ -101,7 +102,6 @@ def main():
     args = ap.parse_args()
     b = harness.Broker(cores=args.cores, binary=args.broker, tmp_root=args.work_dir,
                        name="backlogbench").start()
-    rows = []
     try:
         tmk(args, b, ["topic", "create", "backlog", "-p", "4"])
         tmk(args, b, ["topic", "create", "live", "-p", "4"])
@@ -111,35 +111,15 @@ def main():
             "--connections", "2", "--acks", "1", "--format", "json"], timeout=1800))
         print("backlog: %d records, %.0f MiB in %.1f s" % (
             fill["records"], fill["bytes"] / 2**20, time.monotonic() - t), flush=True)
-        for r in range(args.rounds):
-            order = ["solo", "catch-up"] if r % 2 == 0 else ["catch-up", "solo"]
-            for mode in order:
-                if mode == "solo":
-                    res, reader = live(args, b), None
-                else:
-                    res, reader = catch_up_beside_live(args, b)
-                row = {"round": r, "mode": mode,
-                       "ack_p50": res["publish_ack_ms"]["p50"],
-                       "ack_p99": res["publish_ack_ms"]["p99"],
-                       "e2e_p50": res["publish_to_consume_ms"]["p50"],
-                       "e2e_p99": res["publish_to_consume_ms"]["p99"],
-                       "live_rps": res["records_per_sec"]}
-                if reader:
-                    row["reader_mib_s"] = reader["mib_per_sec"]
-                    row["reader_records"] = reader["records"]
-                    row["reader_passes"] = reader["passes"]
-                rows.append(row)
-                print(json.dumps(row), flush=True)
+        rows = isolation.alternate(
+            args.rounds, lambda: (live(args, b), None), lambda: catch_up_beside_live(args, b),
+            "catch-up", lambda reader: {"reader_mib_s": reader["mib_per_sec"],
+                                        "reader_records": reader["records"],
+                                        "reader_passes": reader["passes"]})
         print()
-        print("| live pair at %d x 1 KiB/s, acks=all | solo (median) | beside the catch-up reader (median) | ratio |"
-              % args.rate)
-        print("|---|---|---|---|")
-        for k, what in (("ack_p50", "publish-ack p50 ms"), ("ack_p99", "publish-ack p99 ms"),
-                        ("e2e_p50", "publish-to-consume p50 ms"),
-                        ("e2e_p99", "publish-to-consume p99 ms")):
-            solo = statistics.median(x[k] for x in rows if x["mode"] == "solo")
-            beside = statistics.median(x[k] for x in rows if x["mode"] == "catch-up")
-            print("| %s | %.2f | %.2f | %.2fx |" % (what, solo, beside, beside / solo))
+        isolation.print_table(rows, "catch-up",
+                              "live pair at %d x 1 KiB/s, acks=all" % args.rate,
+                              "beside the catch-up reader")
         rates = [x["reader_mib_s"] for x in rows if x["mode"] == "catch-up"]
         print("\ncatch-up reader: %s MiB/s" % ", ".join("%.0f" % x for x in rates))
     finally:

@@ -23,7 +23,6 @@ not fill); the broker is stopped by its PID (conformance harness).
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import threading
@@ -33,6 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "conformance"))
 import harness  # noqa: E402  (the broker process: start, readiness, stop by PID)
+sys.path.insert(0, HERE)
+import isolation  # noqa: E402  (alternating rounds, the solo/beside table)
 
 
 def tmk(args, b, argv, timeout=600):
@@ -104,7 +105,6 @@ def main():
     args = ap.parse_args()
     b = harness.Broker(cores=args.cores, binary=args.broker, tmp_root=args.work_dir,
                        name="hotbench").start()
-    rows = []
     try:
         tmk(args, b, ["topic", "create", "quiet", "-p", "100"])
         fresh(args, b, "hot", 1)
@@ -116,36 +116,16 @@ def main():
                    "six_partitions_rps": six["records_per_sec"],
                    "one_over_six": one["records_per_sec"] / six["records_per_sec"]}
         print(json.dumps({"ceiling": ceiling}), flush=True)
-        for r in range(args.rounds):
-            order = ["solo", "hot"] if r % 2 == 0 else ["hot", "solo"]
-            for mode in order:
-                if mode == "solo":
-                    res, hot = quiet(args, b), None
-                else:
-                    res, hot = quiet_beside_hot(args, b)
-                row = {"round": r, "mode": mode,
-                       "ack_p50": res["publish_ack_ms"]["p50"],
-                       "ack_p99": res["publish_ack_ms"]["p99"],
-                       "e2e_p50": res["publish_to_consume_ms"]["p50"],
-                       "e2e_p99": res["publish_to_consume_ms"]["p99"],
-                       "quiet_rps": res["records_per_sec"]}
-                if hot:
-                    row["hot_rps"] = hot["records_per_sec"]
-                rows.append(row)
-                print(json.dumps(row), flush=True)
+        rows = isolation.alternate(
+            args.rounds, lambda: (quiet(args, b), None), lambda: quiet_beside_hot(args, b),
+            "hot", lambda hot: {"hot_rps": hot["records_per_sec"]})
         print()
         print("ceiling, acks=all, 1 KiB: one partition %.0f rec/s, six partitions %.0f rec/s (%.2fx)"
               % (ceiling["one_partition_rps"], ceiling["six_partitions_rps"], ceiling["one_over_six"]))
         print()
-        print("| quiet pair, %d x 1 KiB/s over 100 partitions, acks=all | solo (median) "
-              "| beside the hot partition (median) | ratio |" % args.rate)
-        print("|---|---|---|---|")
-        for k, what in (("ack_p50", "publish-ack p50 ms"), ("ack_p99", "publish-ack p99 ms"),
-                        ("e2e_p50", "publish-to-consume p50 ms"),
-                        ("e2e_p99", "publish-to-consume p99 ms")):
-            solo = statistics.median(x[k] for x in rows if x["mode"] == "solo")
-            beside = statistics.median(x[k] for x in rows if x["mode"] == "hot")
-            print("| %s | %.2f | %.2f | %.2fx |" % (what, solo, beside, beside / solo))
+        isolation.print_table(rows, "hot",
+                              "quiet pair, %d x 1 KiB/s over 100 partitions, acks=all" % args.rate,
+                              "beside the hot partition")
         hot = [x["hot_rps"] for x in rows if x["mode"] == "hot"]
         print("\nhot partition meanwhile: %s rec/s" % ", ".join("%.0f" % x for x in hot))
     finally:
