@@ -22,7 +22,6 @@
 //! through the page cache as before, with the kernel asked to read ahead.
 
 use std::cell::RefCell;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -328,28 +327,9 @@ impl DataReader {
     /// Opens `path` for reading: O_DIRECT when `mode` and the file system
     /// allow it, else buffered.
     pub fn open(path: &Path, mode: IoMode) -> Result<Rc<DataReader>> {
-        let open = |direct: bool| {
-            let mut o = std::fs::OpenOptions::new();
-            o.read(true);
-            if direct {
-                o.custom_flags(libc::O_DIRECT);
-            }
-            o.open(path)
-        };
-        let (f, direct) = match mode {
-            IoMode::Auto => match open(true) {
-                Ok(f) => (f, true),
-                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => (
-                    open(false).map_err(|e| StorageError::io("open", path, e))?,
-                    false,
-                ),
-                Err(e) => return Err(StorageError::io("open", path, e)),
-            },
-            IoMode::Buffered => (
-                open(false).map_err(|e| StorageError::io("open", path, e))?,
-                false,
-            ),
-        };
+        let mut opts = std::fs::OpenOptions::new();
+        opts.read(true);
+        let (f, direct) = crate::file::open_data(&opts, path, mode)?;
         let file = File::from_std(f).map_err(|e| StorageError::io("open", path, e))?;
         Ok(Rc::new(DataReader {
             file: Rc::new(file),

@@ -43,18 +43,29 @@ fn warn_buffered(path: &Path, why: &str) {
 
 /// Opens (creating if asked) a data file for writing, O_DIRECT when the
 /// mode and the file system allow. Returns the file and whether it is
-/// direct.
+/// direct. Warns once when the file system refuses O_DIRECT.
 pub fn open_for_write(path: &Path, create: bool, mode: IoMode) -> Result<(std::fs::File, bool)> {
     let mut opts = OpenOptions::new();
     opts.read(true).write(true).create(create);
+    let (f, direct) = open_data(&opts, path, mode)?;
+    if mode == IoMode::Auto && !direct {
+        warn_buffered(path, "open refused O_DIRECT");
+    }
+    Ok((f, direct))
+}
+
+/// Opens a data file with `opts`, adding O_DIRECT when `mode` is
+/// [`IoMode::Auto`]; a file system that refuses O_DIRECT (EINVAL, as
+/// tmpfs does) gets the same open without it. Returns the file and
+/// whether it is direct. The one place that decides O_DIRECT, for the
+/// segment writer and the consumers' [`crate::direct_read::DataReader`].
+pub fn open_data(opts: &OpenOptions, path: &Path, mode: IoMode) -> Result<(std::fs::File, bool)> {
     if mode == IoMode::Auto {
         let mut direct = opts.clone();
         direct.custom_flags(libc::O_DIRECT);
         match direct.open(path) {
             Ok(f) => return Ok((f, true)),
-            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
-                warn_buffered(path, "open refused O_DIRECT")
-            }
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {}
             Err(e) => return Err(StorageError::io("open", path, e)),
         }
     }

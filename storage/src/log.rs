@@ -1478,6 +1478,9 @@ impl Log {
         }
         // The end of the last batch returned.
         let mut end_pos = pos;
+        // Whether the read stopped at `limit` (the tail cache's start or
+        // the high watermark): the next fetch from there is not a disk read.
+        let mut at_limit = false;
         'outer: while pos < disk_end {
             let n = want.min((disk_end - pos) as usize);
             let chunk = reader.read(&path, pos, n).await?;
@@ -1507,9 +1510,11 @@ impl Log {
                             expected = b.next_offset();
                             continue;
                         }
-                        if b.base_offset() >= limit
-                            || (out.bytes > 0 && out.bytes + b.size() > max_bytes)
-                        {
+                        if b.base_offset() >= limit {
+                            at_limit = true;
+                            break 'outer;
+                        }
+                        if out.bytes > 0 && out.bytes + b.size() > max_bytes {
                             break 'outer;
                         }
                         if let Err(e) = b.verify_crc() {
@@ -1546,10 +1551,11 @@ impl Log {
             }
         }
         // The next fetch of a catch-up reader starts where this one ends:
-        // start reading it while this one is sent.
+        // start reading it while this one is sent, unless that fetch is
+        // served from the tail cache (or waits for the high watermark).
         if !out.batches.is_empty() {
             reader.set_cursor(out.next_offset, end_pos);
-            if end_pos < disk_end {
+            if end_pos < disk_end && !at_limit {
                 reader.prefetch(end_pos, (want as u64).min(disk_end - end_pos));
             }
         }
