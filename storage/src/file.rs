@@ -231,6 +231,17 @@ pub fn remove_if_exists(path: &Path) -> Result<()> {
     }
 }
 
+/// A segment file opened for writing by [`SegmentWriter::open_file`].
+pub struct OpenedSegment {
+    file: std::fs::File,
+    /// Where its valid data ends.
+    len: u64,
+    /// How far it is allocated.
+    allocated: u64,
+    /// Its partial tail block (bytes from the last block boundary to `len`).
+    tail: Vec<u8>,
+}
+
 /// The writer of the active segment.
 ///
 /// It keeps in memory the bytes from the last block boundary at or below
@@ -299,37 +310,74 @@ impl SegmentWriter {
         preallocate: u64,
         sync_now: bool,
     ) -> Result<SegmentWriter> {
-        let (std_file, _direct) = open_for_write(&path, create, mode)?;
-        let raw_fd = std_file.as_raw_fd();
-        std_file
-            .set_len(len)
-            .map_err(|e| StorageError::io("ftruncate", &path, e))?;
+        let opened = Self::open_file(&path, len, create, mode, preallocate)?;
+        Self::from_opened(base, path, opened, preallocate, sync_now).await
+    }
+
+    /// The blocking half of [`Self::open`] (open or create, cut at `len`,
+    /// preallocate, read the partial tail block back), which
+    /// [`crate::fs_pool`] can run off the shard's thread.
+    pub fn open_file(
+        path: &Path,
+        len: u64,
+        create: bool,
+        mode: IoMode,
+        preallocate: u64,
+    ) -> Result<OpenedSegment> {
+        let (file, _direct) = open_for_write(path, create, mode)?;
+        file.set_len(len)
+            .map_err(|e| StorageError::io("ftruncate", path, e))?;
         let mut allocated = len;
         if preallocate > len {
             let want = next_allocation(len, 0, preallocate);
-            if want > len && fallocate(raw_fd, want) {
+            if want > len && fallocate(file.as_raw_fd(), want) {
                 allocated = want;
             } else {
                 tracing::debug!(path = %path.display(), "fallocate unsupported; not preallocating");
             }
         }
+        let buf_pos = align_down(len);
+        let mut tail = Vec::new();
+        if len > buf_pos {
+            // Reload the partial tail block so the next write rewrites it whole.
+            // Through a buffered descriptor: an O_DIRECT read of a partial
+            // block would be refused. At most one block, once per open.
+            use std::os::unix::fs::FileExt;
+            tail = vec![0u8; (len - buf_pos) as usize];
+            std::fs::File::open(path)
+                .and_then(|f| f.read_exact_at(&mut tail, buf_pos))
+                .map_err(|e| StorageError::io("read tail block", path, e))?;
+        }
+        Ok(OpenedSegment {
+            file,
+            len,
+            allocated,
+            tail,
+        })
+    }
+
+    /// The writer over a file [`Self::open_file`] opened.
+    pub async fn from_opened(
+        base: i64,
+        path: PathBuf,
+        opened: OpenedSegment,
+        preallocate: u64,
+        sync_now: bool,
+    ) -> Result<SegmentWriter> {
+        let OpenedSegment {
+            file: std_file,
+            len,
+            allocated,
+            tail,
+        } = opened;
+        let raw_fd = std_file.as_raw_fd();
         let file =
             Rc::new(File::from_std(std_file).map_err(|e| StorageError::io("open", &path, e))?);
         let buf_pos = align_down(len);
         // Small at first: it grows with the batches written, and an idle
         // partition should cost little (a thousand of them share a budget).
         let mut buf = AlignedBuf::with_capacity(16 * 1024);
-        if len > buf_pos {
-            // Reload the partial tail block so the next write rewrites it whole.
-            // Through a buffered descriptor: an O_DIRECT read of a partial
-            // block would be refused. At most one block, once per open.
-            use std::os::unix::fs::FileExt;
-            let mut head = vec![0u8; (len - buf_pos) as usize];
-            std::fs::File::open(&path)
-                .and_then(|f| f.read_exact_at(&mut head, buf_pos))
-                .map_err(|e| StorageError::io("read tail block", &path, e))?;
-            buf.extend_from_slice(&head);
-        }
+        buf.extend_from_slice(&tail);
         let mut w = SegmentWriter {
             base,
             path,

@@ -27,6 +27,7 @@ use crate::direct_read::DataReader;
 use crate::error::{Result, StorageError};
 use crate::failpoint;
 use crate::file::{self, ScanEnd, SegmentWriter};
+use crate::fs_pool;
 use crate::index::{self, SegIndex};
 use crate::notify::Notify;
 use crate::producers::{PRODUCER_ID_EXPIRATION_MS, ProducerBatch, ProducerBatches};
@@ -1149,10 +1150,15 @@ impl Log {
             && let Some(mark) = dir_unsynced
         {
             if !file::synced_since(mark) {
-                res = file::fsync_dir(&self.dir).and_then(|()| match self.dir.parent() {
-                    Some(p) => file::fsync_dir(p),
-                    None => Ok(()),
-                });
+                let dir = self.dir.clone();
+                res = fs_pool::run(move || {
+                    file::fsync_dir(&dir)?;
+                    match dir.parent() {
+                        Some(p) => file::fsync_dir(p),
+                        None => Ok(()),
+                    }
+                })
+                .await;
             }
             if res.is_ok() {
                 self.st.borrow_mut().dir_unsynced = None;
@@ -1264,46 +1270,57 @@ impl Log {
                         s.size = len;
                     }
                     failpoint::hit("roll.after_seal");
-                    index::write_files(
-                        &index,
-                        len,
-                        &seg_path(&self.dir, old_base, "index"),
-                        &seg_path(&self.dir, old_base, "timeindex"),
-                    )?;
-                    // With the other index files: trusted at open only if
-                    // they all are; else the segment is read again.
-                    file::write_atomic(
-                        &seg_path(&self.dir, old_base, "txnindex"),
-                        &crate::txn::encode_txnindex(len, &aborted),
-                    )?;
-                    file::write_atomic(&seg_path(&self.dir, new, "snapshot"), &snapshot)?;
-                    if let Some(b) = drop_snapshot {
-                        file::remove_if_exists(&seg_path(&self.dir, b, "snapshot"))?;
-                    }
-                    *slot = Some(
-                        SegmentWriter::open(
-                            new,
-                            seg_path(&self.dir, new, "log"),
-                            0,
-                            true,
-                            mode,
-                            prealloc,
-                            true,
-                        )
-                        .await?,
-                    );
-                    file::fsync_dir(&self.dir)?;
-                    failpoint::hit("roll.after_create");
-                    file::write_atomic(&self.dir.join(RECOVERY_POINT), new.to_string().as_bytes())?;
-                }
-                IoOp::Checkpoint { name, data } => file::write_atomic(&self.dir.join(name), &data)?,
-                IoOp::Delete { bases } => {
-                    for b in bases {
-                        for ext in SEGMENT_FILES {
-                            file::remove_if_exists(&seg_path(&self.dir, b, ext))?;
+                    // The rest blocks on the file system (fsyncs, a file
+                    // create, a journal commit under a heavy writer): off
+                    // the shard's thread (`fs_pool`), in the same order.
+                    let dir = self.dir.clone();
+                    let index = (*index).clone();
+                    let txnindex = crate::txn::encode_txnindex(len, &aborted);
+                    let new_path = seg_path(&self.dir, new, "log");
+                    let path = new_path.clone();
+                    let opened = fs_pool::run(move || {
+                        index::write_files(
+                            &index,
+                            len,
+                            &seg_path(&dir, old_base, "index"),
+                            &seg_path(&dir, old_base, "timeindex"),
+                        )?;
+                        // With the other index files: trusted at open only if
+                        // they all are; else the segment is read again.
+                        file::write_atomic(&seg_path(&dir, old_base, "txnindex"), &txnindex)?;
+                        file::write_atomic(&seg_path(&dir, new, "snapshot"), &snapshot)?;
+                        if let Some(b) = drop_snapshot {
+                            file::remove_if_exists(&seg_path(&dir, b, "snapshot"))?;
                         }
-                    }
-                    file::fsync_dir(&self.dir)?;
+                        SegmentWriter::open_file(&path, 0, true, mode, prealloc)
+                    })
+                    .await?;
+                    *slot = Some(
+                        SegmentWriter::from_opened(new, new_path, opened, prealloc, true).await?,
+                    );
+                    let dir = self.dir.clone();
+                    fs_pool::run(move || {
+                        file::fsync_dir(&dir)?;
+                        failpoint::hit("roll.after_create");
+                        file::write_atomic(&dir.join(RECOVERY_POINT), new.to_string().as_bytes())
+                    })
+                    .await?;
+                }
+                IoOp::Checkpoint { name, data } => {
+                    let path = self.dir.join(name);
+                    fs_pool::run(move || file::write_atomic(&path, &data)).await?
+                }
+                IoOp::Delete { bases } => {
+                    let dir = self.dir.clone();
+                    fs_pool::run(move || {
+                        for b in bases {
+                            for ext in SEGMENT_FILES {
+                                file::remove_if_exists(&seg_path(&dir, b, ext))?;
+                            }
+                        }
+                        file::fsync_dir(&dir)
+                    })
+                    .await?;
                 }
             }
         }

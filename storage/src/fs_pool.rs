@@ -1,0 +1,118 @@
+//! File-system calls that block, run on a few helper threads instead of
+//! the shard's own thread: the metadata work of a segment roll (index,
+//! transaction-index and snapshot files written and fsynced, the new
+//! segment created and preallocated, the directory fsynced), segment
+//! deletions, and checkpoints.
+//!
+//! Why: those are plain syscalls, and under a heavy writer each directory
+//! fsync or file create waits for an ext4 journal commit. Run on the
+//! shard, a roll stopped every partition of the shard with it: a tenant
+//! writing 600 MB/s into 64 MiB segments (a roll and a deletion per
+//! partition every half second) took a quiet tenant's publish-ack p99
+//! from 2.5 ms to 28-120 ms on the same broker (benches/RESULTS.md,
+//! "Isolation (a)"). Appends, reads and fdatasyncs of the data files stay
+//! on io_uring; only these calls move.
+//!
+//! A fixed pool of [`THREADS`] threads for the whole process, fed by one
+//! queue: the calls are short and rare next to the data path, and a small
+//! pool bounds how many journal waits run at once. The `blocking` crate
+//! grows its pool to hundreds of threads, and monoio's `spawn_blocking`
+//! needs every runtime (the broker's shards and every test's) built with
+//! a thread pool attached; this is forty lines.
+//!
+//! The caller awaits the result; its log holds the I/O role meanwhile, so
+//! the calls of one log stay in order. A call whose caller was cancelled
+//! still runs to the end (a half-done roll is never left behind by it).
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::error::{Result, StorageError};
+
+/// Helper threads in the process.
+const THREADS: usize = 2;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+fn queue() -> &'static Mutex<mpsc::Sender<Job>> {
+    static QUEUE: OnceLock<Mutex<mpsc::Sender<Job>>> = OnceLock::new();
+    QUEUE.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        for i in 0..THREADS {
+            let rx = rx.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("tidemark-fs-{i}"))
+                .spawn(move || {
+                    loop {
+                        // The lock is held only to take one job.
+                        let job = match rx.lock() {
+                            Ok(rx) => rx.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return,
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start a file-system helper thread");
+            }
+        }
+        Mutex::new(tx)
+    })
+}
+
+/// Runs `f` on a helper thread and returns its result.
+pub async fn run<T, F>(f: F) -> Result<T>
+where
+    F: FnOnce() -> Result<T> + Send + 'static,
+    T: Send + 'static,
+{
+    let (tx, rx) = futures_channel::oneshot::channel();
+    let job: Job = Box::new(move || {
+        let _ = tx.send(f());
+    });
+    let sent = queue()
+        .lock()
+        .map_err(|_| StorageError::Failed("file-system helper queue poisoned".into()))?
+        .send(job);
+    if sent.is_err() {
+        return Err(StorageError::Failed(
+            "no file-system helper thread is running".into(),
+        ));
+    }
+    rx.await.map_err(|_| {
+        StorageError::Failed("a file-system helper thread failed during a call".into())
+    })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_off_the_calling_thread_and_returns_results_and_errors() {
+        let mut rt = monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .expect("runtime");
+        rt.block_on(async {
+            let me = std::thread::current().id();
+            let other = run(move || Ok(std::thread::current().id() != me))
+                .await
+                .expect("ran");
+            assert!(other, "the call ran on the shard's thread");
+            let e = run(|| -> Result<()> { Err(StorageError::Failed("boom".into())) }).await;
+            assert!(matches!(e, Err(StorageError::Failed(m)) if m == "boom"));
+            // Many at once, more than there are threads: all answered.
+            let calls: Vec<_> = (0..16u64).map(|i| run(move || Ok(i * 2))).collect();
+            let mut sum = 0;
+            for c in calls {
+                sum += c.await.expect("ran");
+            }
+            assert_eq!(sum, (0..16u64).map(|i| i * 2).sum::<u64>());
+        });
+    }
+}
