@@ -61,6 +61,43 @@ def test_pipelined_requests_are_answered_in_order(broker):
         assert offsets[1] == list(range(len(offsets[1])))
 
 
+def test_one_connections_produce_backlog_is_bounded_and_nothing_is_lost():
+    """queued.max.request.bytes.per.connection: a connection past its bound
+    is not read until its earlier produces are answered (issue 20). With a
+    64 KiB bound, 24 pipelined requests of 30 KiB (11 times the bound) and
+    one of 200 KiB (over the bound: it goes alone) are all answered, in
+    order, at consecutive offsets, and read back whole; a second
+    connection is served meanwhile."""
+    b = harness.Broker(settings={"queued.max.request.bytes.per.connection": 65536},
+                       name="conn-bound").start()
+    try:
+        topic = harness.unique_topic("bound")
+        rawkafka.ensure_topic(b.bootstrap, topic, 1)
+        values = [bytes([65 + i % 26]) * (30 << 10) for i in range(24)] + [b"z" * (200 << 10)]
+        with KafkaConn(b.bootstrap) as c, KafkaConn(b.bootstrap) as other:
+            c.api_versions()
+            v = c.pick(rawkafka.API_PRODUCE, cap=12)
+            sent = []
+            for i, value in enumerate(values):
+                body = {"TransactionalId": None, "Acks": -1, "TimeoutMs": 10000, "TopicData": [
+                    {"Name": topic, "PartitionData": [
+                        {"Index": 0, "Records": rawkafka.build_batch([(b"%d" % i, value)])}]}]}
+                sent.append(c.send(rawkafka.API_PRODUCE, v, body))
+            other.api_versions()
+            assert other.metadata([topic])["Topics"][0]["ErrorCode"] == 0
+            offsets = []
+            for cid in sent:
+                pr = c.recv(rawkafka.API_PRODUCE, v, cid)["Responses"][0]["PartitionResponses"][0]
+                assert pr["ErrorCode"] == 0, pr
+                offsets.append(pr["BaseOffset"])
+        assert offsets == list(range(len(values)))
+        got = [r["value"] for batch in rawkafka.fetch_all(b.bootstrap, topic, 0, len(values))
+               for r in batch.records()]
+        assert got == values
+    finally:
+        b.close()
+
+
 def test_acks_0_gets_no_response(broker):
     topic = new_topic(broker, "acks0")
     with KafkaConn(broker.bootstrap) as c:

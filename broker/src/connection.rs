@@ -163,6 +163,7 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
     // Set when a response carried a quota throttle time (KIP-219): no
     // request is read from the client until then.
     let muted: Muted = Rc::new(Cell::new(None));
+    let produce_held = Rc::new(ConnProduceBytes::default());
     let peer = conn.peer;
     let (mut tx, mut rx) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
     let writer = monoio::spawn(async move {
@@ -216,7 +217,7 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
                 break 'conn Close::Stopping;
             }
             let frame = buf.split_to(need).freeze().slice(4..);
-            match start_request(&shard, frame, &mut conn, &mut sasl, &muted).await {
+            match start_request(&shard, frame, &mut conn, &mut sasl, &muted, &produce_held).await {
                 Ok((pending, close_after)) => {
                     if tx.feed_pending(pending).await.is_err() {
                         break 'conn Close::Eof;
@@ -263,6 +264,43 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
 /// Until when a throttled connection reads nothing (`quotas/`).
 type Muted = Rc<Cell<Option<Instant>>>;
 
+/// The produce bytes one connection has in the broker
+/// (`queued.max.request.bytes.per.connection`): past the bound, reading
+/// from the connection waits for its earlier requests to be answered.
+///
+/// Why: requests start in arrival order on the shard's task queue, which
+/// is first come, first served. A producer with 64 requests of 1 MiB in
+/// flight put tens of milliseconds of work ahead of every other
+/// connection's next request; bounded per connection, the work queued
+/// ahead of a quiet producer is a few requests per busy connection
+/// (benches/RESULTS.md, "Isolation (a)").
+#[derive(Default)]
+struct ConnProduceBytes {
+    held: Cell<i64>,
+    freed: crate::notify::LocalNotify,
+}
+
+impl ConnProduceBytes {
+    /// Waits until `bytes` more fit under `limit`; a request alone is
+    /// always let through (one larger than the bound waits for the
+    /// connection's others to finish, then goes by itself).
+    async fn reserve(&self, bytes: i64, limit: i64) {
+        while self.held.get() > 0 && self.held.get() + bytes > limit {
+            let freed = self.freed.notified();
+            if !(self.held.get() > 0 && self.held.get() + bytes > limit) {
+                break;
+            }
+            freed.await;
+        }
+        self.held.set(self.held.get() + bytes);
+    }
+
+    fn release(&self, bytes: i64) {
+        self.held.set(self.held.get() - bytes);
+        self.freed.notify_all();
+    }
+}
+
 /// Waits out a quota mute; false if the broker is stopping meanwhile.
 async fn wait_unmuted(shard: &Rc<Shard>, muted: &Muted) -> bool {
     // A response finishing meanwhile may push the end further.
@@ -298,6 +336,7 @@ async fn start_request(
     conn: &mut Rc<ConnInfo>,
     sasl: &mut Option<SaslConn>,
     muted: &Muted,
+    produce_held: &Rc<ConnProduceBytes>,
 ) -> Result<(Pending, Option<Close>), Close> {
     let frame_len = frame.len();
     let mut d = Decoder::new(frame);
@@ -380,7 +419,14 @@ async fn start_request(
         0
     };
     if produce_bytes > 0 {
-        let limit = shard.ctx.config.settings.i64("queued.max.request.bytes");
+        let settings = &shard.ctx.config.settings;
+        produce_held
+            .reserve(
+                produce_bytes,
+                settings.i64("queued.max.request.bytes.per.connection"),
+            )
+            .await;
+        let limit = settings.i64("queued.max.request.bytes");
         while shard.ctx.inflight_produce_bytes.load(Ordering::Relaxed) > 0
             && shard.ctx.inflight_produce_bytes.load(Ordering::Relaxed) + produce_bytes > limit
         {
@@ -404,6 +450,7 @@ async fn start_request(
     let s = shard.clone();
     let conn = conn.clone();
     let muted = muted.clone();
+    let produce_held = produce_held.clone();
     monoio::spawn(async move {
         let response = match quota {
             None => crate::handlers::handle(&s, &header, body, &conn).await,
@@ -437,6 +484,7 @@ async fn start_request(
             s.ctx
                 .inflight_produce_bytes
                 .fetch_sub(produce_bytes, Ordering::Relaxed);
+            produce_held.release(produce_bytes);
         }
         s.ctx.inflight_requests.fetch_sub(1, Ordering::SeqCst);
     });

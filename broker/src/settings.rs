@@ -396,6 +396,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Bytes of produce requests held in memory at once; past it, reading from clients waits."
     ),
     b!(
+        "queued.max.request.bytes.per.connection",
+        Long,
+        "16777216",
+        false,
+        "Bytes of produce requests one connection may have in the broker at once (Tidemark; Kafka handles one request per connection at a time); past it, reading from that connection waits until its earlier requests are answered. Keeps one producer's backlog from filling queued.max.request.bytes and from queueing ahead of every other connection's work on the shard. A single request larger than this is still taken, alone."
+    ),
+    b!(
         "quota.window.num",
         Int,
         "11",
@@ -1252,6 +1259,7 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "group.max.size"
         | "offsets.retention.check.interval.ms"
         | "queued.max.request.bytes"
+        | "queued.max.request.bytes.per.connection"
         | "quota.window.num"
         | "quota.window.size.seconds"
         | "controller.quota.window.num"
