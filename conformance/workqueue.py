@@ -33,7 +33,7 @@ check() asserts:
 - redelivered-after-accept: no consumer was given an id after another
   logged its acceptance;
 - accepted-and-dlq: no id both accepted and dead-lettered;
-- dlq-dup: no id is in the dead-letter topic twice (a crash between the
+- dlq-dup: no id is in the dead-letter topic twice, at two offsets (a crash between the
   dead-letter write and the archive must not write it again);
 - rejected-not-dlq: every id whose rejection was answered is in the
   dead-letter topic;
@@ -283,26 +283,40 @@ class Producer:
 
 class DlqReader:
     """Reads the dead-letter topic from the beginning (poll() as often as
-    wanted); records (id, reason, delivery count, partition, offset)."""
+    wanted); records (id, reason, delivery count, partition, offset).
+
+    kafka-python, not librdkafka: this reader lives through every fault of
+    a run, and librdkafka 2.x can deadlock when a broker leaves its
+    metadata while an OffsetForLeaderEpoch is in flight (a lock-order
+    inversion, confluentinc/librdkafka#5476), which hung a run in close()
+    for good. The consumers under test stay on librdkafka."""
 
     def __init__(self, bootstrap, topic):
-        from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
-        self.c = Consumer({"bootstrap.servers": bootstrap, "group.id": "wq-dlq-reader",
-                           "enable.auto.commit": False, "fetch.wait.max.ms": 100,
-                           "socket.timeout.ms": 5000, "topic.metadata.refresh.interval.ms": 1000})
-        self.c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
-        self.records = []  # dicts
+        from kafka import KafkaConsumer, TopicPartition
+        self.c = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None,
+                               enable_auto_commit=False, fetch_max_wait_ms=100,
+                               request_timeout_ms=10000, metadata_max_age_ms=1000,
+                               reconnect_backoff_max_ms=500)
+        tp = TopicPartition(topic, 0)
+        self.c.assign([tp])
+        self.c.seek_to_beginning(tp)
+        self.records = []  # dicts, one per dead-letter offset
+        # A client may hand a record out again after a leader change (it
+        # fetches from an earlier position): one dead letter is one offset.
+        self.offsets = set()
 
     def poll(self, seconds=0.2):
         end = time.monotonic() + seconds
         for _ in range(1000):
-            for m in self.c.consume(num_messages=500, timeout=0.1):
-                if m.error():
-                    continue
-                h = {k: (v.decode("utf-8", "replace") if v is not None else None)
-                     for k, v in (m.headers() or [])}
-                self.records.append({"headers": h, "value_id": id_of(m.value()),
-                                     "dlq_offset": m.offset()})
+            for msgs in self.c.poll(timeout_ms=100, max_records=500).values():
+                for m in msgs:
+                    if m.offset in self.offsets:
+                        continue
+                    self.offsets.add(m.offset)
+                    h = {k: (v.decode("utf-8", "replace") if v is not None else None)
+                         for k, v in (m.headers or [])}
+                    self.records.append({"headers": h, "value_id": id_of(m.value),
+                                         "dlq_offset": m.offset})
             if time.monotonic() > end:
                 break
 
@@ -654,7 +668,7 @@ class Run:
         dlq = collections.defaultdict(list)
         for r in (self.dlq_reader.records if self.dlq_reader else []):
             i = self._dlq_id(r, by_pos)
-            dlq[i].append(r["headers"].get("__dlq.errors.message"))
+            dlq[i].append((r["dlq_offset"], r["headers"].get("__dlq.errors.message")))
             res.dlq_reasons[r["headers"].get("__dlq.errors.message")] += 1
             if r["value_id"] is not None and r["value_id"] != i:
                 res.fail("dlq-header-mismatch", "dlq record %d: headers say id %s, copy says %s"
