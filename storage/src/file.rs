@@ -397,6 +397,19 @@ impl SegmentWriter {
         Ok(w)
     }
 
+    /// A second descriptor of the segment file, for a call that runs on a
+    /// helper thread (`fs_pool`): the writer, and its descriptor, may be
+    /// dropped while that call still runs.
+    fn dup_file(&self) -> Result<std::fs::File> {
+        // SAFETY: `raw_fd` is the descriptor of `self.file`, which stays
+        // open as long as `self` lives; it is only borrowed here, for the
+        // duration of the dup.
+        let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(self.raw_fd) };
+        fd.try_clone_to_owned()
+            .map(std::fs::File::from)
+            .map_err(|e| StorageError::io("dup", &self.path, e))
+    }
+
     /// Logical size: bytes written plus bytes buffered.
     pub fn len(&self) -> u64 {
         self.buf_pos + self.buf.as_ref().map_or(0, |b| b.len() as u64)
@@ -424,10 +437,15 @@ impl SegmentWriter {
             let want = next_allocation(end, self.allocated, self.prealloc_limit);
             if want <= self.allocated {
                 // Not yet worth reserving (see PREALLOC_AFTER).
-            } else if fallocate(self.raw_fd, want) {
-                self.allocated = want;
             } else {
-                self.prealloc_limit = 0;
+                // Off the shard: under a heavy writer a fallocate waits for
+                // the file system's journal (`fs_pool`).
+                let file = self.dup_file()?;
+                if crate::fs_pool::run(move || Ok(fallocate(file.as_raw_fd(), want))).await? {
+                    self.allocated = want;
+                } else {
+                    self.prealloc_limit = 0;
+                }
             }
         }
         let mut buf = self.buf.take().expect("writer buffer present");
@@ -473,15 +491,15 @@ impl SegmentWriter {
     pub async fn seal(mut self) -> Result<u64> {
         self.write_out().await?;
         let len = self.written;
-        // SAFETY: plain syscall on the fd owned by `self.file`, alive here.
-        let r = unsafe { libc::ftruncate(self.raw_fd, len as libc::off_t) };
-        if r != 0 {
-            return Err(StorageError::io(
-                "ftruncate",
-                &self.path,
-                std::io::Error::last_os_error(),
-            ));
-        }
+        // Cuts the preallocated tail: frees extents, which can wait for the
+        // file system's journal, so off the shard (`fs_pool`).
+        let file = self.dup_file()?;
+        let path = self.path.clone();
+        crate::fs_pool::run(move || {
+            file.set_len(len)
+                .map_err(|e| StorageError::io("ftruncate", &path, e))
+        })
+        .await?;
         self.dirty = true;
         self.sync().await?;
         Ok(len)

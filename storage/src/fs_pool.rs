@@ -1,8 +1,10 @@
 //! File-system calls that block, run on a few helper threads instead of
-//! the shard's own thread: the metadata work of a segment roll (index,
-//! transaction-index and snapshot files written and fsynced, the new
-//! segment created and preallocated, the directory fsynced), segment
-//! deletions, and checkpoints.
+//! the shard's own thread: the metadata work of a segment roll (the sealed
+//! segment's preallocated tail cut; index, transaction-index and snapshot
+//! files written and fsynced; the new segment created and preallocated;
+//! the directory fsynced), each later preallocation step, segment
+//! deletions, checkpoints, and (from the raft crate) each Raft state-file
+//! write, a vote among them.
 //!
 //! Why: those are plain syscalls, and under a heavy writer each directory
 //! fsync or file create waits for an ext4 journal commit. Run on the
@@ -15,7 +17,10 @@
 //!
 //! A fixed pool of [`THREADS`] threads for the whole process, fed by one
 //! queue: the calls are short and rare next to the data path, and a small
-//! pool bounds how many journal waits run at once. The `blocking` crate
+//! pool bounds how many journal waits run at once. More than one, because
+//! an election storm is thousands of small state-file writes, each two
+//! fsyncs that wait on the device rather than the CPU, and concurrent
+//! fsyncs share the file system's journal commits. The `blocking` crate
 //! grows its pool to hundreds of threads, and monoio's `spawn_blocking`
 //! needs every runtime (the broker's shards and every test's) built with
 //! a thread pool attached; this is forty lines.
@@ -30,7 +35,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::error::{Result, StorageError};
 
 /// Helper threads in the process.
-const THREADS: usize = 2;
+const THREADS: usize = 4;
 
 type Job = Box<dyn FnOnce() + Send>;
 
