@@ -105,6 +105,12 @@ impl Meta {
     /// then a crash may leave the file empty or missing, which
     /// `Shared::open` accepts only beside an empty log).
     pub fn store(&self, dir: &Path, durable: bool) -> Result<(), Error> {
+        Self::store_text(dir, &self.encode(), durable)
+    }
+
+    /// [`Self::store`] of an already encoded state (see [`Self::encode`]),
+    /// which a helper thread can do.
+    pub fn store_text(dir: &Path, text: &str, durable: bool) -> Result<(), Error> {
         let path = Self::path(dir);
         let tmp = dir.join(format!("{FILE}.tmp"));
         let io = |op: &'static str, p: &Path| {
@@ -116,8 +122,7 @@ impl Meta {
             }
         };
         let mut f = fs::File::create(&tmp).map_err(io("create", &tmp))?;
-        f.write_all(self.encode().as_bytes())
-            .map_err(io("write", &tmp))?;
+        f.write_all(text.as_bytes()).map_err(io("write", &tmp))?;
         if durable {
             f.sync_data().map_err(io("fdatasync", &tmp))?;
         }

@@ -361,6 +361,22 @@ impl PartitionReplica {
             raft.initialize(voters.clone())
                 .await
                 .map_err(|e| Error::Fatal(e.to_string()))?;
+            // The membership reaches the metrics once its entry is stored,
+            // which (a state-file write on a helper thread) can be after
+            // `initialize` returns; `single_voter` below is read there.
+            raft.wait(Some(Duration::from_secs(10)))
+                .metrics(
+                    |m| {
+                        m.membership_config
+                            .membership()
+                            .voter_ids()
+                            .next()
+                            .is_some()
+                    },
+                    "the initial membership",
+                )
+                .await
+                .map_err(|_| Error::Timeout("the initial membership"))?;
         }
         let single_voter = {
             let m = raft.metrics().borrow_watched().membership_config.clone();
@@ -471,7 +487,7 @@ impl PartitionReplica {
             .await
             .map_err(|e| Error::Fatal(format!("{e:?}")))?;
         drop(raft);
-        self.shared.persist()?;
+        self.shared.persist().await?;
         self.shared.log.park();
         tracing::debug!(dir = %self.shared.dir.display(), "partition replica hibernating");
         Ok(true)
@@ -1444,7 +1460,7 @@ impl PartitionReplica {
         }
         self.shared.log.close().await?;
         if was_running || self.shared.hw.get() != self.shared.meta_hw.get() {
-            self.shared.persist()?;
+            self.shared.persist().await?;
         }
         Ok(())
     }

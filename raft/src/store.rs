@@ -95,6 +95,12 @@ pub(crate) struct Shared {
     /// follower's readers (KIP-392 follower fetching) wait for it, and
     /// only the state machine knows when a follower's commit point moves.
     pub hw_listener: RefCell<Option<Rc<dyn Fn()>>>,
+    /// One state-file write at a time (they run on the storage's helper
+    /// threads, `tidemark_storage::fs_pool`): the file is replaced through
+    /// one temporary name, and a later write must not land before an
+    /// earlier one. Each write encodes the state as it is once its turn
+    /// comes, so it carries every change made while it waited.
+    persist_turn: futures_util::lock::Mutex<()>,
 }
 
 fn epoch_of(term: Term) -> Result<i32, io::Error> {
@@ -309,24 +315,48 @@ impl Shared {
             defer_sync: Cell::new(defer_sync),
             store_pending: Cell::new(defer_sync),
             hw_listener: RefCell::new(None),
+            persist_turn: futures_util::lock::Mutex::new(()),
         }))
     }
 
-    /// Writes the state file from the current state.
-    pub fn persist(&self) -> Result<(), Error> {
-        let mut meta = self.meta.borrow_mut();
-        {
-            let map = self.map.borrow();
-            meta.first = map.first;
-            meta.epochs.clone_from(&map.epochs);
-        }
+    /// Writes the state file from the current state, durably, and returns
+    /// once it is on disk (a vote must survive a crash).
+    ///
+    /// The file's create, fdatasync, rename and directory fsync run on a
+    /// helper thread, not the shard's: a vote is two fsyncs, and in an
+    /// election storm (a three-node restart at 3,000 partitions) thousands
+    /// of them ran back to back on the shard, which sent no heartbeat
+    /// meanwhile, so more elections started than finished.
+    pub async fn persist(&self) -> Result<(), Error> {
         if self.defer_sync.get() {
+            self.copy_map_into_meta();
             self.store_pending.set(true);
-        } else {
-            meta.store(&self.dir, true)?;
+            self.meta_hw.set(self.hw.get());
+            return Ok(());
         }
-        self.meta_hw.set(self.hw.get());
+        let _turn = self.persist_turn.lock().await;
+        self.copy_map_into_meta();
+        let text = self.meta.borrow().encode();
+        let hw = self.hw.get();
+        let dir = self.dir.clone();
+        tidemark_storage::fs_pool::run(move || Ok(Meta::store_text(&dir, &text, true)))
+            .await
+            .map_err(|e| {
+                Error::Fatal(format!(
+                    "writing the raft state in {}: {e}",
+                    self.dir.display()
+                ))
+            })??;
+        self.meta_hw.set(hw);
         Ok(())
+    }
+
+    /// `first` and `epochs` of the state file come from the index map.
+    fn copy_map_into_meta(&self) {
+        let mut meta = self.meta.borrow_mut();
+        let map = self.map.borrow();
+        meta.first = map.first;
+        meta.epochs.clone_from(&map.epochs);
     }
 
     /// Ends the deferral of a replica's creation (see `defer_sync`): the
@@ -776,7 +806,7 @@ impl Shared {
             m.membership = meta.last_membership.clone();
         }
         self.hw.set(src.next_offset);
-        self.persist().map_err(to_io)?;
+        self.persist().await.map_err(to_io)?;
         self.log.set_max_collectible_offset(src.next_offset);
         remove_marker(&self.dir).map_err(to_io)?;
         // A warning: a replica lost its log or fell far behind, which an
@@ -808,7 +838,7 @@ impl Shared {
             meta.purged = Some(log_id);
             meta.side = meta.side.split_off(&first);
         }
-        self.persist().map_err(to_io)?;
+        self.persist().await.map_err(to_io)?;
         self.log.set_max_collectible_offset(offset);
         tracing::debug!(dir = %self.dir.display(), index = log_id.index, offset, "raft log purged");
         Ok(())
@@ -993,7 +1023,7 @@ impl RaftLogStorage<TypeConfig> for LogStore {
     /// Durable before returning: a vote must survive a crash (Raft safety).
     async fn save_vote(&mut self, vote: &Vote) -> Result<(), io::Error> {
         self.shared.meta.borrow_mut().vote = Some(*vote);
-        self.shared.persist().map_err(to_io)
+        self.shared.persist().await.map_err(to_io)
     }
 
     /// Kept in memory and written with the next state-file write: a lower
@@ -1073,7 +1103,7 @@ impl RaftLogStorage<TypeConfig> for LogStore {
         // in this call may still be unsynced: if a crash loses it, the
         // entries recorded past the recovered log end are dropped at open.
         if side_changed {
-            sh.persist().map_err(to_io)?;
+            sh.persist().await.map_err(to_io)?;
         }
         if sh.sync {
             let log = sh.log.clone();
@@ -1103,7 +1133,7 @@ impl RaftLogStorage<TypeConfig> for LogStore {
         sh.meta.borrow_mut().side.split_off(&keep);
         // The state file must not keep anchors or entries in the part
         // being replaced: write it before the log is cut.
-        sh.persist().map_err(to_io)?;
+        sh.persist().await.map_err(to_io)?;
         if offset < sh.log.log_end_offset() {
             sh.log.truncate(offset).await.map_err(to_io)?;
         }
@@ -1175,7 +1205,7 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
             }
         }
         if membership_changed || sh.hw.get() - sh.meta_hw.get() >= META_EVERY_OFFSETS {
-            sh.persist().map_err(to_io)?;
+            sh.persist().await.map_err(to_io)?;
         }
         if sh.hw.get() != hw_before {
             // Cloned out first: the listener may wake tasks that read the

@@ -15,7 +15,7 @@ mod direct_read;
 mod error;
 mod failpoint;
 mod file;
-mod fs_pool;
+pub mod fs_pool;
 mod index;
 mod log;
 mod notify;
