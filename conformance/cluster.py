@@ -399,17 +399,30 @@ class Cluster:
         return n
 
     def wait_rejoined(self, node_id, timeout=30.0):
-        """Wait until this broker's Metadata lists every running broker (a
-        restarted or wiped broker has caught up with the cluster's view)."""
+        """Wait until every running broker's Metadata lists every running
+        broker: the restarted or wiped broker has caught up with the
+        cluster's view, and the others list it, i.e. the controller has
+        unfenced it (a broker always lists itself, so its own answer alone
+        can come while the cluster still has it fenced, and a CreateTopics
+        at replication factor 3 is then refused)."""
         want = {n.node_id for n in self.nodes.values() if n.running()}
         last = {}
 
         def sees_all():
             listed = self.brokers_seen_by(node_id)
             last["brokers listed by node %d" % node_id] = listed
-            return listed is not None and want <= set(listed)
-        _wait(sees_all, timeout, "node %d to rejoin (its Metadata to list brokers %s)"
-              % (node_id, sorted(want)), last, interval=0.2)
+            if listed is None or not want <= set(listed):
+                return False
+            for n in self.nodes.values():
+                if n.node_id != node_id and n.serving():
+                    theirs = self.brokers_seen_by(n.node_id)
+                    last["brokers listed by node %d" % n.node_id] = theirs
+                    if theirs is None or node_id not in theirs:
+                        return False
+            return True
+        _wait(sees_all, timeout, "node %d to rejoin (its Metadata to list brokers %s, and "
+              "every other serving broker's to list it)" % (node_id, sorted(want)), last,
+              interval=0.2)
 
     def restart(self, node_id, how="kill9", timeout=None):
         """Stop one broker (kill9 or term; nothing if it is down already) and

@@ -20,7 +20,10 @@ burst also records:
   (its bound: `queued.max.request.bytes` of produce requests plus the tail
   caches, docs/sizing.md);
 - B's pair right after the burst (`--after-seconds`): latency back to
-  normal once the burst ends.
+  normal once the burst ends (with the retention deletions of the burst's
+  tail still running). A's topic is then deleted and created again, as
+  after the ceiling, so that the next solo measurement is not taken
+  beside those deletions.
 
     python3 benches/load/burstbench.py --rounds 2 --burst-seconds 120
 
@@ -57,6 +60,24 @@ def tmk(args, b, argv, timeout=900):
     if p.returncode != 0:
         raise RuntimeError("tmk %s: %s" % (" ".join(argv), p.stderr.decode()[-500:]))
     return p.stdout.decode()
+
+
+def fresh_a(args, b):
+    """(Re)creates A's topic, so that a solo measurement does not run
+    beside the deletions of what the last phase wrote (retention)."""
+    subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "delete", A_TOPIC],
+                   capture_output=True, timeout=60)
+    for _ in range(50):
+        p = subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "create", A_TOPIC,
+                            "-p", str(args.partitions),
+                            "-c", "retention.bytes=%d" % (args.retention_mib << 20),
+                            "-c", "segment.bytes=%d" % (64 << 20)],
+                           capture_output=True, timeout=60)
+        if p.returncode == 0:
+            time.sleep(2)
+            return
+        time.sleep(0.2)
+    raise RuntimeError("could not create %s: %s" % (A_TOPIC, p.stderr.decode()[-300:]))
 
 
 def end_offsets(args, b):
@@ -133,6 +154,7 @@ def burst(args, b, rate):
             "after_e2e_p99": after["publish_to_consume_ms"]["p99"]}
     if moved != a["records"]:
         raise RuntimeError("tenant A: %d records acknowledged, %d in the log" % (a["records"], moved))
+    fresh_a(args, b)
     return res, what
 
 
@@ -167,10 +189,9 @@ def main():
                        settings=settings, name="burstbench").start()
     try:
         tmk(args, b, ["topic", "create", B_TOPIC, "-p", "12"])
-        tmk(args, b, ["topic", "create", A_TOPIC, "-p", str(args.partitions),
-                      "-c", "retention.bytes=%d" % (args.retention_mib << 20),
-                      "-c", "segment.bytes=%d" % (64 << 20)])
+        fresh_a(args, b)
         ceiling = produce_a(args, b, args.ceiling_seconds, 0)["records_per_sec"]
+        fresh_a(args, b)
         normal = ceiling * args.normal_fraction
         rate = normal * args.burst_factor
         print(json.dumps({"a_ceiling_rps": ceiling, "a_normal_rps": normal,
