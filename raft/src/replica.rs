@@ -1359,7 +1359,7 @@ impl PartitionReplica {
                 }
             }
         }
-        let purged = |sh: &Shared| sh.meta.borrow().purged.map(|p| p.index);
+        let purged = |sh: &Shared| sh.purged_durable.get();
         if purged(&self.shared) >= Some(target) {
             return Ok(self.shared.log.max_collectible_offset());
         }

@@ -101,6 +101,11 @@ pub(crate) struct Shared {
     /// earlier one. Each write encodes the state as it is once its turn
     /// comes, so it carries every change made while it waited.
     persist_turn: futures_util::lock::Mutex<()>,
+    /// The raft index purged up to once that purge is durable and the
+    /// log's collectible limit has moved with it (`meta.purged` is set
+    /// before its state-file write, which now awaits a helper thread):
+    /// what `release_prefix_to` waits for.
+    pub(crate) purged_durable: Cell<Option<u64>>,
 }
 
 fn epoch_of(term: Term) -> Result<i32, io::Error> {
@@ -293,6 +298,7 @@ impl Shared {
             meta.snapshot = None;
         }
         let hw = meta.applied.as_ref().map_or(meta.first.1, |a| a.1);
+        let purged_index = meta.purged.map(|p| p.index);
         tracing::debug!(dir = %dir.display(), leo, scanned, last = ?last, hw, "raft log recovered");
         // Dropped entries must not come back at the next open (a later
         // batch could end where they claim to sit).
@@ -316,6 +322,7 @@ impl Shared {
             store_pending: Cell::new(defer_sync),
             hw_listener: RefCell::new(None),
             persist_turn: futures_util::lock::Mutex::new(()),
+            purged_durable: Cell::new(purged_index),
         }))
     }
 
@@ -808,6 +815,7 @@ impl Shared {
         self.hw.set(src.next_offset);
         self.persist().await.map_err(to_io)?;
         self.log.set_max_collectible_offset(src.next_offset);
+        self.purged_durable.set(Some(last.index));
         remove_marker(&self.dir).map_err(to_io)?;
         // A warning: a replica lost its log or fell far behind, which an
         // operator wants to hear of.
@@ -840,6 +848,7 @@ impl Shared {
         }
         self.persist().await.map_err(to_io)?;
         self.log.set_max_collectible_offset(offset);
+        self.purged_durable.set(Some(log_id.index));
         tracing::debug!(dir = %self.dir.display(), index = log_id.index, offset, "raft log purged");
         Ok(())
     }

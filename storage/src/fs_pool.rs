@@ -9,10 +9,10 @@
 //! Why: those are plain syscalls, and under a heavy writer each directory
 //! fsync or file create waits for an ext4 journal commit. Run on the
 //! shard, a roll stopped every partition of the shard with it: a tenant
-//! writing 600 MB/s into 64 MiB segments (a roll and a deletion per
-//! partition every half second) took a quiet tenant's publish-ack p99
-//! from 2.5 ms to 28-120 ms on the same broker (benches/RESULTS.md,
-//! "Isolation (a)"). Appends, reads and fdatasyncs of the data files stay
+//! writing 600 MB/s into 64 MiB segments (a roll per partition about
+//! every 0.6 s) took a quiet tenant's publish-ack p99 from 2.5 ms to
+//! 28-120 ms on the same broker, 6-10 ms with this pool (benches/RESULTS.md,
+//! "Isolation scenario (a)"). Appends, reads and fdatasyncs of the data files stay
 //! on io_uring; only these calls move.
 //!
 //! A fixed pool of [`THREADS`] threads for the whole process, fed by one
@@ -26,8 +26,8 @@
 //! a thread pool attached; this is forty lines.
 //!
 //! The caller awaits the result; its log holds the I/O role meanwhile, so
-//! the calls of one log stay in order. A call whose caller was cancelled
-//! still runs to the end (a half-done roll is never left behind by it).
+//! the calls of one log stay in order. A call whose caller is cancelled
+//! still runs to its end on the helper thread.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
