@@ -18,6 +18,9 @@ use crate::metadata::{ClusterMetadata, MetadataStore};
 use crate::notify::LocalNotify;
 use crate::partition::Partition;
 
+/// Partitions a stopping shard closes at once.
+const CLOSE_AT_ONCE: usize = 32;
+
 /// A unit of work sent to another shard.
 pub type Job = Box<dyn FnOnce(Rc<Shard>) -> Pin<Box<dyn Future<Output = ()>>> + Send>;
 
@@ -180,11 +183,18 @@ impl Shard {
             {
                 monoio::time::sleep(std::time::Duration::from_millis(5)).await;
             }
+            // A few dozen at a time: each close ends with a durable
+            // state-file write on the storage's helper threads, and one at
+            // a time left those threads idle (a three-node stop at 3,000
+            // partitions took 55 s, one partition after the other).
             let parts: Vec<Rc<Partition>> = shard.partitions.borrow().values().cloned().collect();
-            for p in parts {
-                if let Err(e) = p.close().await {
-                    tracing::error!(topic = %p.topic, partition = p.index, error = %e, "closing the log failed");
-                }
+            for chunk in parts.chunks(CLOSE_AT_ONCE) {
+                let closes = chunk.iter().map(|p| async move {
+                    if let Err(e) = p.close().await {
+                        tracing::error!(topic = %p.topic, partition = p.index, error = %e, "closing the log failed");
+                    }
+                });
+                futures_util::future::join_all(closes).await;
             }
             let controller = shard.controller.borrow_mut().take();
             if let Some(c) = controller {
