@@ -374,13 +374,8 @@ impl Shared {
             return Ok(());
         }
         if self.store_pending.replace(false) {
-            let mut meta = self.meta.borrow_mut();
-            {
-                let map = self.map.borrow();
-                meta.first = map.first;
-                meta.epochs.clone_from(&map.epochs);
-            }
-            meta.store(&self.dir, false)?;
+            self.copy_map_into_meta();
+            self.meta.borrow().store(&self.dir, false)?;
         }
         Ok(())
     }
