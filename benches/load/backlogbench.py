@@ -29,13 +29,7 @@ import harness  # noqa: E402  (the broker process: start, readiness, stop by PID
 sys.path.insert(0, HERE)
 import isolation  # noqa: E402  (alternating rounds, the solo/beside table)
 
-
-def tmk(args, b, argv, timeout=900):
-    p = subprocess.run([args.tmk, "--brokers", b.bootstrap] + argv, capture_output=True,
-                       timeout=timeout)
-    if p.returncode != 0:
-        raise RuntimeError("tmk %s: %s" % (" ".join(argv), p.stderr.decode()[-500:]))
-    return p.stdout.decode()
+tmk = isolation.tmk
 
 
 def live(args, b):

@@ -38,7 +38,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -50,36 +49,19 @@ import harness  # noqa: E402  (the broker process: start, readiness, stop by PID
 sys.path.insert(0, HERE)
 import isolation  # noqa: E402  (alternating rounds, the solo/beside table)
 
+tmk = isolation.tmk
+
 A_TOPIC = "tenant-a"
 B_TOPIC = "tenant-b"
-
-
-def tmk(args, b, argv, timeout=900):
-    p = subprocess.run([args.tmk, "--brokers", b.bootstrap] + argv, capture_output=True,
-                       timeout=timeout)
-    if p.returncode != 0:
-        raise RuntimeError("tmk %s: %s" % (" ".join(argv), p.stderr.decode()[-500:]))
-    return p.stdout.decode()
 
 
 def fresh_a(args, b):
     """(Re)creates A's topic, so that a solo measurement does not run
     beside the deletions of what the last phase wrote (retention)."""
-    subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "delete", A_TOPIC],
-                   capture_output=True, timeout=60)
-    for _ in range(50):
-        p = subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "create", A_TOPIC,
-                            "-p", str(args.partitions),
-                            "-c", "retention.bytes=%d" % (args.retention_mib << 20),
-                            "-c", "segment.bytes=%d" % (64 << 20)],
-                           capture_output=True, timeout=60)
-        if p.returncode == 0:
-            time.sleep(2)
-            return
-        time.sleep(0.2)
-    raise RuntimeError("could not create %s: %s" % (A_TOPIC, p.stderr.decode()[-300:]))
-
-
+    isolation.fresh(args, b, A_TOPIC, args.partitions,
+                    ["retention.bytes=%d" % (args.retention_mib << 20),
+                     "segment.bytes=%d" % (64 << 20)])
+    time.sleep(2)
 def end_offsets(args, b):
     """The sum of A's partitions' high watermarks."""
     d = json.loads(tmk(args, b, ["topic", "describe", A_TOPIC, "-p", "--format", "json"]))

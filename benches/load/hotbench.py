@@ -23,7 +23,6 @@ not fill); the broker is stopped by its PID (conformance harness).
 import argparse
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -35,13 +34,8 @@ import harness  # noqa: E402  (the broker process: start, readiness, stop by PID
 sys.path.insert(0, HERE)
 import isolation  # noqa: E402  (alternating rounds, the solo/beside table)
 
-
-def tmk(args, b, argv, timeout=600):
-    p = subprocess.run([args.tmk, "--brokers", b.bootstrap] + argv, capture_output=True,
-                       timeout=timeout)
-    if p.returncode != 0:
-        raise RuntimeError("tmk %s: %s" % (" ".join(argv), p.stderr.decode()[-500:]))
-    return p.stdout.decode()
+tmk = isolation.tmk
+fresh = isolation.fresh
 
 
 def produce(args, b, topic, seconds, connections):
@@ -50,19 +44,6 @@ def produce(args, b, topic, seconds, connections):
     return json.loads(tmk(args, b, [
         "bench", "produce", topic, "-n", str(args.max_gib << 20), "--duration", str(seconds),
         "-s", "1024", "--connections", str(connections), "--acks", "-1", "--format", "json"]))
-
-
-def fresh(args, b, topic, partitions):
-    """(Re)creates `topic`, so that what the last phase wrote is deleted."""
-    subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "delete", topic],
-                   capture_output=True, timeout=60)
-    for _ in range(50):
-        p = subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "create", topic,
-                            "-p", str(partitions)], capture_output=True, timeout=60)
-        if p.returncode == 0:
-            return
-        time.sleep(0.2)
-    raise RuntimeError("could not create %s: %s" % (topic, p.stderr.decode()[-300:]))
 
 
 def quiet(args, b):

@@ -2,11 +2,14 @@
 solo measurement of a live pair (`tmk bench e2e`) with one beside some
 interference, and the solo-against-beside table of medians.
 
-Used by backlogbench.py (a catch-up reader) and hotbench.py (a hot
-partition).
+Used by backlogbench.py (a catch-up reader), hotbench.py (a hot
+partition) and burstbench.py (a burst), which also share `tmk` and
+`fresh` from here.
 """
 import json
 import statistics
+import subprocess
+import time
 
 METRICS = (("ack_p50", "publish-ack p50 ms"), ("ack_p99", "publish-ack p99 ms"),
            ("e2e_p50", "publish-to-consume p50 ms"), ("e2e_p99", "publish-to-consume p99 ms"))
@@ -43,3 +46,29 @@ def print_table(rows, beside_mode, title, beside_title):
         solo = statistics.median(x[k] for x in rows if x["mode"] == "solo")
         beside = statistics.median(x[k] for x in rows if x["mode"] == beside_mode)
         print("| %s | %.2f | %.2f | %.2fx |" % (what, solo, beside, beside / solo))
+
+
+def tmk(args, b, argv, timeout=900):
+    """Runs `args.tmk` against broker `b`; its stdout, or RuntimeError with
+    the end of its stderr."""
+    p = subprocess.run([args.tmk, "--brokers", b.bootstrap] + argv, capture_output=True,
+                       timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError("tmk %s: %s" % (" ".join(argv), p.stderr.decode()[-500:]))
+    return p.stdout.decode()
+
+
+def fresh(args, b, topic, partitions, configs=()):
+    """(Re)creates `topic` with `configs` ("key=value"), so that what the
+    last phase wrote is deleted (and is not being deleted by retention
+    beside the next measurement)."""
+    subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "delete", topic],
+                   capture_output=True, timeout=60)
+    extra = [x for c in configs for x in ("-c", c)]
+    for _ in range(50):
+        p = subprocess.run([args.tmk, "--brokers", b.bootstrap, "topic", "create", topic,
+                            "-p", str(partitions)] + extra, capture_output=True, timeout=60)
+        if p.returncode == 0:
+            return
+        time.sleep(0.2)
+    raise RuntimeError("could not create %s: %s" % (topic, p.stderr.decode()[-300:]))
