@@ -122,3 +122,53 @@ def test_wiped_follower_resets_its_log_after_retention():
                            interval=0.3, what="broker %d to be unfenced" % leader)
     finally:
         c.close()
+
+
+@needs_cluster
+def test_a_restarted_broker_lists_itself_only_once_its_view_has_it_unfenced():
+    """A broker the controller fenced while it was down replays that
+    fencing on restart before its new registration reaches it. Its
+    Metadata must not list itself meanwhile (Kafka lists its metadata
+    image's unfenced brokers, itself included): it did, so a client or a
+    test waiting for "every broker lists every broker" took it as back,
+    and a CreateTopics at replication factor 3 sent to it was refused
+    with INVALID_REPLICATION_FACTOR ("1 fenced") for up to seconds (2 of
+    6 restarts before the fix; a conformance flake in CI). Here: from the
+    moment the restarted broker answers, whenever its Metadata lists all
+    three brokers, a CreateTopics at replication factor 3 through it
+    succeeds."""
+    c = cluster.Cluster(3, name="refence", settings={
+        "broker.session.timeout.ms": "3000",
+        "auto.leader.rebalance.enable": "false",
+    })
+    try:
+        c.start()
+        for victim in (1, 2, 3):
+            others = [b for b in c.nodes if b != victim]
+            c.kill9(victim)
+            harness.wait_until(
+                lambda: all(c.brokers_seen_by(b) == others for b in others),
+                timeout=30, interval=0.2, what="broker %d to be fenced" % victim)
+            node = c.nodes[victim]
+            node.start(wait=False)
+            created = 0
+            deadline = time.monotonic() + 60
+            while created < 3 and time.monotonic() < deadline:
+                conn = cluster._conn_quiet(node.bootstrap, 15.0)
+                if conn is None:
+                    time.sleep(0.02)
+                    continue
+                with conn:
+                    listed = sorted(b["NodeId"] for b in conn.metadata([])["Brokers"])
+                    assert victim not in listed or listed == [1, 2, 3], listed
+                    if listed != [1, 2, 3]:
+                        continue
+                    topic = harness.unique_topic("refence")
+                    res, _ = conn.create_topics([{"Name": topic, "NumPartitions": 1,
+                                                  "ReplicationFactor": 3}], timeout_ms=10000)
+                    assert res[topic]["ErrorCode"] == 0, (victim, res[topic])
+                    created += 1
+            assert created == 3, "broker %d never listed all three brokers" % victim
+            c.wait_rejoined(victim)
+    finally:
+        c.close()

@@ -66,8 +66,8 @@ pub fn partition_state(shard: &Shard, t: &TopicMeta, p: i32) -> PartitionState {
 /// The live brokers of the cluster (on a single node: this one), at
 /// their addresses on `listener` (the client's). Fenced brokers (not
 /// heard from within `broker.session.timeout.ms`) are left out, as Kafka
-/// does; this broker lists itself unfenced (see `brokers_and_fencing`
-/// for when it does not list itself at all).
+/// does, this broker included (see `brokers_and_fencing` for when it
+/// does not list itself).
 pub fn brokers(shard: &Shard, listener: &str) -> Vec<MetadataResponseBroker> {
     brokers_and_fencing(shard, listener)
         .into_iter()
@@ -94,6 +94,15 @@ pub fn brokers(shard: &Shard, listener: &str) -> Vec<MetadataResponseBroker> {
 /// reason it names no leader for the partitions it held, so a client
 /// reading them stalled alike). Not listed, it is dropped with the
 /// bootstrap entries and the client asks a broker of the cluster.
+///
+/// Its own fencing is the metadata's too, as in Kafka (a broker's image
+/// is all it lists). A broker restarted after the controller fenced it
+/// replays that fencing before its new registration reaches it; it used
+/// to list itself unfenced meanwhile, so a client (or a test waiting
+/// for "every broker lists every broker") took it as rejoined while its
+/// own placement still had it fenced and refused CreateTopics at full
+/// replication factor (INVALID_REPLICATION_FACTOR, "1 fenced"), for up
+/// to seconds after a restart.
 pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataResponseBroker, bool)> {
     let cfg = &shard.ctx.config;
     let mine = cfg
@@ -131,8 +140,10 @@ pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataRespon
             Some((broker, b.fenced))
         })
         .collect();
-    if !shard.is_cluster() || meta.brokers.contains_key(&cfg.node_id) {
+    if !shard.is_cluster() {
         out.push((me, false));
+    } else if let Some(b) = meta.brokers.get(&cfg.node_id) {
+        out.push((me, b.fenced));
     }
     out.sort_by_key(|b| b.0.node_id);
     out
