@@ -39,6 +39,7 @@ pub mod groups;
 pub mod handlers;
 pub mod listeners;
 pub mod maintenance;
+pub mod memory_trim;
 pub mod metadata;
 pub mod metrics;
 pub mod notify;
@@ -107,6 +108,8 @@ pub struct BrokerContext {
     /// (`log.dir.min.free.*`): checked by shard 0 every second, read by
     /// the produce path, DescribeLogDirs, and metrics/health.
     pub disk_space: disk_space::DiskSpace,
+    /// What the periodic `malloc_trim` did (`memory_trim`), for metrics.
+    pub memory_trims: memory_trim::TrimStats,
 }
 
 pub use server::run;

@@ -133,6 +133,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         telemetry: std::sync::Mutex::new(crate::client_metrics::Telemetry::default()),
         quotas: crate::quotas::manager::QuotaManager::default(),
         disk_space: crate::disk_space::DiskSpace::new(&config.data_dir, &config.settings),
+        memory_trims: crate::memory_trim::TrimStats::default(),
         config,
     });
 
@@ -427,6 +428,7 @@ fn shard_main(
         monoio::spawn(crate::maintenance::hibernate(shard.clone()));
         if id == 0 {
             monoio::spawn(crate::disk_space::run(shard.clone()));
+            monoio::spawn(crate::memory_trim::run(shard.clone()));
         }
         monoio::spawn(crate::disk_space::reopen_failed(shard.clone()));
         // Keep serving other shards' jobs until this shard has stopped:

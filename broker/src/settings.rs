@@ -396,6 +396,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "Bytes of produce requests held in memory at once; past it, reading from clients waits."
     ),
     b!(
+        "memory.trim.interval.ms",
+        Long,
+        "10000",
+        false,
+        "Tidemark: every this many milliseconds (at least 1000), heap memory the broker has freed is handed back to the operating system (glibc malloc_trim, on a helper thread). The broker keeps freed memory for reuse so that busy connections do not fault in fresh pages for every request buffer; without trimming, its resident size stayed at the peak of the largest burst it ever took. 0 turns trimming off."
+    ),
+    b!(
         "queued.max.request.bytes.per.connection",
         Long,
         "16777216",

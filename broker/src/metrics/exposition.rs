@@ -498,6 +498,31 @@ fn resources(o: &mut Out, ctx: &BrokerContext, samples: &[ShardSample], host: &H
         );
         o.sample("resident_memory_bytes", &[], rss);
     }
+    let (trims, trim_s, trim_max_s, trimmed) = ctx.memory_trims.snapshot();
+    o.family(
+        "memory_trims_total",
+        "counter",
+        "Times freed heap memory was handed back to the system (memory.trim.interval.ms).",
+    );
+    o.sample("memory_trims_total", &[], trims);
+    o.family(
+        "memory_trim_seconds_total",
+        "counter",
+        "Time those trims took, summed (a shard allocating from the arena being trimmed waits meanwhile).",
+    );
+    o.sample("memory_trim_seconds_total", &[], trim_s);
+    o.family(
+        "memory_trim_max_seconds",
+        "gauge",
+        "The longest single trim since start.",
+    );
+    o.sample("memory_trim_max_seconds", &[], trim_max_s);
+    o.family(
+        "memory_trimmed_bytes_total",
+        "counter",
+        "Resident bytes the trims released, summed.",
+    );
+    o.sample("memory_trimmed_bytes_total", &[], trimmed);
     if let (Some(free), Some(total)) = (host.disk_free_bytes, host.disk_total_bytes) {
         o.family(
             "disk_free_bytes",
