@@ -240,6 +240,8 @@ pub enum ConfigError {
         "--kafka-addr/--advertise-kafka-addr and the listeners setting both given: use listeners and advertised.listeners"
     )]
     ListenersTwice,
+    #[error("{key}: this broker has no listener of that name (its listeners: {listeners})")]
+    NoSuchListener { key: String, listeners: String },
     #[error("--cores must be at least 1")]
     Cores,
     #[error("--node-id must not be negative")]
@@ -358,6 +360,25 @@ impl BrokerConfig {
             }
             crate::listeners::parse(&listeners_text, &advertised_listeners, &protocol_map)?
         };
+        // A per-listener setting must name a listener of this broker
+        // (Kafka ignores one that does not; here a typo in a listener
+        // name would silently leave that listener on the broker's
+        // certificates or mechanisms, so it is refused).
+        for (key, _) in settings.listener_statics() {
+            let Some((name, _)) = crate::settings::listener_prefixed(key) else {
+                continue;
+            };
+            if !listeners.iter().any(|l| l.name.eq_ignore_ascii_case(name)) {
+                return Err(ConfigError::NoSuchListener {
+                    key: key.clone(),
+                    listeners: listeners
+                        .iter()
+                        .map(|l| l.name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
         let first = &listeners[0];
         let (kafka_addr, advertised_host, advertised_port) = (
             first.bind,
@@ -501,6 +522,68 @@ mod tests {
             BrokerConfig::from_cli(bad),
             Err(ConfigError::SetSyntax(_))
         ));
+    }
+
+    #[test]
+    fn per_listener_settings_name_a_listener_of_this_broker() {
+        let cli = Cli::parse_from([
+            "tidemark",
+            "--set",
+            "listeners=PLAINTEXT://127.0.0.1:19092,SASL_SSL://127.0.0.1:19093",
+            "--set",
+            "listener.name.SASL_SSL.sasl.enabled.mechanisms=SCRAM-SHA-512",
+            "--set",
+            "listener.name.sasl_ssl.connections.max.reauth.ms=60000",
+        ]);
+        let c = BrokerConfig::from_cli(cli).unwrap();
+        let s = &c.settings;
+        assert_eq!(
+            s.get_for_listener("SASL_SSL", "sasl.enabled.mechanisms"),
+            "SCRAM-SHA-512"
+        );
+        assert_eq!(
+            s.get_for_listener("SASL_SSL", "connections.max.reauth.ms"),
+            "60000"
+        );
+        // Other listeners keep the broker's value.
+        assert_eq!(
+            s.get_for_listener("PLAINTEXT", "sasl.enabled.mechanisms"),
+            s.get("sasl.enabled.mechanisms")
+        );
+        assert!(s.has_listener_settings("SASL_SSL"));
+        assert!(!s.has_listener_settings("PLAINTEXT"));
+
+        let typo = Cli::parse_from([
+            "tidemark",
+            "--set",
+            "listener.name.sasl_sll.sasl.enabled.mechanisms=PLAIN",
+        ]);
+        let err = BrokerConfig::from_cli(typo).unwrap_err().to_string();
+        assert!(
+            err.contains("listener.name.sasl_sll.sasl.enabled.mechanisms")
+                && err.contains("no listener of that name")
+                && err.contains("PLAINTEXT"),
+            "{err}"
+        );
+        let not_per_listener = Cli::parse_from([
+            "tidemark",
+            "--set",
+            "listener.name.plaintext.num.partitions=3",
+        ]);
+        let err = BrokerConfig::from_cli(not_per_listener)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("takes only these settings per listener"),
+            "{err}"
+        );
+        let bad_value = Cli::parse_from([
+            "tidemark",
+            "--set",
+            "listener.name.plaintext.connections.max.reauth.ms=soon",
+        ]);
+        let err = BrokerConfig::from_cli(bad_value).unwrap_err().to_string();
+        assert!(err.contains("invalid value 'soon'"), "{err}");
     }
 
     #[test]

@@ -376,7 +376,15 @@ async fn start_request(
         // The setting is read only for a SaslHandshake: this runs for
         // every request of a SASL connection.
         if matches!(body, RequestBody::SaslHandshake(_))
-            && shard.ctx.config.settings.i64("connections.max.reauth.ms") > 0
+            && shard
+                .ctx
+                .config
+                .settings
+                .get_for_listener(&conn.listener, "connections.max.reauth.ms")
+                .trim()
+                .parse::<i64>()
+                .unwrap_or(0)
+                > 0
         {
             // KIP-368: the client re-authenticates on this connection.
             st.session = crate::sasl::Session::Start;
@@ -521,7 +529,7 @@ fn sasl_step(
                 .ctx
                 .config
                 .settings
-                .get("sasl.enabled.mechanisms")
+                .get_for_listener(&conn.listener, "sasl.enabled.mechanisms")
                 .split(',')
                 .filter_map(|m| Mechanism::parse(m.trim()))
                 .collect();
@@ -594,7 +602,14 @@ fn sasl_step(
                     // KIP-368: the session lasts connections.max.reauth.ms
                     // (0: for ever); v1+ clients are told, and must
                     // re-authenticate before it ends.
-                    let reauth_ms = shard.ctx.config.settings.i64("connections.max.reauth.ms");
+                    let reauth_ms = shard
+                        .ctx
+                        .config
+                        .settings
+                        .get_for_listener(&conn.listener, "connections.max.reauth.ms")
+                        .trim()
+                        .parse::<i64>()
+                        .unwrap_or(0);
                     let lifetime_ms = reauth_ms.max(0);
                     debug!(peer = %conn.peer, listener = %conn.listener, principal = %principal, reauthenticated = reauth, session_lifetime_ms = lifetime_ms, "SASL authenticated");
                     st.authenticated = Some(Authenticated {

@@ -86,6 +86,9 @@ pub struct BrokerContext {
     /// The SSL listeners' certificates and client-auth settings (loaded
     /// at start when a listener is SSL).
     pub tls: Option<tls::TlsContext>,
+    /// The TLS listeners with `listener.name.<l>.ssl.*` settings of their
+    /// own, by listener name (the others use `tls`).
+    pub listener_tls: std::collections::BTreeMap<String, tls::TlsContext>,
     /// `TIDEMARK_BOOTSTRAP_USER`, salted: given to the metadata at start
     /// if that user has no credential yet (single node: before the
     /// listeners open; cluster: once this broker has caught up with the
@@ -110,6 +113,13 @@ pub struct BrokerContext {
     pub disk_space: disk_space::DiskSpace,
     /// What the periodic `malloc_trim` did (`memory_trim`), for metrics.
     pub memory_trims: memory_trim::TrimStats,
+}
+
+impl BrokerContext {
+    /// The TLS context of `listener`: its own, else the broker's.
+    pub fn tls_for(&self, listener: &str) -> Option<&tls::TlsContext> {
+        self.listener_tls.get(listener).or(self.tls.as_ref())
+    }
 }
 
 pub use server::run;

@@ -35,6 +35,11 @@ pub enum ServerError {
     Shard { shard: usize, message: String },
     #[error("an SSL listener cannot start: {0}")]
     Tls(#[from] crate::tls::TlsError),
+    #[error("listener {listener}: {source}")]
+    ListenerTls {
+        listener: String,
+        source: crate::tls::TlsError,
+    },
     #[error("{0}")]
     Sasl(String),
     #[error("authorizer: {0}")]
@@ -73,11 +78,32 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     // Certificates are loaded before anything else starts, so a broken
     // keystore stops the broker with a clear message.
     let admin_tls = config.admin_addr.is_some() && config.settings.bool("admin.ssl.enabled");
-    let tls = if admin_tls || config.listeners.iter().any(|l| l.protocol.tls()) {
+    // A TLS listener with `listener.name.<l>.ssl.*` settings gets its
+    // own context; the others (and the admin server) share the broker's.
+    let own_tls = |l: &crate::listeners::Listener| {
+        l.protocol.tls() && config.settings.has_listener_settings(&l.name)
+    };
+    let shared_tls = admin_tls
+        || config
+            .listeners
+            .iter()
+            .any(|l| l.protocol.tls() && !own_tls(l));
+    let tls = if shared_tls {
         Some(crate::tls::TlsContext::from_settings(&config.settings)?)
     } else {
         None
     };
+    let mut listener_tls = std::collections::BTreeMap::new();
+    for l in config.listeners.iter().filter(|l| own_tls(l)) {
+        let ctx =
+            crate::tls::TlsContext::for_listener(&config.settings, &l.name).map_err(|source| {
+                ServerError::ListenerTls {
+                    listener: l.name.clone(),
+                    source,
+                }
+            })?;
+        listener_tls.insert(l.name.clone(), ctx);
+    }
 
     let bootstrap_user = crate::sasl::BootstrapUser::from_env().map_err(ServerError::Sasl)?;
     let sasl_listener = config.listeners.iter().any(|l| l.protocol.sasl());
@@ -127,6 +153,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         metadata_caught_up: AtomicBool::new(false),
         registered: AtomicBool::new(false),
         tls,
+        listener_tls,
         bootstrap_user,
         authorizer,
         peer_tls,
@@ -534,7 +561,7 @@ async fn serve_tls(
     listener: Rc<str>,
     sasl: bool,
 ) {
-    let Some(tls) = s.ctx.tls.as_ref() else {
+    let Some(tls) = s.ctx.tls_for(&listener) else {
         return;
     };
     let (rd, wr, session) = match crate::tls::accept_with_timeout(tls.current(), stream).await {

@@ -1070,6 +1070,12 @@ pub enum SettingError {
         "These security configs can be dynamically updated only per-listener using the listener prefix: Set({0})"
     )]
     ListenerPrefixOnly(String),
+    /// A `listener.name.<l>.` prefix on a setting Tidemark does not take
+    /// per listener.
+    #[error(
+        "'{0}': Tidemark takes only these settings per listener (listener.name.<listener>.<setting>): ssl.keystore.type, ssl.keystore.location, ssl.truststore.type, ssl.truststore.location, ssl.client.auth, ssl.enabled.protocols, ssl.principal.mapping.rules, sasl.enabled.mechanisms, connections.max.reauth.ms (JAAS configs have no meaning here: SASL users are SCRAM credentials in the cluster metadata)"
+    )]
+    NotPerListener(String),
 }
 
 pub(crate) fn invalid(name: &str, value: &str, why: impl Into<String>) -> SettingError {
@@ -1353,6 +1359,36 @@ pub struct Settings {
     dynamic_defaults: BTreeMap<String, String>,
 }
 
+/// The settings Tidemark honours per listener, with Kafka's prefix
+/// `listener.name.<listener>.<setting>` (the listener name in lower case,
+/// as Kafka's `ListenerName.configPrefix`): the TLS certificates and
+/// client authentication, the SASL mechanisms, and re-authentication.
+/// A prefixed value wins over the unprefixed one for that listener.
+pub const PER_LISTENER_SETTINGS: &[&str] = &[
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+    "ssl.client.auth",
+    "ssl.enabled.protocols",
+    "ssl.principal.mapping.rules",
+    "sasl.enabled.mechanisms",
+    "connections.max.reauth.ms",
+];
+
+/// `listener.name.<listener>.<setting>` split into (listener, setting),
+/// the listener as written.
+pub fn listener_prefixed(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix("listener.name.")?;
+    let (listener, setting) = rest.split_once('.')?;
+    (!listener.is_empty() && !setting.is_empty()).then_some((listener, setting))
+}
+
+/// The key a per-listener value is stored under.
+pub fn listener_key(listener: &str, setting: &str) -> String {
+    format!("listener.name.{}.{setting}", listener.to_ascii_lowercase())
+}
+
 pub fn broker_setting(name: &str) -> Option<&'static BrokerSetting> {
     BROKER_SETTINGS.iter().find(|s| s.name == name)
 }
@@ -1367,6 +1403,24 @@ impl Settings {
     /// (a server.properties carries them), checked as Kafka checks it; its
     /// doc in `kafka_broker.tsv` says what it does here.
     pub fn set_static(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
+        if let Some((listener, setting)) = listener_prefixed(name) {
+            if !PER_LISTENER_SETTINGS.contains(&setting) {
+                return Err(SettingError::NotPerListener(name.to_string()));
+            }
+            let def =
+                broker_setting(setting).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
+            validate(setting, def.ty, value).map_err(|e| match e {
+                SettingError::Invalid { value, why, .. } => SettingError::Invalid {
+                    name: name.to_string(),
+                    value,
+                    why,
+                },
+                e => e,
+            })?;
+            self.statics
+                .insert(listener_key(listener, setting), value.trim().to_string());
+            return Ok(());
+        }
         match broker_setting(name) {
             Some(def) => validate(name, def.ty, value)?,
             None => kafka_broker_config(name)
@@ -1490,6 +1544,30 @@ impl Settings {
 
     pub fn i64(&self, name: &str) -> i64 {
         self.get(name).trim().parse().unwrap_or_default()
+    }
+
+    /// The value of `name` for `listener`: its `listener.name.<l>.` value
+    /// if one is set (only [`PER_LISTENER_SETTINGS`] can be), else the
+    /// broker's.
+    pub fn get_for_listener(&self, listener: &str, name: &str) -> String {
+        self.statics
+            .get(&listener_key(listener, name))
+            .cloned()
+            .unwrap_or_else(|| self.get(name))
+    }
+
+    /// Whether any `listener.name.<listener>.` setting is set.
+    pub fn has_listener_settings(&self, listener: &str) -> bool {
+        PER_LISTENER_SETTINGS
+            .iter()
+            .any(|s| self.statics.contains_key(&listener_key(listener, s)))
+    }
+
+    /// Every per-listener setting set at start, as (key, value).
+    pub fn listener_statics(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.statics
+            .iter()
+            .filter(|(k, _)| listener_prefixed(k).is_some())
     }
 
     pub fn i32(&self, name: &str) -> i32 {

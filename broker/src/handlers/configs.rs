@@ -303,6 +303,37 @@ pub fn describe(
                             ..Default::default()
                         });
                     }
+                    // Per-listener settings given at start (Kafka lists a
+                    // broker's original configs, prefixed ones included).
+                    // Static here: a change needs a restart.
+                    for (key, value) in settings.listener_statics().filter(|(k, _)| wanted(k)) {
+                        let Some(def) = crate::settings::listener_prefixed(key)
+                            .and_then(|(_, setting)| broker_setting(setting))
+                        else {
+                            continue;
+                        };
+                        let synonyms = if req.include_synonyms {
+                            vec![DescribeConfigsSynonym {
+                                name: key.clone(),
+                                value: Some(value.clone()),
+                                source: Source::Static.kafka_code(),
+                                ..Default::default()
+                            }]
+                        } else {
+                            Vec::new()
+                        };
+                        out.configs.push(DescribeConfigsResourceResult {
+                            name: key.clone(),
+                            value: Some(value.clone()),
+                            read_only: true,
+                            config_source: Source::Static.kafka_code(),
+                            is_sensitive: false,
+                            synonyms,
+                            config_type: def.ty.kafka_code(),
+                            documentation: doc(def.doc),
+                            ..Default::default()
+                        });
+                    }
                     if r.resource_name.is_empty() {
                         cluster_defaults_only(&mut out.configs, settings);
                     }

@@ -231,13 +231,23 @@ impl TlsContext {
     /// Reads the `ssl.*` settings and loads the certificates once (a
     /// broker with a broken keystore does not start).
     pub fn from_settings(settings: &Settings) -> Result<Self, TlsError> {
-        let keystore = settings.get("ssl.keystore.location");
+        Self::build_from(|name| settings.get(name))
+    }
+
+    /// As [`TlsContext::from_settings`], for one listener: its
+    /// `listener.name.<listener>.ssl.*` settings win over the broker's.
+    pub fn for_listener(settings: &Settings, listener: &str) -> Result<Self, TlsError> {
+        Self::build_from(|name| settings.get_for_listener(listener, name))
+    }
+
+    fn build_from(get: impl Fn(&str) -> String) -> Result<Self, TlsError> {
+        let keystore = get("ssl.keystore.location");
         if keystore.trim().is_empty() {
             return Err(TlsError::NoKeystore);
         }
-        let truststore = settings.get("ssl.truststore.location");
+        let truststore = get("ssl.truststore.location");
         let truststore = (!truststore.trim().is_empty()).then(|| PathBuf::from(truststore.trim()));
-        let auth = settings.get("ssl.client.auth");
+        let auth = get("ssl.client.auth");
         let client_auth = match auth.trim() {
             "required" => ClientAuth::Required,
             "requested" => ClientAuth::Requested,
@@ -247,18 +257,14 @@ impl TlsContext {
             return Err(TlsError::NoTruststore(auth.trim().to_string()));
         }
         let mut versions = Vec::new();
-        for p in settings
-            .get("ssl.enabled.protocols")
-            .split(',')
-            .map(str::trim)
-        {
+        for p in get("ssl.enabled.protocols").split(',').map(str::trim) {
             match p {
                 "TLSv1.2" => versions.push(&rustls::version::TLS12),
                 "TLSv1.3" => versions.push(&rustls::version::TLS13),
                 _ => {}
             }
         }
-        let rules = MappingRules::parse(&settings.get("ssl.principal.mapping.rules"))?;
+        let rules = MappingRules::parse(&get("ssl.principal.mapping.rules"))?;
         let source = Source {
             keystore: PathBuf::from(keystore.trim()),
             truststore,

@@ -1,0 +1,122 @@
+"""Per-listener settings (issue 19): Kafka's `listener.name.<listener>.`
+prefix on the TLS and SASL settings, as server.properties files carry
+them (an internal listener with its own certificate and mutual TLS, an
+external one with a public certificate; one listener offering only
+SCRAM). The prefixed value wins for that listener; the others keep the
+broker's. A prefix naming no listener of the broker, or on a setting
+Tidemark does not take per listener, stops the broker with a message.
+"""
+
+import pytest
+
+import harness
+import rawkafka
+from test_tls import TlsBroker, pki, ssl_conn, serial_and_subject  # noqa: F401 (fixture)
+
+API_SASL_HANDSHAKE = 17
+
+
+def _describe_broker(addr, names):
+    with rawkafka.KafkaConn(addr) as c:
+        r = c.request(rawkafka.API_DESCRIBE_CONFIGS, 1, {
+            "Resources": [{"ResourceType": 4, "ResourceName": "1", "ConfigurationKeys": names}],
+            "IncludeSynonyms": False})
+    res = r["Results"][0]
+    assert res["ErrorCode"] == 0, res
+    return {c["Name"]: c for c in res["Configs"]}
+
+
+def test_a_listener_with_its_own_certificate_and_client_auth(pki):
+    _, _, internal_keystore, internal_serial = pki.issue(
+        "internal", "/O=Tidemark Internal/CN=localhost", server=True)
+    internal_port = harness.free_port()
+    b = TlsBroker({
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SSL:SSL,INTERNAL:SSL",
+        "ssl.keystore.location": str(pki.server[2]),
+        "listener.name.internal.ssl.keystore.location": str(internal_keystore),
+        "listener.name.internal.ssl.truststore.location": str(pki.ca),
+        "listener.name.INTERNAL.ssl.client.auth": "required",
+    }, name="perlistener",
+        listeners="PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d,INTERNAL://127.0.0.1:" + str(internal_port))
+    b.start()
+    try:
+        internal = "127.0.0.1:%d" % internal_port
+        # The SSL listener: the broker's certificate, no client certificate needed.
+        with ssl_conn(b.ssl_bootstrap, pki) as c:
+            c.api_versions()
+            subject = serial_and_subject(c.sock.getpeercert(binary_form=True))
+        assert "O=Tidemark" in subject and "Internal" not in subject, subject
+        # INTERNAL: its own certificate, and a client certificate required.
+        with ssl_conn(internal, pki, cert=True) as c:
+            md = c.metadata([])
+            subject = serial_and_subject(c.sock.getpeercert(binary_form=True))
+        assert "O=Tidemark Internal" in subject, subject
+        assert ("%X" % internal_serial) in subject, subject
+        assert [x["Port"] for x in md["Brokers"]] == [internal_port], md
+        with pytest.raises((OSError, rawkafka.ConnectionClosed, ValueError)):
+            with ssl_conn(internal, pki, cert=False) as c:
+                c.api_versions()
+        # DescribeConfigs lists the prefixed settings as set at start.
+        got = _describe_broker(b.bootstrap, [
+            "listener.name.internal.ssl.keystore.location",
+            "listener.name.internal.ssl.client.auth", "ssl.client.auth"])
+        assert got["listener.name.internal.ssl.keystore.location"]["Value"] == str(internal_keystore)
+        assert got["listener.name.internal.ssl.client.auth"]["Value"] == "required"
+        assert got["listener.name.internal.ssl.client.auth"]["ConfigSource"] == 4  # STATIC_BROKER_CONFIG
+        assert got["ssl.client.auth"]["Value"] == "none"
+        b.check_alive()
+    finally:
+        b.close()
+
+
+def test_a_listener_offering_only_scram(pki):
+    scram_port = harness.free_port()
+    b = TlsBroker({
+        "listener.security.protocol.map":
+            "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SCRAMONLY:SASL_PLAINTEXT",
+        "listener.name.scramonly.sasl.enabled.mechanisms": "SCRAM-SHA-512",
+    }, name="perlistenersasl",
+        listeners=("PLAINTEXT://127.0.0.1:%d,SASL_PLAINTEXT://127.0.0.1:%d,"
+                   "SCRAMONLY://127.0.0.1:" + str(scram_port)))
+    b.start()
+    try:
+        # The broker's mechanisms (the default, both SCRAMs) on SASL_PLAINTEXT.
+        with rawkafka.KafkaConn(b.ssl_bootstrap, timeout=5) as c:
+            r = c.request(API_SASL_HANDSHAKE, 1, {"Mechanism": "SCRAM-SHA-256"})
+            assert r["ErrorCode"] == 0, r
+            assert sorted(r["Mechanisms"]) == ["SCRAM-SHA-256", "SCRAM-SHA-512"], r
+        # Only SCRAM-SHA-512 on SCRAMONLY.
+        with rawkafka.KafkaConn("127.0.0.1:%d" % scram_port, timeout=5) as c:
+            r = c.request(API_SASL_HANDSHAKE, 1, {"Mechanism": "SCRAM-SHA-256"})
+            assert r["ErrorCode"] == 33, r  # UNSUPPORTED_SASL_MECHANISM
+            assert r["Mechanisms"] == ["SCRAM-SHA-512"], r
+            c.wait_closed(timeout=5)
+        with rawkafka.KafkaConn("127.0.0.1:%d" % scram_port, timeout=5) as c:
+            r = c.request(API_SASL_HANDSHAKE, 1, {"Mechanism": "SCRAM-SHA-512"})
+            assert r["ErrorCode"] == 0, r
+        b.check_alive()
+    finally:
+        b.close()
+
+
+def test_refused_per_listener_settings(pki):
+    def refused(extra, needle):
+        b = TlsBroker(dict({"ssl.keystore.location": str(pki.server[2])}, **extra),
+                      name="perlistenerrefused")
+        with pytest.raises(harness.BrokerError) as e:
+            b.start(timeout=15)
+        b.close()
+        assert needle in str(e.value), str(e.value)
+
+    refused({"listener.name.externl.ssl.keystore.location": str(pki.server[2])},
+            "no listener of that name")
+    refused({"listener.name.ssl.max.connections": "10"},
+            "takes only these settings per listener")
+    refused({"listener.name.ssl.scram-sha-256.sasl.jaas.config":
+             "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
+            "JAAS configs have no meaning here")
+    refused({"listener.name.ssl.ssl.client.auth": "always"},
+            "listener.name.ssl.ssl.client.auth")
+    # The listener's own keystore is checked at start like the broker's.
+    refused({"listener.name.ssl.ssl.keystore.location": str(pki.ca) + ".missing"},
+            "listener SSL: cannot read")
