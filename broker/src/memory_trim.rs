@@ -22,12 +22,15 @@
 //! broker is quiet: its CPU time over the last second under
 //! [`QUIET_CPU_PERCENT`] of one core. `malloc_trim` locks one arena at a
 //! time while it releases that arena's free pages, and a busy broker
-//! faults the released pages straight back in: trimming every 10 s
-//! under a 530 MiB/s produce load (stop 37, `tmk bench e2e` pair beside
-//! it) raised the pair's max publish-ack from 51-53 ms to 79-81 ms and
-//! its p99.9 from 37-44 to 56-62 ms. Under load the memory is in use
-//! anyway; what must not happen is keeping a burst's peak once it is
-//! over, and the quiet gate trims within a second or two of that. The
+//! faults the released pages straight back in. Measured (stop 37, a
+//! `tmk bench e2e` pair at 1,000 msg/s beside a 530 MiB/s producer, two
+//! rounds each): trimming every 10 s regardless of load gave the pair a
+//! max publish-ack of 79-81 ms against 51-53 ms untrimmed, but a repeat
+//! of the untrimmed case reached 76 ms, so that is within this
+//! machine's noise; the gate removes the question (with it, no trim ran
+//! during 20 s of that load, and the first came a second after it).
+//! Under load the memory is in use anyway; what must not happen is
+//! keeping a burst's peak once it is over. The
 //! time each trim took is logged at debug level and kept in
 //! [`crate::BrokerContext`] for `/metrics`. 0 turns trimming off. Only
 //! on glibc; elsewhere this does nothing.
