@@ -120,3 +120,55 @@ def test_refused_per_listener_settings(pki):
     # The listener's own keystore is checked at start like the broker's.
     refused({"listener.name.ssl.ssl.keystore.location": str(pki.ca) + ".missing"},
             "listener SSL: cannot read")
+
+
+def test_a_listeners_certificate_rotated_at_run_time(pki, tmp_path):
+    """Kafka's certificate rotation: `kafka-configs --entity-type brokers
+    --alter --add-config listener.name.<l>.ssl.keystore.location=NEW`
+    (IncrementalAlterConfigs on the broker). New connections get the new
+    certificate at once; a file that does not load is refused and the old
+    certificate stays; the setting survives a restart and DELETE returns
+    to the broker's certificate. The other per-listener settings stay
+    static here (refused with Kafka's read-only error)."""
+    from confluent_kafka.admin import AdminClient
+    from test_broker_configs import confluent_alter, raw_alter
+    _, _, rotated, rotated_serial = pki.issue("rotated", "/O=Tidemark Rotated/CN=localhost",
+                                              server=True)
+    b = TlsBroker({"ssl.keystore.location": str(pki.server[2])}, name="rotate")
+    b.start()
+    try:
+        def presented():
+            with ssl_conn(b.ssl_bootstrap, pki) as c:
+                c.api_versions()
+                return serial_and_subject(c.sock.getpeercert(binary_form=True))
+
+        assert "O=Tidemark Rotated" not in presented()
+        admin = AdminClient({"bootstrap.servers": b.bootstrap})
+        key = "listener.name.ssl.ssl.keystore.location"
+        confluent_alter(admin, b, key, str(rotated))
+        now = presented()
+        assert "O=Tidemark Rotated" in now and ("%X" % rotated_serial) in now, now
+        got = _describe_broker(b.bootstrap, [key])[key]
+        assert got["Value"] == str(rotated) and got["ConfigSource"] == 2, got  # DYNAMIC_BROKER_CONFIG
+        assert got["ReadOnly"] is False, got
+
+        # A file that is not a keystore: refused, the rotated one stays.
+        bad = tmp_path / "not-a-keystore.pem"
+        bad.write_text("hello\n")
+        code, msg = raw_alter(b, "1", [(key, 0, str(bad))])
+        assert code == rawkafka.INVALID_CONFIG, (code, msg)
+        assert "O=Tidemark Rotated" in presented()
+        # Per broker only, and only the certificate files.
+        code, msg = raw_alter(b, "", [(key, 0, str(rotated))])
+        assert code == rawkafka.INVALID_REQUEST, (code, msg)
+        code, msg = raw_alter(b, "1", [("listener.name.ssl.ssl.client.auth", 0, "required")])
+        assert code == rawkafka.INVALID_REQUEST and "dynamically" in msg, (code, msg)
+
+        b.restart()
+        assert "O=Tidemark Rotated" in presented()
+        code, msg = raw_alter(b, "1", [(key, 1, None)])  # DELETE
+        assert code == 0, (code, msg)
+        assert "O=Tidemark Rotated" not in presented()
+        b.check_alive()
+    finally:
+        b.close()

@@ -550,8 +550,6 @@ mod tests {
             s.get_for_listener("PLAINTEXT", "sasl.enabled.mechanisms"),
             s.get("sasl.enabled.mechanisms")
         );
-        assert!(s.has_listener_settings("SASL_SSL"));
-        assert!(!s.has_listener_settings("PLAINTEXT"));
 
         let typo = Cli::parse_from([
             "tidemark",

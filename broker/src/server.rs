@@ -78,17 +78,11 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     // Certificates are loaded before anything else starts, so a broken
     // keystore stops the broker with a clear message.
     let admin_tls = config.admin_addr.is_some() && config.settings.bool("admin.ssl.enabled");
-    // A TLS listener with `listener.name.<l>.ssl.*` settings gets its
-    // own context; the others (and the admin server) share the broker's.
-    let own_tls = |l: &crate::listeners::Listener| {
-        l.protocol.tls() && config.settings.has_listener_settings(&l.name)
-    };
-    let shared_tls = admin_tls
-        || config
-            .listeners
-            .iter()
-            .any(|l| l.protocol.tls() && !own_tls(l));
-    let tls = if shared_tls {
+    // Every TLS listener has its own context, which follows its
+    // `listener.name.<l>.ssl.*` settings (static, or changed at run
+    // time); the admin server's follows the broker's `ssl.*`.
+    let own_tls = |l: &crate::listeners::Listener| l.protocol.tls();
+    let tls = if admin_tls {
         Some(crate::tls::TlsContext::from_settings(&config.settings)?)
     } else {
         None
@@ -564,7 +558,8 @@ async fn serve_tls(
     let Some(tls) = s.ctx.tls_for(&listener) else {
         return;
     };
-    let (rd, wr, session) = match crate::tls::accept_with_timeout(tls.current(), stream).await {
+    let config = tls.current(&s.metadata().settings);
+    let (rd, wr, session) = match crate::tls::accept_with_timeout(config, stream).await {
         Ok(parts) => parts,
         Err(e) => {
             info!(%peer, listener = %listener, error = %e, "TLS handshake failed; connection closed");

@@ -1376,6 +1376,17 @@ pub const PER_LISTENER_SETTINGS: &[&str] = &[
     "connections.max.reauth.ms",
 ];
 
+/// The per-listener settings that can change at run time, per broker
+/// (Kafka's reconfigurable SSL configs that apply to PEM files): a
+/// listener's certificate files. The rest of [`PER_LISTENER_SETTINGS`]
+/// is static here (Kafka: dynamic too).
+pub const DYNAMIC_PER_LISTENER_SETTINGS: &[&str] = &[
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+];
+
 /// `listener.name.<listener>.<setting>` split into (listener, setting),
 /// the listener as written.
 pub fn listener_prefixed(name: &str) -> Option<(&str, &str)> {
@@ -1440,6 +1451,10 @@ impl Settings {
     ) -> Result<(), SettingError> {
         let mut probe = Settings::default();
         probe.set_dynamic(name, value)?;
+        // A listener's certificate files are per broker, as in Kafka.
+        if listener_prefixed(name).is_some() {
+            return Err(SettingError::PerBrokerOnly(name.to_string()));
+        }
         // Kafka's per-broker configs (its update mode "per-broker") have
         // no cluster-wide default. Tidemark's own settings keep their own
         // rule (the dynamic flag) whatever Kafka's mode.
@@ -1469,6 +1484,34 @@ impl Settings {
     /// mode: read-only ones are refused, the others stored (and described)
     /// whether or not they have an effect here.
     pub fn set_dynamic(&mut self, name: &str, value: Option<&str>) -> Result<(), SettingError> {
+        if let Some((listener, setting)) = listener_prefixed(name) {
+            if !PER_LISTENER_SETTINGS.contains(&setting) {
+                return Err(SettingError::NotPerListener(name.to_string()));
+            }
+            if !DYNAMIC_PER_LISTENER_SETTINGS.contains(&setting) {
+                return Err(SettingError::ReadOnly(name.to_string()));
+            }
+            let key = listener_key(listener, setting);
+            match value {
+                Some(v) => {
+                    let def = broker_setting(setting)
+                        .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
+                    validate(setting, def.ty, v).map_err(|e| match e {
+                        SettingError::Invalid { value, why, .. } => SettingError::Invalid {
+                            name: name.to_string(),
+                            value,
+                            why,
+                        },
+                        e => e,
+                    })?;
+                    self.dynamics.insert(key, v.trim().to_string());
+                }
+                None => {
+                    self.dynamics.remove(&key);
+                }
+            }
+            return Ok(());
+        }
         let own = broker_setting(name);
         let kafka = kafka_broker_config(name);
         match (own, kafka) {
@@ -1550,17 +1593,12 @@ impl Settings {
     /// if one is set (only [`PER_LISTENER_SETTINGS`] can be), else the
     /// broker's.
     pub fn get_for_listener(&self, listener: &str, name: &str) -> String {
-        self.statics
-            .get(&listener_key(listener, name))
+        let key = listener_key(listener, name);
+        self.dynamics
+            .get(&key)
+            .or_else(|| self.statics.get(&key))
             .cloned()
             .unwrap_or_else(|| self.get(name))
-    }
-
-    /// Whether any `listener.name.<listener>.` setting is set.
-    pub fn has_listener_settings(&self, listener: &str) -> bool {
-        PER_LISTENER_SETTINGS
-            .iter()
-            .any(|s| self.statics.contains_key(&listener_key(listener, s)))
     }
 
     /// Every per-listener setting set at start, as (key, value).
@@ -1568,6 +1606,25 @@ impl Settings {
         self.statics
             .iter()
             .filter(|(k, _)| listener_prefixed(k).is_some())
+    }
+
+    /// Every per-listener setting in force, as (key, value, where it
+    /// came from): a dynamic value, else the static one.
+    pub fn listener_settings(&self) -> Vec<(String, String, Source)> {
+        let mut out: BTreeMap<&String, (&String, Source)> = self
+            .listener_statics()
+            .map(|(k, v)| (k, (v, Source::Static)))
+            .collect();
+        for (k, v) in self
+            .dynamics
+            .iter()
+            .filter(|(k, _)| listener_prefixed(k).is_some())
+        {
+            out.insert(k, (v, Source::Dynamic));
+        }
+        out.into_iter()
+            .map(|(k, (v, src))| (k.clone(), v.clone(), src))
+            .collect()
     }
 
     pub fn i32(&self, name: &str) -> i32 {

@@ -244,7 +244,7 @@ fn serve(admin: &Admin, tcp: TcpStream) {
     let deadline = Instant::now() + Duration::from_millis(REQUEST_TIMEOUT_MS);
     let mut stream = match admin.ctx.tls.as_ref().filter(|_| admin.tls) {
         None => Stream::Plain(tcp),
-        Some(tls) => match rustls::ServerConnection::new(tls.current()) {
+        Some(tls) => match rustls::ServerConnection::new(tls.current(&admin.ctx.config.settings)) {
             Ok(conn) => Stream::Tls(Box::new(rustls::StreamOwned::new(conn, tcp))),
             Err(e) => {
                 warn!(error = %e, "admin server: cannot start a TLS session");

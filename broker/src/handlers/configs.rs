@@ -303,12 +303,17 @@ pub fn describe(
                             ..Default::default()
                         });
                     }
-                    // Per-listener settings given at start (Kafka lists a
-                    // broker's original configs, prefixed ones included).
-                    // Static here: a change needs a restart.
-                    for (key, value) in settings.listener_statics().filter(|(k, _)| wanted(k)) {
-                        let Some(def) = crate::settings::listener_prefixed(key)
-                            .and_then(|(_, setting)| broker_setting(setting))
+                    // Per-listener settings (Kafka lists a broker's
+                    // original configs, prefixed ones included, and its
+                    // dynamic ones). Only the certificate files can change
+                    // at run time here.
+                    for (key, value, src) in settings
+                        .listener_settings()
+                        .into_iter()
+                        .filter(|(k, _, _)| wanted(k))
+                    {
+                        let Some((setting, def)) = crate::settings::listener_prefixed(&key)
+                            .and_then(|(_, setting)| Some((setting, broker_setting(setting)?)))
                         else {
                             continue;
                         };
@@ -316,7 +321,7 @@ pub fn describe(
                             vec![DescribeConfigsSynonym {
                                 name: key.clone(),
                                 value: Some(value.clone()),
-                                source: Source::Static.kafka_code(),
+                                source: src.kafka_code(),
                                 ..Default::default()
                             }]
                         } else {
@@ -325,8 +330,9 @@ pub fn describe(
                         out.configs.push(DescribeConfigsResourceResult {
                             name: key.clone(),
                             value: Some(value.clone()),
-                            read_only: true,
-                            config_source: Source::Static.kafka_code(),
+                            read_only: !crate::settings::DYNAMIC_PER_LISTENER_SETTINGS
+                                .contains(&setting),
+                            config_source: src.kafka_code(),
                             is_sensitive: false,
                             synonyms,
                             config_type: def.ty.kafka_code(),
@@ -438,7 +444,10 @@ fn validate_broker_dynamics(
 ) -> Result<(), ApiError> {
     let mut s = crate::settings::Settings::default();
     for (k, v) in dynamics {
-        if broker_setting(k).is_none() && kafka_broker_config(k).is_none() {
+        if broker_setting(k).is_none()
+            && kafka_broker_config(k).is_none()
+            && crate::settings::listener_prefixed(k).is_none()
+        {
             return Err((
                 ErrorCode::InvalidConfig,
                 format!("unknown broker setting '{k}'"),
@@ -463,6 +472,26 @@ fn validate_broker_dynamics(
             };
             (code, e.to_string())
         })?;
+        // A listener's new certificate files must load (Kafka validates a
+        // reconfigured SSL factory before taking it); a file that does
+        // not is refused here rather than ignored at the next handshake.
+        if let Some((_, setting)) = crate::settings::listener_prefixed(k) {
+            let checked = match setting {
+                "ssl.keystore.location" => {
+                    crate::tls::check_keystore(std::path::Path::new(v.trim()))
+                }
+                "ssl.truststore.location" if !v.trim().is_empty() => {
+                    crate::tls::check_truststore(std::path::Path::new(v.trim()))
+                }
+                _ => Ok(()),
+            };
+            checked.map_err(|e| {
+                (
+                    ErrorCode::InvalidConfig,
+                    format!("Invalid value {v} for configuration {k}: {e}"),
+                )
+            })?;
+        }
     }
     Ok(())
 }

@@ -98,14 +98,21 @@ fn stamp(path: &Path) -> Stamp {
 }
 
 struct Loaded {
+    /// The files and settings the config was built from.
+    source: Source,
     config: Arc<rustls::ServerConfig>,
     /// Stamps of (keystore, truststore) the config was built from.
     stamps: (Stamp, Stamp),
-    /// Stamps of the last failed load, so a broken file is reported once.
-    failed: Option<(Stamp, Stamp)>,
+    /// The files and stamps of the last failed load, so a broken file
+    /// (or a dynamic setting naming one) is reported once.
+    failed: Option<(Paths, (Stamp, Stamp))>,
 }
 
+/// (keystore, truststore) file names.
+type Paths = (PathBuf, Option<PathBuf>);
+
 /// Where the certificates come from and how a config is built.
+#[derive(Clone)]
 struct Source {
     keystore: PathBuf,
     truststore: Option<PathBuf>,
@@ -115,6 +122,10 @@ struct Source {
 }
 
 impl Source {
+    fn paths(&self) -> Paths {
+        (self.keystore.clone(), self.truststore.clone())
+    }
+
     fn stamps(&self) -> (Stamp, Stamp) {
         (
             stamp(&self.keystore),
@@ -202,22 +213,64 @@ impl Source {
     }
 }
 
-/// The SSL listeners' TLS settings and current certificates, shared by
-/// every shard.
+/// One SSL listener's (or the admin server's) TLS settings and current
+/// certificates, shared by every shard.
 pub struct TlsContext {
-    source: Source,
+    /// The listener whose `listener.name.<l>.ssl.*` settings it follows
+    /// (`None`: the broker's own, for the admin server).
+    listener: Option<String>,
     rules: MappingRules,
     loaded: Mutex<Loaded>,
 }
 
 impl std::fmt::Debug for TlsContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         f.debug_struct("TlsContext")
-            .field("keystore", &self.source.keystore)
-            .field("truststore", &self.source.truststore)
-            .field("client_auth", &self.source.client_auth)
+            .field("listener", &self.listener)
+            .field("keystore", &loaded.source.keystore)
+            .field("truststore", &loaded.source.truststore)
+            .field("client_auth", &loaded.source.client_auth)
             .finish()
     }
+}
+
+/// The (keystore, truststore) files `settings` name for `listener`.
+fn paths_in(settings: &Settings, listener: Option<&str>) -> Paths {
+    let get = |name: &str| match listener {
+        Some(l) => settings.get_for_listener(l, name),
+        None => settings.get(name),
+    };
+    let truststore = get("ssl.truststore.location");
+    (
+        PathBuf::from(get("ssl.keystore.location").trim()),
+        (!truststore.trim().is_empty()).then(|| PathBuf::from(truststore.trim())),
+    )
+}
+
+/// Checks that `path` holds a certificate chain and a private key (a
+/// keystore a dynamic setting is about to name).
+pub fn check_keystore(path: &Path) -> Result<(), TlsError> {
+    let probe = Source {
+        keystore: path.to_path_buf(),
+        truststore: None,
+        client_auth: ClientAuth::None,
+        versions: Vec::new(),
+        provider: Arc::new(rustls::crypto::ring::default_provider()),
+    };
+    probe.identity().map(|_| ())
+}
+
+/// Checks that `path` holds at least one CA certificate.
+pub fn check_truststore(path: &Path) -> Result<(), TlsError> {
+    let probe = Source {
+        keystore: PathBuf::new(),
+        truststore: Some(path.to_path_buf()),
+        client_auth: ClientAuth::None,
+        versions: Vec::new(),
+        provider: Arc::new(rustls::crypto::ring::default_provider()),
+    };
+    probe.roots().map(|_| ())
 }
 
 fn pem_err(path: &Path, e: impl std::fmt::Display) -> TlsError {
@@ -231,16 +284,21 @@ impl TlsContext {
     /// Reads the `ssl.*` settings and loads the certificates once (a
     /// broker with a broken keystore does not start).
     pub fn from_settings(settings: &Settings) -> Result<Self, TlsError> {
-        Self::build_from(|name| settings.get(name))
+        Self::build_from(None, |name| settings.get(name))
     }
 
     /// As [`TlsContext::from_settings`], for one listener: its
     /// `listener.name.<listener>.ssl.*` settings win over the broker's.
     pub fn for_listener(settings: &Settings, listener: &str) -> Result<Self, TlsError> {
-        Self::build_from(|name| settings.get_for_listener(listener, name))
+        Self::build_from(Some(listener.to_string()), |name| {
+            settings.get_for_listener(listener, name)
+        })
     }
 
-    fn build_from(get: impl Fn(&str) -> String) -> Result<Self, TlsError> {
+    fn build_from(
+        listener: Option<String>,
+        get: impl Fn(&str) -> String,
+    ) -> Result<Self, TlsError> {
         let keystore = get("ssl.keystore.location");
         if keystore.trim().is_empty() {
             return Err(TlsError::NoKeystore);
@@ -275,9 +333,10 @@ impl TlsContext {
         let stamps = source.stamps();
         let config = Arc::new(source.build()?);
         Ok(TlsContext {
-            source,
+            listener,
             rules,
             loaded: Mutex::new(Loaded {
+                source,
                 config,
                 stamps,
                 failed: None,
@@ -285,22 +344,39 @@ impl TlsContext {
         })
     }
 
-    /// The config for a new connection, reloaded first if the files
-    /// changed since it was built.
-    pub fn current(&self) -> Arc<rustls::ServerConfig> {
-        let now = self.source.stamps();
+    /// The config for a new connection, rebuilt first if the files
+    /// changed since it was built, or if `settings` (the broker's
+    /// settings in force, dynamic ones included) now name other files
+    /// (`listener.name.<l>.ssl.keystore.location` changed at run time,
+    /// Kafka's way to rotate a listener's certificate). A file that
+    /// cannot be loaded leaves the current certificate in use.
+    pub fn current(&self, settings: &Settings) -> Arc<rustls::ServerConfig> {
+        let paths = paths_in(settings, self.listener.as_deref());
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        if now != loaded.stamps && loaded.failed != Some(now) {
-            match self.source.build() {
+        let moved = paths != loaded.source.paths();
+        let candidate = if moved {
+            Source {
+                keystore: paths.0.clone(),
+                truststore: paths.1.clone(),
+                ..loaded.source.clone()
+            }
+        } else {
+            loaded.source.clone()
+        };
+        let now = candidate.stamps();
+        let attempt = (paths, now);
+        if (moved || now != loaded.stamps) && loaded.failed.as_ref() != Some(&attempt) {
+            match candidate.build() {
                 Ok(config) => {
-                    info!(keystore = %self.source.keystore.display(), "TLS certificates reloaded");
+                    info!(listener = ?self.listener, keystore = %candidate.keystore.display(), "TLS certificates reloaded");
                     loaded.config = Arc::new(config);
+                    loaded.source = candidate;
                     loaded.stamps = now;
                     loaded.failed = None;
                 }
                 Err(e) => {
-                    warn!(error = %e, "cannot reload the TLS certificates; keeping the loaded ones");
-                    loaded.failed = Some(now);
+                    warn!(listener = ?self.listener, error = %e, "cannot reload the TLS certificates; keeping the loaded ones");
+                    loaded.failed = Some(attempt);
                 }
             }
         }
