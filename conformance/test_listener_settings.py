@@ -126,49 +126,78 @@ def test_a_listeners_certificate_rotated_at_run_time(pki, tmp_path):
     """Kafka's certificate rotation: `kafka-configs --entity-type brokers
     --alter --add-config listener.name.<l>.ssl.keystore.location=NEW`
     (IncrementalAlterConfigs on the broker). New connections get the new
-    certificate at once; a file that does not load is refused and the old
-    certificate stays; the setting survives a restart and DELETE returns
-    to the broker's certificate. The other per-listener settings stay
-    static here (refused with Kafka's read-only error)."""
+    certificate at once; as in Kafka, the new certificate must keep the
+    subject and subject alternative names (`ssl.allow.dn.changes` and
+    `ssl.allow.san.changes` are false by default) and must load, else the
+    change is refused with INVALID_REQUEST and the old certificate stays.
+    The setting survives a restart and DELETE returns to the broker's
+    certificate. The other per-listener settings stay static here."""
     from confluent_kafka.admin import AdminClient
     from test_broker_configs import confluent_alter, raw_alter
-    _, _, rotated, rotated_serial = pki.issue("rotated", "/O=Tidemark Rotated/CN=localhost",
-                                              server=True)
+    # The same subject and SANs as pki.server, another key and serial.
+    _, _, renewed, renewed_serial = pki.issue("renewed", "/O=Tidemark/CN=localhost", server=True)
+    _, _, other_dn, _ = pki.issue("otherdn", "/O=Tidemark Elsewhere/CN=localhost", server=True)
     b = TlsBroker({"ssl.keystore.location": str(pki.server[2])}, name="rotate")
     b.start()
     try:
-        def presented():
+        def serial():
             with ssl_conn(b.ssl_bootstrap, pki) as c:
                 c.api_versions()
                 return serial_and_subject(c.sock.getpeercert(binary_form=True))
 
-        assert "O=Tidemark Rotated" not in presented()
+        def has_serial(text, n):
+            return ("serial=%X" % n) in text.replace("serial=0", "serial=")
+
+        assert has_serial(serial(), pki.server[3])
         admin = AdminClient({"bootstrap.servers": b.bootstrap})
         key = "listener.name.ssl.ssl.keystore.location"
-        confluent_alter(admin, b, key, str(rotated))
-        now = presented()
-        assert "O=Tidemark Rotated" in now and ("%X" % rotated_serial) in now, now
+        confluent_alter(admin, b, key, str(renewed))
+        assert has_serial(serial(), renewed_serial), serial()
         got = _describe_broker(b.bootstrap, [key])[key]
-        assert got["Value"] == str(rotated) and got["ConfigSource"] == 2, got  # DYNAMIC_BROKER_CONFIG
+        assert got["Value"] == str(renewed) and got["ConfigSource"] == 2, got  # DYNAMIC_BROKER_CONFIG
         assert got["ReadOnly"] is False, got
 
-        # A file that is not a keystore: refused, the rotated one stays.
+        # Another subject: refused (ssl.allow.dn.changes=false), as Kafka.
+        code, msg = raw_alter(b, "1", [(key, 0, str(other_dn))])
+        assert code == rawkafka.INVALID_REQUEST and "DistinguishedName" in msg, (code, msg)
+        # A file that is not a keystore: refused.
         bad = tmp_path / "not-a-keystore.pem"
         bad.write_text("hello\n")
         code, msg = raw_alter(b, "1", [(key, 0, str(bad))])
-        assert code == rawkafka.INVALID_CONFIG, (code, msg)
-        assert "O=Tidemark Rotated" in presented()
+        assert code == rawkafka.INVALID_REQUEST, (code, msg)
+        assert has_serial(serial(), renewed_serial)
         # Per broker only, and only the certificate files.
-        code, msg = raw_alter(b, "", [(key, 0, str(rotated))])
+        code, msg = raw_alter(b, "", [(key, 0, str(renewed))])
         assert code == rawkafka.INVALID_REQUEST, (code, msg)
         code, msg = raw_alter(b, "1", [("listener.name.ssl.ssl.client.auth", 0, "required")])
         assert code == rawkafka.INVALID_REQUEST and "dynamically" in msg, (code, msg)
 
         b.restart()
-        assert "O=Tidemark Rotated" in presented()
+        assert has_serial(serial(), renewed_serial)
         code, msg = raw_alter(b, "1", [(key, 1, None)])  # DELETE
         assert code == 0, (code, msg)
-        assert "O=Tidemark Rotated" not in presented()
+        assert has_serial(serial(), pki.server[3])
         b.check_alive()
+    finally:
+        b.close()
+
+
+def test_a_subject_change_is_taken_when_allowed(pki):
+    """ssl.allow.dn.changes=true (read-only, set at start, as in Kafka):
+    a keystore with another subject is taken."""
+    from test_broker_configs import raw_alter
+    _, _, other_dn, other_serial = pki.issue("otherdn2", "/O=Tidemark Moved/CN=localhost",
+                                             server=True)
+    b = TlsBroker({"ssl.keystore.location": str(pki.server[2]),
+                   "ssl.allow.dn.changes": "true"}, name="rotatedn")
+    b.start()
+    try:
+        code, msg = raw_alter(b, "1", [("listener.name.ssl.ssl.keystore.location", 0,
+                                        str(other_dn))])
+        assert code == 0, (code, msg)
+        with ssl_conn(b.ssl_bootstrap, pki) as c:
+            c.api_versions()
+            now = serial_and_subject(c.sock.getpeercert(binary_form=True))
+        assert "O=Tidemark Moved" in now and ("%X" % other_serial) in now, now
     finally:
         b.close()

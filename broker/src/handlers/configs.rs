@@ -441,6 +441,7 @@ enum Change {
 fn validate_broker_dynamics(
     dynamics: &BTreeMap<String, String>,
     cluster_default: bool,
+    now: &crate::settings::Settings,
 ) -> Result<(), ApiError> {
     let mut s = crate::settings::Settings::default();
     for (k, v) in dynamics {
@@ -472,28 +473,62 @@ fn validate_broker_dynamics(
             };
             (code, e.to_string())
         })?;
-        // A listener's new certificate files must load (Kafka validates a
-        // reconfigured SSL factory before taking it); a file that does
-        // not is refused here rather than ignored at the next handshake.
-        if let Some((_, setting)) = crate::settings::listener_prefixed(k) {
-            let checked = match setting {
-                "ssl.keystore.location" => {
-                    crate::tls::check_keystore(std::path::Path::new(v.trim()))
-                }
-                "ssl.truststore.location" if !v.trim().is_empty() => {
-                    crate::tls::check_truststore(std::path::Path::new(v.trim()))
-                }
-                _ => Ok(()),
-            };
-            checked.map_err(|e| {
-                (
-                    ErrorCode::InvalidConfig,
-                    format!("Invalid value {v} for configuration {k}: {e}"),
-                )
-            })?;
+        if let Some((listener, setting)) = crate::settings::listener_prefixed(k)
+            && now.dynamics().get(k) != Some(v)
+        {
+            check_listener_certificates(now, listener, setting, v)?;
         }
     }
     Ok(())
+}
+
+/// A listener's new certificate file, before it is taken (Kafka validates
+/// a reconfigured SSL factory first): it must load, and a new keystore
+/// must present the same subject and subject alternative names as the
+/// one in use unless `ssl.allow.dn.changes` / `ssl.allow.san.changes`.
+/// Kafka answers a failed validation with INVALID_REQUEST
+/// (`ConfigAdminManager.validateBrokerConfigChange`, KAFKA-13609).
+fn check_listener_certificates(
+    now: &crate::settings::Settings,
+    listener: &str,
+    setting: &str,
+    value: &str,
+) -> Result<(), ApiError> {
+    let refuse = |why: String| {
+        (
+            ErrorCode::InvalidRequest,
+            format!("Validation of dynamic config update of SSLFactory failed: {why}"),
+        )
+    };
+    let path = std::path::Path::new(value.trim());
+    match setting {
+        "ssl.truststore.location" if !value.trim().is_empty() => {
+            crate::tls::check_truststore(path).map_err(|e| refuse(e.to_string()))
+        }
+        "ssl.keystore.location" => {
+            let (subject, sans) =
+                crate::tls::keystore_identity(path).map_err(|e| refuse(e.to_string()))?;
+            let current = now.get_for_listener(listener, "ssl.keystore.location");
+            let Ok((old_subject, old_sans)) =
+                crate::tls::keystore_identity(std::path::Path::new(current.trim()))
+            else {
+                // Nothing loadable in use to compare with.
+                return Ok(());
+            };
+            if subject != old_subject && !now.bool("ssl.allow.dn.changes") {
+                return Err(refuse(format!(
+                    "Keystore DistinguishedName does not match: existing={old_subject}, new={subject}"
+                )));
+            }
+            if sans != old_sans && !now.bool("ssl.allow.san.changes") {
+                return Err(refuse(format!(
+                    "Keystore SubjectAltNames do not match: existing={old_sans:?}, new={sans:?}"
+                )));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Topic `name` as it is now, with `configs` as its overrides.
@@ -618,7 +653,7 @@ async fn alter_resource(
                 meta.settings.dynamics().clone()
             };
             edit(&mut dynamics)?;
-            validate_broker_dynamics(&dynamics, cluster_default)?;
+            validate_broker_dynamics(&dynamics, cluster_default, &meta.settings)?;
             Change::Broker {
                 dynamics,
                 cluster_default,

@@ -261,6 +261,37 @@ pub fn check_keystore(path: &Path) -> Result<(), TlsError> {
     probe.identity().map(|_| ())
 }
 
+/// The subject (RFC 2253) and subject alternative names of the first
+/// certificate of the keystore at `path`: what Kafka compares when a
+/// listener's keystore is changed at run time (`ssl.allow.dn.changes`,
+/// `ssl.allow.san.changes`).
+pub fn keystore_identity(
+    path: &Path,
+) -> Result<(String, std::collections::BTreeSet<String>), TlsError> {
+    let probe = Source {
+        keystore: path.to_path_buf(),
+        truststore: None,
+        client_auth: ClientAuth::None,
+        versions: Vec::new(),
+        provider: Arc::new(rustls::crypto::ring::default_provider()),
+    };
+    let (chain, _) = probe.identity()?;
+    let leaf = chain[0].as_ref();
+    let subject = principal::subject_rfc2253(leaf).map_err(|m| pem_err(path, m))?;
+    let (_, cert) = x509_parser::parse_x509_certificate(leaf).map_err(|e| pem_err(path, e))?;
+    let sans = match cert.subject_alternative_name() {
+        Ok(Some(ext)) => ext
+            .value
+            .general_names
+            .iter()
+            .map(|n| n.to_string())
+            .collect(),
+        Ok(None) => Default::default(),
+        Err(e) => return Err(pem_err(path, e)),
+    };
+    Ok((subject, sans))
+}
+
 /// Checks that `path` holds at least one CA certificate.
 pub fn check_truststore(path: &Path) -> Result<(), TlsError> {
     let probe = Source {
