@@ -250,3 +250,41 @@ impl OutQueue {
         self.used.get()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::Wake;
+
+    /// A waker that counts its wakes.
+    struct Count(AtomicUsize);
+
+    impl Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn a_wait_list_wakes_every_waiter_once_per_wake_and_empties() {
+        let list = WaitList::default();
+        let counts: Vec<Arc<Count>> = (0..1000)
+            .map(|_| Arc::new(Count(AtomicUsize::new(0))))
+            .collect();
+        let wakers: Vec<Waker> = counts.iter().map(|c| Waker::from(c.clone())).collect();
+        for w in &wakers {
+            list.register(w);
+            // Polled again before any wake: not listed twice.
+            list.register(w);
+        }
+        assert_eq!(list.0.borrow().len(), 1000);
+        list.wake_all();
+        assert!(counts.iter().all(|c| c.0.load(Ordering::Relaxed) == 1));
+        assert!(list.0.borrow().is_empty());
+        // Nothing registered: a wake wakes no one.
+        list.wake_all();
+        assert!(counts.iter().all(|c| c.0.load(Ordering::Relaxed) == 1));
+    }
+}
