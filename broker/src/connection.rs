@@ -375,17 +375,7 @@ async fn start_request(
     {
         // The setting is read only for a SaslHandshake: this runs for
         // every request of a SASL connection.
-        if matches!(body, RequestBody::SaslHandshake(_))
-            && shard
-                .ctx
-                .config
-                .settings
-                .get_for_listener(&conn.listener, "connections.max.reauth.ms")
-                .trim()
-                .parse::<i64>()
-                .unwrap_or(0)
-                > 0
-        {
+        if matches!(body, RequestBody::SaslHandshake(_)) && reauth_ms(shard, &conn.listener) > 0 {
             // KIP-368: the client re-authenticates on this connection.
             st.session = crate::sasl::Session::Start;
         } else if st
@@ -506,6 +496,19 @@ enum SaslOutcome {
     Answer(ResponseBody, Option<Close>),
 }
 
+/// `connections.max.reauth.ms` for `listener` (its
+/// `listener.name.<l>.` value, else the broker's; 0: sessions never end).
+fn reauth_ms(shard: &Shard, listener: &str) -> i64 {
+    shard
+        .ctx
+        .config
+        .settings
+        .get_for_listener(listener, "connections.max.reauth.ms")
+        .trim()
+        .parse()
+        .unwrap_or(0)
+}
+
 /// Runs a request of a connection that has not authenticated yet: only
 /// ApiVersions, SaslHandshake and SaslAuthenticate are allowed; anything
 /// else closes the connection, as Kafka does. A failed authentication
@@ -602,15 +605,7 @@ fn sasl_step(
                     // KIP-368: the session lasts connections.max.reauth.ms
                     // (0: for ever); v1+ clients are told, and must
                     // re-authenticate before it ends.
-                    let reauth_ms = shard
-                        .ctx
-                        .config
-                        .settings
-                        .get_for_listener(&conn.listener, "connections.max.reauth.ms")
-                        .trim()
-                        .parse::<i64>()
-                        .unwrap_or(0);
-                    let lifetime_ms = reauth_ms.max(0);
+                    let lifetime_ms = reauth_ms(shard, &conn.listener).max(0);
                     debug!(peer = %conn.peer, listener = %conn.listener, principal = %principal, reauthenticated = reauth, session_lifetime_ms = lifetime_ms, "SASL authenticated");
                     st.authenticated = Some(Authenticated {
                         principal: principal.clone(),

@@ -83,11 +83,12 @@ pub struct BrokerContext {
     /// the removed broker, which is still running and still in clients'
     /// bootstrap lists).
     pub registered: AtomicBool,
-    /// The SSL listeners' certificates and client-auth settings (loaded
-    /// at start when a listener is SSL).
+    /// The admin server's certificates (the broker's `ssl.*` settings;
+    /// loaded at start when `admin.ssl.enabled`).
     pub tls: Option<tls::TlsContext>,
-    /// The TLS listeners with `listener.name.<l>.ssl.*` settings of their
-    /// own, by listener name (the others use `tls`).
+    /// Every TLS listener's certificates and client-auth settings, by
+    /// listener name: its `listener.name.<l>.ssl.*` settings, else the
+    /// broker's (loaded at start; see `tls_for`).
     pub listener_tls: std::collections::BTreeMap<String, tls::TlsContext>,
     /// `TIDEMARK_BOOTSTRAP_USER`, salted: given to the metadata at start
     /// if that user has no credential yet (single node: before the
@@ -116,9 +117,9 @@ pub struct BrokerContext {
 }
 
 impl BrokerContext {
-    /// The TLS context of `listener`: its own, else the broker's.
+    /// The TLS context of `listener` (`None`: not a TLS listener).
     pub fn tls_for(&self, listener: &str) -> Option<&tls::TlsContext> {
-        self.listener_tls.get(listener).or(self.tls.as_ref())
+        self.listener_tls.get(listener)
     }
 }
 

@@ -104,7 +104,7 @@ pub async fn run(shard: Rc<Shard>) {
 /// Runs `malloc_trim(0)`: returns the resident bytes it released (the
 /// resident size before minus after, `None` if that could not be read).
 fn trim() -> Option<u64> {
-    let before = resident_bytes();
+    let before = crate::metrics::exposition::resident_bytes();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim takes an integer and only walks glibc's own
     // arenas under their locks; it is safe to call from any thread at
@@ -112,16 +112,26 @@ fn trim() -> Option<u64> {
     unsafe {
         libc::malloc_trim(0);
     }
-    let after = resident_bytes();
+    let after = crate::metrics::exposition::resident_bytes();
     Some(before?.saturating_sub(after?))
 }
 
+/// Where `utime` sits among the fields of `/proc/self/stat` that follow
+/// the command name: proc(5) numbers `utime` 14 and `stime` 15, and the
+/// fields after the `)` closing the command name start at 3 (`state`).
+const UTIME_AFTER_COMMAND: usize = 14 - 3;
+
 /// This process's CPU time (user and system) in clock ticks, from
-/// `/proc/self/stat` (fields 14 and 15, after the command name).
+/// `/proc/self/stat`. The command name is cut at the last `)`, since it
+/// may itself hold spaces and parentheses.
 fn cpu_ticks() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    parse_cpu_ticks(&std::fs::read_to_string("/proc/self/stat").ok()?)
+}
+
+/// `utime + stime` of one `/proc/<pid>/stat` line.
+fn parse_cpu_ticks(stat: &str) -> Option<u64> {
     let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(11);
+    let mut fields = rest.split_whitespace().skip(UTIME_AFTER_COMMAND);
     let user: u64 = fields.next()?.parse().ok()?;
     let system: u64 = fields.next()?.parse().ok()?;
     Some(user + system)
@@ -131,16 +141,6 @@ fn ticks_per_second() -> u64 {
     // SAFETY: sysconf only reads a system constant.
     let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     if t > 0 { t as u64 } else { 100 }
-}
-
-/// This process's resident size, from `/proc/self/statm`.
-fn resident_bytes() -> Option<u64> {
-    // SAFETY: sysconf only reads a system constant.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    let page = if page > 0 { page as u64 } else { 4096 };
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * page)
 }
 
 /// What the trims did, for `/metrics`: how many ran, the time they took
@@ -194,6 +194,16 @@ mod tests {
         std::hint::black_box(x);
         let b = cpu_ticks().expect("/proc/self/stat");
         assert!(b > a, "{a} -> {b}");
+    }
+
+    #[test]
+    fn cpu_ticks_are_utime_plus_stime_whatever_the_command_name() {
+        // Fields as proc(5) numbers them: pid (1), comm (2), state (3),
+        // ... utime (14) = 700, stime (15) = 42.
+        let line = "4242 (my (odd) cmd) S 1 4242 4242 0 -1 4194560 100 0 0 0 700 42 0 0 20 0 3 0";
+        assert_eq!(parse_cpu_ticks(line), Some(742));
+        assert_eq!(parse_cpu_ticks("no parenthesis"), None);
+        assert_eq!(parse_cpu_ticks("1 (short) S 1"), None);
     }
 
     #[test]

@@ -81,14 +81,13 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     // Every TLS listener has its own context, which follows its
     // `listener.name.<l>.ssl.*` settings (static, or changed at run
     // time); the admin server's follows the broker's `ssl.*`.
-    let own_tls = |l: &crate::listeners::Listener| l.protocol.tls();
     let tls = if admin_tls {
         Some(crate::tls::TlsContext::from_settings(&config.settings)?)
     } else {
         None
     };
     let mut listener_tls = std::collections::BTreeMap::new();
-    for l in config.listeners.iter().filter(|l| own_tls(l)) {
+    for l in config.listeners.iter().filter(|l| l.protocol.tls()) {
         let ctx =
             crate::tls::TlsContext::for_listener(&config.settings, &l.name).map_err(|source| {
                 ServerError::ListenerTls {

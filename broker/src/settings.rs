@@ -1073,7 +1073,8 @@ pub enum SettingError {
     /// A `listener.name.<l>.` prefix on a setting Tidemark does not take
     /// per listener.
     #[error(
-        "'{0}': Tidemark takes only these settings per listener (listener.name.<listener>.<setting>): ssl.keystore.type, ssl.keystore.location, ssl.truststore.type, ssl.truststore.location, ssl.client.auth, ssl.enabled.protocols, ssl.principal.mapping.rules, sasl.enabled.mechanisms, connections.max.reauth.ms (JAAS configs have no meaning here: SASL users are SCRAM credentials in the cluster metadata)"
+        "'{0}': Tidemark takes only these settings per listener (listener.name.<listener>.<setting>): {list} (JAAS configs have no meaning here: SASL users are SCRAM credentials in the cluster metadata)",
+        list = PER_LISTENER_SETTINGS.join(", ")
     )]
     NotPerListener(String),
 }
@@ -1395,6 +1396,25 @@ pub fn listener_prefixed(name: &str) -> Option<(&str, &str)> {
     (!listener.is_empty() && !setting.is_empty()).then_some((listener, setting))
 }
 
+/// Checks `value` for the per-listener key `name` (`setting` with its
+/// listener prefix) as the unprefixed setting is checked; an error names
+/// the prefixed key.
+fn validate_per_listener(name: &str, setting: &str, value: &str) -> Result<(), SettingError> {
+    let def = PER_LISTENER_SETTINGS
+        .contains(&setting)
+        .then(|| broker_setting(setting))
+        .flatten()
+        .ok_or_else(|| SettingError::NotPerListener(name.to_string()))?;
+    validate(setting, def.ty, value).map_err(|e| match e {
+        SettingError::Invalid { value, why, .. } => SettingError::Invalid {
+            name: name.to_string(),
+            value,
+            why,
+        },
+        e => e,
+    })
+}
+
 /// The key a per-listener value is stored under.
 pub fn listener_key(listener: &str, setting: &str) -> String {
     format!("listener.name.{}.{setting}", listener.to_ascii_lowercase())
@@ -1415,19 +1435,7 @@ impl Settings {
     /// doc in `kafka_broker.tsv` says what it does here.
     pub fn set_static(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
         if let Some((listener, setting)) = listener_prefixed(name) {
-            if !PER_LISTENER_SETTINGS.contains(&setting) {
-                return Err(SettingError::NotPerListener(name.to_string()));
-            }
-            let def =
-                broker_setting(setting).ok_or_else(|| SettingError::Unknown(name.to_string()))?;
-            validate(setting, def.ty, value).map_err(|e| match e {
-                SettingError::Invalid { value, why, .. } => SettingError::Invalid {
-                    name: name.to_string(),
-                    value,
-                    why,
-                },
-                e => e,
-            })?;
+            validate_per_listener(name, setting, value)?;
             self.statics
                 .insert(listener_key(listener, setting), value.trim().to_string());
             return Ok(());
@@ -1494,16 +1502,7 @@ impl Settings {
             let key = listener_key(listener, setting);
             match value {
                 Some(v) => {
-                    let def = broker_setting(setting)
-                        .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
-                    validate(setting, def.ty, v).map_err(|e| match e {
-                        SettingError::Invalid { value, why, .. } => SettingError::Invalid {
-                            name: name.to_string(),
-                            value,
-                            why,
-                        },
-                        e => e,
-                    })?;
+                    validate_per_listener(name, setting, v)?;
                     self.dynamics.insert(key, v.trim().to_string());
                 }
                 None => {

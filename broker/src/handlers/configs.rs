@@ -227,29 +227,14 @@ pub fn describe(
                     for d in BROKER_SETTINGS.iter().filter(|d| wanted(d.name)) {
                         let (value, src) =
                             settings.get_with_source(d.name).unwrap_or_default_pair();
-                        let synonyms = if req.include_synonyms {
-                            vec![DescribeConfigsSynonym {
-                                name: d.name.to_string(),
-                                value: Some(value.clone()),
-                                source: src.kafka_code(),
-                                ..Default::default()
-                            }]
-                        } else {
-                            Vec::new()
-                        };
                         out.configs.push(DescribeConfigsResourceResult {
-                            name: d.name.to_string(),
-                            value: Some(value),
                             read_only: !d.dynamic,
-                            config_source: src.kafka_code(),
-                            is_sensitive: false,
-                            synonyms,
                             // Kafka's type where the name is Kafka's (a SHORT,
                             // an INT Tidemark reads as a long).
                             config_type: kafka_broker_config(d.name)
                                 .map_or(d.ty.kafka_code(), |c| c.ty.kafka_code()),
                             documentation: doc(d.doc),
-                            ..Default::default()
+                            ..one_layer_entry(d.name, value, src, req.include_synonyms)
                         });
                     }
                     // Kafka's other broker configs: the value in force
@@ -317,27 +302,12 @@ pub fn describe(
                         else {
                             continue;
                         };
-                        let synonyms = if req.include_synonyms {
-                            vec![DescribeConfigsSynonym {
-                                name: key.clone(),
-                                value: Some(value.clone()),
-                                source: src.kafka_code(),
-                                ..Default::default()
-                            }]
-                        } else {
-                            Vec::new()
-                        };
                         out.configs.push(DescribeConfigsResourceResult {
-                            name: key.clone(),
-                            value: Some(value.clone()),
                             read_only: !crate::settings::DYNAMIC_PER_LISTENER_SETTINGS
                                 .contains(&setting),
-                            config_source: src.kafka_code(),
-                            is_sensitive: false,
-                            synonyms,
                             config_type: def.ty.kafka_code(),
                             documentation: doc(def.doc),
-                            ..Default::default()
+                            ..one_layer_entry(&key, value, src, req.include_synonyms)
                         });
                     }
                     if r.resource_name.is_empty() {
@@ -480,6 +450,35 @@ fn validate_broker_dynamics(
         }
     }
     Ok(())
+}
+
+/// A described broker setting whose value comes from one layer (`src`),
+/// with that layer as its only synonym when synonyms are asked for; the
+/// caller sets the read-only flag, type and documentation.
+fn one_layer_entry(
+    name: &str,
+    value: String,
+    src: Source,
+    include_synonyms: bool,
+) -> DescribeConfigsResourceResult {
+    let synonyms = if include_synonyms {
+        vec![DescribeConfigsSynonym {
+            name: name.to_string(),
+            value: Some(value.clone()),
+            source: src.kafka_code(),
+            ..Default::default()
+        }]
+    } else {
+        Vec::new()
+    };
+    DescribeConfigsResourceResult {
+        name: name.to_string(),
+        value: Some(value),
+        config_source: src.kafka_code(),
+        is_sensitive: false,
+        synonyms,
+        ..Default::default()
+    }
 }
 
 /// A listener's new certificate file, before it is taken (Kafka validates

@@ -99,15 +99,7 @@ pub struct Host {
 
 impl Host {
     pub fn read(data_dir: &std::path::Path) -> Host {
-        let page = {
-            // SAFETY: sysconf only reads a system constant.
-            let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-            if p > 0 { p as u64 } else { 4096 }
-        };
-        let rss_bytes = std::fs::read_to_string("/proc/self/statm")
-            .ok()
-            .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-            .map(|pages| pages * page);
+        let rss_bytes = resident_bytes();
         let (disk_free_bytes, disk_total_bytes) = statvfs(data_dir).unzip();
         Host {
             rss_bytes,
@@ -115,6 +107,17 @@ impl Host {
             disk_total_bytes,
         }
     }
+}
+
+/// This process's resident size, from `/proc/self/statm` (its second
+/// field, in pages).
+pub fn resident_bytes() -> Option<u64> {
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let page = if page > 0 { page as u64 } else { 4096 };
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * page)
 }
 
 fn statvfs(path: &std::path::Path) -> Option<(u64, u64)> {

@@ -111,6 +111,11 @@ struct Loaded {
 /// (keystore, truststore) file names.
 type Paths = (PathBuf, Option<PathBuf>);
 
+/// The stamps of a keystore and an optional truststore.
+fn stamps_of(keystore: &Path, truststore: Option<&Path>) -> (Stamp, Stamp) {
+    (stamp(keystore), truststore.and_then(stamp))
+}
+
 /// Where the certificates come from and how a config is built.
 #[derive(Clone)]
 struct Source {
@@ -122,15 +127,20 @@ struct Source {
 }
 
 impl Source {
-    fn paths(&self) -> Paths {
-        (self.keystore.clone(), self.truststore.clone())
+    /// A source for reading these files only (checks of files a dynamic
+    /// setting is about to name), with no client auth or versions.
+    fn files(keystore: PathBuf, truststore: Option<PathBuf>) -> Source {
+        Source {
+            keystore,
+            truststore,
+            client_auth: ClientAuth::None,
+            versions: Vec::new(),
+            provider: Arc::new(rustls::crypto::ring::default_provider()),
+        }
     }
 
     fn stamps(&self) -> (Stamp, Stamp) {
-        (
-            stamp(&self.keystore),
-            self.truststore.as_deref().and_then(stamp),
-        )
+        stamps_of(&self.keystore, self.truststore.as_deref())
     }
 
     /// The keystore's certificate chain and private key.
@@ -248,19 +258,6 @@ fn paths_in(settings: &Settings, listener: Option<&str>) -> Paths {
     )
 }
 
-/// Checks that `path` holds a certificate chain and a private key (a
-/// keystore a dynamic setting is about to name).
-pub fn check_keystore(path: &Path) -> Result<(), TlsError> {
-    let probe = Source {
-        keystore: path.to_path_buf(),
-        truststore: None,
-        client_auth: ClientAuth::None,
-        versions: Vec::new(),
-        provider: Arc::new(rustls::crypto::ring::default_provider()),
-    };
-    probe.identity().map(|_| ())
-}
-
 /// The subject (RFC 2253) and subject alternative names of the first
 /// certificate of the keystore at `path`: what Kafka compares when a
 /// listener's keystore is changed at run time (`ssl.allow.dn.changes`,
@@ -268,14 +265,7 @@ pub fn check_keystore(path: &Path) -> Result<(), TlsError> {
 pub fn keystore_identity(
     path: &Path,
 ) -> Result<(String, std::collections::BTreeSet<String>), TlsError> {
-    let probe = Source {
-        keystore: path.to_path_buf(),
-        truststore: None,
-        client_auth: ClientAuth::None,
-        versions: Vec::new(),
-        provider: Arc::new(rustls::crypto::ring::default_provider()),
-    };
-    let (chain, _) = probe.identity()?;
+    let (chain, _) = Source::files(path.to_path_buf(), None).identity()?;
     let leaf = chain[0].as_ref();
     let subject = principal::subject_rfc2253(leaf).map_err(|m| pem_err(path, m))?;
     let (_, cert) = x509_parser::parse_x509_certificate(leaf).map_err(|e| pem_err(path, e))?;
@@ -294,14 +284,9 @@ pub fn keystore_identity(
 
 /// Checks that `path` holds at least one CA certificate.
 pub fn check_truststore(path: &Path) -> Result<(), TlsError> {
-    let probe = Source {
-        keystore: PathBuf::new(),
-        truststore: Some(path.to_path_buf()),
-        client_auth: ClientAuth::None,
-        versions: Vec::new(),
-        provider: Arc::new(rustls::crypto::ring::default_provider()),
-    };
-    probe.roots().map(|_| ())
+    Source::files(PathBuf::new(), Some(path.to_path_buf()))
+        .roots()
+        .map(|_| ())
 }
 
 fn pem_err(path: &Path, e: impl std::fmt::Display) -> TlsError {
@@ -383,20 +368,17 @@ impl TlsContext {
     /// cannot be loaded leaves the current certificate in use.
     pub fn current(&self, settings: &Settings) -> Arc<rustls::ServerConfig> {
         let paths = paths_in(settings, self.listener.as_deref());
+        // Two `stat` calls per new connection; a build only on a change.
+        let now = stamps_of(&paths.0, paths.1.as_deref());
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        let moved = paths != loaded.source.paths();
-        let candidate = if moved {
-            Source {
-                keystore: paths.0.clone(),
-                truststore: paths.1.clone(),
-                ..loaded.source.clone()
-            }
-        } else {
-            loaded.source.clone()
-        };
-        let now = candidate.stamps();
+        let moved = paths.0 != loaded.source.keystore || paths.1 != loaded.source.truststore;
         let attempt = (paths, now);
         if (moved || now != loaded.stamps) && loaded.failed.as_ref() != Some(&attempt) {
+            let candidate = Source {
+                keystore: attempt.0.0.clone(),
+                truststore: attempt.0.1.clone(),
+                ..loaded.source.clone()
+            };
             match candidate.build() {
                 Ok(config) => {
                     info!(listener = ?self.listener, keystore = %candidate.keystore.display(), "TLS certificates reloaded");

@@ -42,21 +42,18 @@ impl Wakers {
 /// appear more than once and be woken twice: harmless, since a woken
 /// waiter re-checks the queue, and the list is emptied at every wake.
 #[derive(Default)]
-pub(crate) struct WaitList(RefCell<Vec<Waker>>);
+pub(crate) struct WaitList(Wakers);
 
 impl WaitList {
     pub(crate) fn register(&self, w: &Waker) {
-        let mut v = self.0.borrow_mut();
+        let mut v = self.0.0.borrow_mut();
         if !v.last().is_some_and(|x| x.will_wake(w)) {
             v.push(w.clone());
         }
     }
 
     pub(crate) fn wake_all(&self) {
-        let v = std::mem::take(&mut *self.0.borrow_mut());
-        for w in v {
-            w.wake();
-        }
+        self.0.wake_all();
     }
 }
 
@@ -279,10 +276,10 @@ mod tests {
             // Polled again before any wake: not listed twice.
             list.register(w);
         }
-        assert_eq!(list.0.borrow().len(), 1000);
+        assert_eq!(list.0.0.borrow().len(), 1000);
         list.wake_all();
         assert!(counts.iter().all(|c| c.0.load(Ordering::Relaxed) == 1));
-        assert!(list.0.borrow().is_empty());
+        assert!(list.0.0.borrow().is_empty());
         // Nothing registered: a wake wakes no one.
         list.wake_all();
         assert!(counts.iter().all(|c| c.0.load(Ordering::Relaxed) == 1));
