@@ -29,6 +29,7 @@ import pytest
 import checker
 import cluster
 import harness
+import rawkafka
 
 pytestmark = pytest.mark.cluster
 
@@ -283,6 +284,118 @@ def test_decommission_moves_every_replica_and_removes_the_broker():
         assert status == 400 and "cannot decommission broker 4" in body["error"], (status, body)
         status, body = _http(c.node(1), "GET", "/v1/brokers/4/decommission")
         assert body["decommissioning"] is False and body["removed"] is False, body
+
+
+def _quorum(node):
+    """One broker's DescribeQuorum view of the controller group (v2):
+    (leader, voter ids, observer ids), or None without an answer."""
+    try:
+        with rawkafka.KafkaConn(node.bootstrap) as conn:
+            r = conn.request(55, 2, {"Topics": [{"TopicName": "__cluster_metadata",
+                                                 "Partitions": [{"PartitionIndex": 0}]}]})
+    except (OSError, rawkafka.ConnectionClosed):
+        return None
+    [t] = r["Topics"]
+    [p] = t["Partitions"]
+    if r["ErrorCode"] != 0 or p["ErrorCode"] != 0:
+        return None
+    return (p["LeaderId"], sorted(v["ReplicaId"] for v in p["CurrentVoters"]),
+            sorted(o["ReplicaId"] for o in p["Observers"]))
+
+
+def test_decommissioning_the_controller_leader_gives_its_vote_to_another_broker():
+    """A decommissioned controller voter stops voting before it is
+    removed: here the voter is the controller leader itself, and broker 4
+    (a learner) takes its place, so the quorum keeps three voters. Then
+    the decommissioned broker and a second original voter are killed: a
+    metadata change still commits, since two of the three voters (the
+    remaining seed and broker 4) are alive. With the old fixed voters the
+    quorum would be one of three and nothing could change."""
+    c = cluster.Cluster(3, name="decomvoter", settings={
+        "auto.leader.rebalance.enable": "false",
+        "offsets.topic.num.partitions": "2",
+    })
+    with _Scenario(c):
+        c.start()
+        c.join(4, "zone-c")
+        topic = harness.unique_topic("decomvoter")
+        c.create_topic(topic, 3, replication_factor=2, timeout=60)
+        views = {}
+
+        def agreed(want_voters):
+            for n in c.nodes.values():
+                views[n.node_id] = _quorum(n)
+            got = set(v and (v[0], tuple(v[1])) for v in views.values())
+            return len(got) == 1 and None not in got and list(got)[0][1] == tuple(want_voters)
+        harness.wait_until(lambda: agreed([1, 2, 3]), timeout=30, interval=0.2,
+                           what="every broker to see voters 1-3 and one leader")
+        victim = views[1][0]
+        assert views[1][2] == [4], views
+        other = next(n for n in c.nodes.values() if n.node_id != victim)
+        status, body = _http(other, "PUT", "/v1/brokers/%d/decommission" % victim)
+        assert status == 200, (status, body)
+        last = []
+
+        def removed():
+            st, b = _http(other, "GET", "/v1/brokers/%d/decommission" % victim)
+            last[:] = [st, b]
+            return st == 200 and b.get("removed") is True and b.get("controller_voter") is False
+        try:
+            harness.wait_until(removed, timeout=120, interval=0.5,
+                               what="broker %d to be removed and no longer vote" % victim)
+        except AssertionError:
+            raise AssertionError("not removed; last status %r, quorum views %r"
+                                 % (last, {n.node_id: _quorum(n) for n in c.nodes.values()})) \
+                from None
+        want = sorted({1, 2, 3, 4} - {victim})
+        survivors = [n for n in c.nodes.values() if n.node_id != victim]
+        try:
+            harness.wait_until(
+                lambda: all((_quorum(n) or (None, None))[1] == want for n in survivors),
+                timeout=30, interval=0.2,
+                what="the other brokers to see voters %s" % want)
+        except AssertionError:
+            raise AssertionError("quorum views %r, want voters %r"
+                                 % ({n.node_id: _quorum(n) for n in survivors}, want)) from None
+        leader_after = _quorum(survivors[0])[0]
+        assert leader_after in want, (leader_after, {n.node_id: _quorum(n) for n in c.nodes.values()})
+
+        # Lose the decommissioned broker and one more original voter.
+        second = next(v for v in want if v != 4)
+        c.kill9(victim)
+        c.kill9(second)
+        left = [n for n in c.nodes.values() if n.node_id not in (victim, second)]
+        assert sorted(n.node_id for n in left) == sorted(set(want) - {second})
+        created = harness.unique_topic("after-quorum-loss")
+        answers = []
+
+        def committed():
+            for n in left:
+                try:
+                    with rawkafka.KafkaConn(n.bootstrap) as conn:
+                        res, _ = conn.create_topics([{"Name": created, "NumPartitions": 1,
+                                                      "ReplicationFactor": 1}],
+                                                    timeout_ms=5000)
+                except (OSError, rawkafka.ConnectionClosed) as e:
+                    answers.append(repr(e))
+                    continue
+                err = res[created]["ErrorCode"]
+                answers.append((n.node_id, err, res[created].get("ErrorMessage")))
+                if err in (0, rawkafka.TOPIC_ALREADY_EXISTS):
+                    return True
+            return False
+        try:
+            harness.wait_until(committed, timeout=60, interval=0.5,
+                               what="a CreateTopics to commit with two of three voters alive")
+        except AssertionError:
+            raise AssertionError("no metadata change committed; last answers %r"
+                                 % (answers[-4:],)) from None
+        for n in left:
+            harness.wait_until(
+                lambda n=n: created in [t["Name"] for t in
+                                        (c.metadata(None, n.node_id) or {}).get("Topics", [])],
+                timeout=30, interval=0.2,
+                what="broker %d to list the topic created after the kills" % n.node_id)
 
 
 def test_recommission_stops_a_decommission():

@@ -904,18 +904,24 @@ impl PartitionReplica {
     }
 
     /// On the leader: makes `voters` the group's voters, through joint
-    /// consensus (two membership entries); members that are not in
-    /// `voters` leave the group (removed voters do not stay learners).
-    /// Every new voter must be a learner already. Also finishes a joint
-    /// configuration a lost leader left half-done. Returns once the change
-    /// is committed. A leader that is not in `voters` steps down once it
-    /// is (openraft's `removed_leader_step_down`).
-    pub async fn change_voters(&self, voters: BTreeSet<NodeId>) -> Result<(), Error> {
+    /// consensus (two membership entries). Removed voters leave the group,
+    /// or stay in it as learners with `keep_removed_as_learners`; learners
+    /// stay learners. Every new voter must be a learner already. Also
+    /// finishes a joint configuration a lost leader left half-done.
+    /// Returns once the change is committed. A leader that is no longer a
+    /// member steps down once the change is committed (openraft's
+    /// `removed_leader_step_down`); a leader kept as a learner does not,
+    /// so a leader should hand its leadership on before it keeps itself.
+    pub async fn change_voters(
+        &self,
+        voters: BTreeSet<NodeId>,
+        keep_removed_as_learners: bool,
+    ) -> Result<(), Error> {
         let raft = self.raft.borrow().clone();
         let Some(r) = raft else {
             return Err(Error::NotLeader { leader: None });
         };
-        match r.change_membership(voters, false).await {
+        match r.change_membership(voters, keep_removed_as_learners).await {
             Ok(_) => Ok(()),
             Err(RaftError::APIError(ClientWriteError::ForwardToLeader(f))) => {
                 Err(Error::NotLeader {

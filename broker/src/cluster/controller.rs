@@ -57,6 +57,12 @@ const SNAPSHOT_FILE: &str = "metadata.snapshot";
 /// then replays at most about a snapshot's worth of log, and writing
 /// snapshots costs O(1) per logged byte (not O(state) per change).
 const SNAPSHOT_MIN_LOG_BYTES: u64 = 256 << 10;
+/// A learner that held the whole controller log within this long may
+/// replace a voter that leaves (as for a partition's new replica).
+const VOTER_CAUGHT_UP: Duration = Duration::from_secs(2);
+/// How long the controller leader's fencing loop waits for a voter
+/// change to commit before going on (it asks again a second later).
+const VOTER_CHANGE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A reconcile round: the metadata before, after, and what changed
 /// (`None`: look at every topic).
@@ -103,6 +109,9 @@ pub struct Controller {
     propose_lock: futures_util::lock::Mutex<()>,
     /// This broker's block of producer ids: `(next, end)`.
     producer_ids: futures_util::lock::Mutex<(i64, i64)>,
+    /// The decommissioned broker last warned about as the only voter
+    /// (the warning is said once, not at every pass).
+    last_voter_warned: Cell<Option<i32>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -197,6 +206,7 @@ impl Controller {
             applied_notify: LocalNotify::default(),
             propose_lock: futures_util::lock::Mutex::new(()),
             producer_ids: futures_util::lock::Mutex::new((0, 0)),
+            last_voter_warned: Cell::new(None),
         });
         Ok(c)
     }
@@ -702,7 +712,11 @@ impl Controller {
         }
         let members = self.replica.members();
         let brokers = self.state.borrow().broker_ids();
-        for b in brokers {
+        // Never itself: a leader that is not a member has just been
+        // taken out of the voters (`retire_voter`), and openraft steps
+        // it down only while it is in no role at all (a learner-leader
+        // would lead on for ever).
+        for b in brokers.into_iter().filter(|b| *b != self.node) {
             if !members.contains(&(b as NodeId)) {
                 match self.replica.add_learner(b as NodeId).await {
                     Ok(()) => info!(
@@ -715,6 +729,108 @@ impl Controller {
                 }
             }
         }
+    }
+
+    /// Whether `node` votes in the controller group, as this broker last
+    /// saw its membership (in a change under way: in the new voters).
+    pub fn is_voter(&self, node: i32) -> bool {
+        self.replica.membership().voters.contains(&(node as NodeId))
+    }
+
+    /// On the leader: takes `node`, a broker being decommissioned, out of
+    /// the controller voters, replacing it with a learner when one can
+    /// take its place (`voters::without`). Returns whether `node` no
+    /// longer votes and still receives the log as a learner, so that it
+    /// may be removed from the cluster and will apply its own removal
+    /// (it then stops listing itself). While that does not hold yet, the
+    /// caller asks again at its next pass, one step per pass:
+    ///
+    /// 1. a change under way (joint consensus, or not committed yet) is
+    ///    finished first;
+    /// 2. a leader that is leaving hands its leadership to another voter
+    ///    in sync, which then makes the change: kept as a learner, a
+    ///    leader would lead on (openraft steps down only a leader that is
+    ///    no member at all);
+    /// 3. the voters change, the leaving one kept as a learner; a leader
+    ///    that is the only voter cannot hand over, so it leaves the group
+    ///    (and steps down) and its successor adds it back as a learner.
+    pub async fn retire_voter(&self, node: i32, brokers: &BTreeMap<i32, BrokerMeta>) -> bool {
+        let m = self.replica.membership();
+        let id = node as NodeId;
+        if !self.replica.is_leader() || !m.committed {
+            return false;
+        }
+        if !m.joint && !m.voters.contains(&id) {
+            if m.learners.contains(&id) {
+                return true;
+            }
+            if let Err(e) = self.replica.add_learner(id).await {
+                debug!(node, error = %e, "adding the decommissioned broker back as a learner failed; retried");
+            }
+            return false;
+        }
+        if node == self.node {
+            let others: Vec<NodeId> = self
+                .replica
+                .in_sync_replicas(VOTER_CAUGHT_UP)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|n| *n != id && m.voters.contains(n))
+                .collect();
+            if !others.is_empty() {
+                info!(node, to = ?others, "decommission: handing the controller leadership on before leaving the voters");
+                crate::cluster::leadership::hand_over(
+                    vec![(self.replica.clone(), others)],
+                    Duration::from_secs(3),
+                )
+                .await;
+                return false;
+            }
+        }
+        let target = if m.joint {
+            m.voters.clone()
+        } else {
+            let voters = m.voters.iter().map(|n| *n as i32).collect();
+            let learners = m.learners.iter().map(|n| *n as i32).collect();
+            let caught_up = |n: i32| self.replica.caught_up_within(n as NodeId, VOTER_CAUGHT_UP);
+            let new = match super::voters::without(brokers, &voters, &learners, node, caught_up) {
+                super::voters::Next::Voters(new) => new,
+                super::voters::Next::WaitForCatchUp => {
+                    debug!(
+                        node,
+                        "decommission: waiting for a learner to catch up before it replaces the voter"
+                    );
+                    return false;
+                }
+                super::voters::Next::OnlyVoter => {
+                    if self.last_voter_warned.replace(Some(node)) != Some(node) {
+                        warn!(
+                            node,
+                            "decommission waits: the broker is the only controller voter and no \
+                             other broker can take its place yet"
+                        );
+                    }
+                    return false;
+                }
+            };
+            info!(node, from = ?voters, to = ?new, "decommission: changing the controller voters");
+            new.into_iter().map(|n| n as NodeId).collect()
+        };
+        let keep = node != self.node;
+        match monoio::time::timeout(
+            VOTER_CHANGE_TIMEOUT,
+            self.replica.change_voters(target, keep),
+        )
+        .await
+        {
+            Ok(Ok(())) => info!(node, "controller voters changed"),
+            Ok(Err(e)) => debug!(node, error = %e, "controller voter change failed; retried"),
+            Err(_) => debug!(
+                node,
+                "controller voter change not committed in time; retried"
+            ),
+        }
+        false
     }
 
     /// A producer id no broker has handed out: from this broker's block,

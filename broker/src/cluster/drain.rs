@@ -28,9 +28,11 @@
 //!   that is still running keeps its controller-log learner and may
 //!   register again (as a new, empty broker), as in Kafka.
 //!
-//! Limits: the controller voters are fixed (`--seeds`), so a voter
-//! that is decommissioned still votes in the controller group; only
-//! its partition replicas leave.
+//! A decommissioned broker that votes in the controller group (a seed,
+//! or a broker that replaced one) stops voting before it is removed: a
+//! caught-up learner takes its place, or the group shrinks by one voter
+//! when none can (`voters.rs`); the last voter stays until another
+//! broker can replace it.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -132,10 +134,12 @@ pub fn drain_leaderships(shard: &Rc<Shard>, drainer: &Drainer) {
 }
 
 /// On the controller leader (every second): removes each broker being
-/// decommissioned that no partition names any more.
+/// decommissioned that no partition names any more and that no longer
+/// votes in the controller group (a voter is first replaced, see
+/// `voters.rs`).
 pub async fn finish_decommissions(ctl: &super::controller::Controller, meta: &ClusterMetadata) {
     for b in meta.brokers.values().filter(|b| b.decommissioning) {
-        if replicas_on(meta, b.id) == 0 {
+        if replicas_on(meta, b.id) == 0 && ctl.retire_voter(b.id, &meta.brokers).await {
             info!(node = b.id, "decommission done: removing the broker");
             if let Err(e) = ctl.submit(Command::RemoveBroker { id: b.id }).await {
                 debug!(node = b.id, error = %e.1, "removing the broker failed; retried");
@@ -170,6 +174,9 @@ pub struct DecommissionStatus {
     pub replicas_left: usize,
     /// Partitions still being reassigned anywhere in the cluster.
     pub reassignments_in_progress: usize,
+    /// It still votes in the controller group (it is replaced there once
+    /// its replicas are gone, before it is removed).
+    pub controller_voter: bool,
 }
 
 fn cluster_only(shard: &Shard) -> Result<(), ApiError> {
@@ -248,5 +255,6 @@ pub fn decommission_status(shard: &Shard, node: i32) -> Result<DecommissionStatu
         removed: b.is_none(),
         replicas_left: replicas_on(&meta, node),
         reassignments_in_progress: meta.topics.values().map(|t| t.reassignments.len()).sum(),
+        controller_voter: shard.controller().is_some_and(|c| c.is_voter(node)),
     })
 }

@@ -22,6 +22,7 @@ pub mod placement;
 pub mod quorum;
 pub mod read_replica;
 pub mod reassignment;
+pub mod voters;
 
 use std::rc::Rc;
 use std::time::Duration;

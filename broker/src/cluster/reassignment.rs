@@ -191,7 +191,7 @@ async fn step(shard: &Rc<Shard>, part: &Partition, driver: &Driver) {
     }
     if new.iter().all(|n| r.caught_up_within(*n, CAUGHT_UP)) {
         info!(%topic, partition = index, from = ?m.voters, to = ?desired, "changing the replicas' voting membership");
-        if let Err(e) = r.change_voters(desired.clone()).await {
+        if let Err(e) = r.change_voters(desired.clone(), false).await {
             debug!(%topic, partition = index, error = %e, "membership change failed; retried");
         }
     }

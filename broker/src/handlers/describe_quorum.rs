@@ -10,7 +10,8 @@
 //! `__cluster_metadata` partition 0 gets UNKNOWN_TOPIC_OR_PARTITION on each
 //! partition it names; without a reachable leader the partition gets
 //! NOT_LEADER_OR_FOLLOWER (the Admin client retries it). Voters are the
-//! controller group's voters (the `--seeds`), observers the other brokers
+//! controller group's voters (the `--seeds`, until a decommission
+//! replaces one), observers the other brokers
 //! (its learners). v1 adds the last fetch and caught-up times, v2 the
 //! voters' endpoints (the listener the request came on).
 

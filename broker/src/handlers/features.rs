@@ -13,8 +13,9 @@
 //! * `metadata.version` 29 (4.2-IV1): the newest protocol Tidemark speaks
 //!   is Kafka 4.2's (ListOffsets v11 is tied to 4.2-IV1, Fetch v18 to
 //!   4.1-IV1, share groups' `share.version` 1 to 4.2-IV0).
-//! * `kraft.version` 0: the controller quorum is the fixed `--seeds`
-//!   voters (no KIP-853 dynamic quorum).
+//! * `kraft.version` 0: the controller voters are the `--seeds`, changed
+//!   only when a decommission replaces one (`cluster/voters.rs`); no
+//!   KIP-853 dynamic quorum (AddRaftVoter, RemoveRaftVoter).
 //! * `group.version` 1: KIP-848 consumer groups (ConsumerGroupHeartbeat).
 //! * `transaction.version` 2: transactions v2 (KIP-890). It tells the Java
 //!   client (4.0+) and franz-go to end each transaction with EndTxn v5,

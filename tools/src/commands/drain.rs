@@ -47,6 +47,10 @@ struct Decommission {
     removed: bool,
     replicas_left: usize,
     reassignments_in_progress: usize,
+    /// Still a controller voter (replaced there before its removal);
+    /// absent from brokers older than the field.
+    #[serde(default)]
+    controller_voter: bool,
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(what: &str, body: &str) -> Result<T> {
@@ -156,8 +160,13 @@ pub fn brokers(conn: &ConnFlags, cmd: BrokersCmd) -> Result<()> {
                 } else {
                     "not being decommissioned"
                 };
+                let voter = if d.controller_voter && !d.removed {
+                    "; it still votes in the controller group"
+                } else {
+                    ""
+                };
                 format!(
-                    "broker {}: {state}; {} replica(s) left on it; {} partition move(s) in progress in the cluster\n",
+                    "broker {}: {state}; {} replica(s) left on it; {} partition move(s) in progress in the cluster{voter}\n",
                     d.node_id, d.replicas_left, d.reassignments_in_progress
                 )
             })
