@@ -10,7 +10,9 @@ keyed acks=all confluent-kafka producer and a reader (the checker):
   included, moves to the other brokers, its folders are removed, and the
   cluster no longer lists it; still running, it no longer lists itself
   either, so a client bootstrapped through it (alone or among others)
-  reads the group's committed offset from the rest of the cluster.
+  reads the group's committed offset from the rest of the cluster;
+* decommissioning the controller leader: another broker takes its vote,
+  so losing it and one more original voter leaves a quorum.
 
 Throughout, no record fails delivery (the producer sees only retriable
 errors, which it retries) and every acknowledged record is read back.
@@ -306,7 +308,8 @@ def _quorum(node):
 def test_decommissioning_the_controller_leader_gives_its_vote_to_another_broker():
     """A decommissioned controller voter stops voting before it is
     removed: here the voter is the controller leader itself, and broker 4
-    (a learner) takes its place, so the quorum keeps three voters. Then
+    (a learner) takes its place, so the quorum keeps three voters, also
+    after broker 4 restarts. Then
     the decommissioned broker and a second original voter are killed: a
     metadata change still commits, since two of the three voters (the
     remaining seed and broker 4) are alive. With the old fixed voters the
@@ -359,6 +362,19 @@ def test_decommissioning_the_controller_leader_gives_its_vote_to_another_broker(
                                  % ({n.node_id: _quorum(n) for n in survivors}, want)) from None
         leader_after = _quorum(survivors[0])[0]
         assert leader_after in want, (leader_after, {n.node_id: _quorum(n) for n in c.nodes.values()})
+
+        # The voters are in the controller log, not in the command line:
+        # broker 4 (started without being a seed) still votes after a
+        # restart.
+        c.restart(4)
+        try:
+            harness.wait_until(
+                lambda: all((_quorum(n) or (None, None))[1] == want for n in survivors),
+                timeout=30, interval=0.2,
+                what="the voters to be %s again after broker 4 restarted" % want)
+        except AssertionError:
+            raise AssertionError("quorum views after the restart %r, want voters %r"
+                                 % ({n.node_id: _quorum(n) for n in survivors}, want)) from None
 
         # Lose the decommissioned broker and one more original voter.
         second = next(v for v in want if v != 4)
