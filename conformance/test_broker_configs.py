@@ -1,4 +1,4 @@
-"""Kafka's complete broker config list (Kafka 4.0's "Broker Configs" page:
+"""Kafka's complete broker config list (Kafka 4.1's "Broker Configs" page:
 name, ConfigDef type, default, update mode), kept here as data, walked with
 confluent-kafka's and kafka-python's admin clients and raw requests:
 DescribeConfigs lists every name once with Kafka's read-only flag, type and
@@ -28,6 +28,8 @@ INVALID_REQUEST, INVALID_CONFIG = 42, 40
 
 # name type default update-mode ("null": Kafka's default is null).
 KAFKA_BROKER_CONFIGS = """
+add.partitions.to.txn.retry.backoff.max.ms int 100 read-only
+add.partitions.to.txn.retry.backoff.ms int 20 read-only
 advertised.listeners string null read-only
 alter.config.policy.class.name class null read-only
 alter.log.dirs.replication.quota.window.num int 11 read-only
@@ -82,25 +84,35 @@ group.consumer.min.heartbeat.interval.ms int 5000 read-only
 group.consumer.min.session.timeout.ms int 45000 read-only
 group.consumer.session.timeout.ms int 45000 read-only
 group.coordinator.append.linger.ms int 5 read-only
-group.coordinator.rebalance.protocols list classic,consumer read-only
+group.coordinator.rebalance.protocols list classic,consumer,streams read-only
 group.coordinator.threads int 4 read-only
 group.initial.rebalance.delay.ms int 3000 read-only
 group.max.session.timeout.ms int 1800000 read-only
 group.max.size int 2147483647 read-only
 group.min.session.timeout.ms int 6000 read-only
+group.share.assignors list simple read-only
 group.share.delivery.count.limit int 5 read-only
 group.share.heartbeat.interval.ms int 5000 read-only
-group.share.max.groups short 10 read-only
 group.share.max.heartbeat.interval.ms int 15000 read-only
 group.share.max.record.lock.duration.ms int 60000 read-only
 group.share.max.session.timeout.ms int 60000 read-only
+group.share.max.share.sessions int 2000 read-only
 group.share.max.size int 200 read-only
 group.share.min.heartbeat.interval.ms int 5000 read-only
 group.share.min.record.lock.duration.ms int 15000 read-only
 group.share.min.session.timeout.ms int 45000 read-only
-group.share.partition.max.record.locks int 200 read-only
+group.share.partition.max.record.locks int 2000 read-only
 group.share.record.lock.duration.ms int 30000 read-only
 group.share.session.timeout.ms int 45000 read-only
+group.streams.heartbeat.interval.ms int 5000 read-only
+group.streams.max.heartbeat.interval.ms int 15000 read-only
+group.streams.max.session.timeout.ms int 60000 read-only
+group.streams.max.size int 2147483647 read-only
+group.streams.max.standby.replicas int 2 read-only
+group.streams.min.heartbeat.interval.ms int 5000 read-only
+group.streams.min.session.timeout.ms int 45000 read-only
+group.streams.num.standby.replicas int 0 read-only
+group.streams.session.timeout.ms int 45000 read-only
 initial.broker.registration.timeout.ms int 60000 read-only
 inter.broker.listener.name string null read-only
 kafka.metrics.polling.interval.secs int 10 read-only
@@ -249,6 +261,19 @@ sasl.login.retry.backoff.max.ms long 10000 read-only
 sasl.login.retry.backoff.ms long 100 read-only
 sasl.mechanism.controller.protocol string GSSAPI read-only
 sasl.mechanism.inter.broker.protocol string GSSAPI per-broker
+sasl.oauthbearer.assertion.algorithm string RS256 read-only
+sasl.oauthbearer.assertion.claim.aud string null read-only
+sasl.oauthbearer.assertion.claim.exp.seconds int 300 read-only
+sasl.oauthbearer.assertion.claim.iss string null read-only
+sasl.oauthbearer.assertion.claim.jti.include boolean false read-only
+sasl.oauthbearer.assertion.claim.nbf.seconds int 60 read-only
+sasl.oauthbearer.assertion.claim.sub string null read-only
+sasl.oauthbearer.assertion.file string null read-only
+sasl.oauthbearer.assertion.private.key.file string null read-only
+sasl.oauthbearer.assertion.private.key.passphrase password null read-only
+sasl.oauthbearer.assertion.template.file string null read-only
+sasl.oauthbearer.client.credentials.client.id string null read-only
+sasl.oauthbearer.client.credentials.client.secret password null read-only
 sasl.oauthbearer.clock.skew.seconds int 30 read-only
 sasl.oauthbearer.expected.audience list null read-only
 sasl.oauthbearer.expected.issuer string null read-only
@@ -256,6 +281,9 @@ sasl.oauthbearer.jwks.endpoint.refresh.ms long 3600000 read-only
 sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms long 10000 read-only
 sasl.oauthbearer.jwks.endpoint.retry.backoff.ms long 100 read-only
 sasl.oauthbearer.jwks.endpoint.url string null read-only
+sasl.oauthbearer.jwt.retriever.class class org.apache.kafka.common.security.oauthbearer.DefaultJwtRetriever read-only
+sasl.oauthbearer.jwt.validator.class class org.apache.kafka.common.security.oauthbearer.DefaultJwtValidator read-only
+sasl.oauthbearer.scope string null read-only
 sasl.oauthbearer.scope.claim.name string scope read-only
 sasl.oauthbearer.sub.claim.name string sub read-only
 sasl.oauthbearer.token.endpoint.url string null read-only
@@ -263,7 +291,7 @@ sasl.server.callback.handler.class class null read-only
 sasl.server.max.receive.size int 524288 read-only
 security.inter.broker.protocol string PLAINTEXT read-only
 security.providers string null read-only
-share.coordinator.append.linger.ms int 10 read-only
+share.coordinator.append.linger.ms int 5 read-only
 share.coordinator.load.buffer.size int 5242880 read-only
 share.coordinator.snapshot.update.records.per.snapshot int 500 read-only
 share.coordinator.state.topic.compression.codec int 0 read-only
@@ -313,6 +341,7 @@ transaction.state.log.min.isr int 2 read-only
 transaction.state.log.num.partitions int 50 read-only
 transaction.state.log.replication.factor short 3 read-only
 transaction.state.log.segment.bytes int 104857600 read-only
+transaction.two.phase.commit.enable boolean false read-only
 transactional.id.expiration.ms int 604800000 read-only
 unclean.leader.election.enable boolean false cluster-wide
 """
@@ -351,7 +380,6 @@ OWN_STATIC = {
 OWN_DEFAULTS = {
     "leader.imbalance.check.interval.seconds": "30",  # Kafka: 300
     "log.preallocate": "true",  # measured faster on this disk
-    "group.share.partition.max.record.locks": "2000",  # Kafka 4.1's default
     "queued.max.request.bytes": "268435456",  # memory bound on (Kafka: -1, none)
     "sasl.enabled.mechanisms": "SCRAM-SHA-256,SCRAM-SHA-512",  # no GSSAPI
     "ssl.keystore.type": "PEM",  # PEM only
@@ -411,7 +439,7 @@ def confluent_alter(admin, b, name, value, op="SET"):
 
 
 def test_every_kafka_broker_config_is_described_once_as_kafka_marks_it(broker):
-    assert len(KAFKA) == 287
+    assert len(KAFKA) == 316
     version, configs = raw_describe(broker)
     names = [c["Name"] for c in configs]
     assert len(names) == len(set(names)), "a config listed twice"

@@ -1,4 +1,4 @@
-//! Kafka 4.0's broker configs: every name Kafka's DescribeConfigs lists for
+//! Kafka 4.1's broker configs: every name Kafka's DescribeConfigs lists for
 //! a BROKER resource, with its ConfigDef type, default and update mode.
 //!
 //! The list is data (`kafka_broker.tsv`, included with `include_str!`)
@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn the_table_parses_and_its_defaults_are_valid() {
         let all = &*KAFKA_BROKER_CONFIGS;
-        assert_eq!(all.len(), 287);
+        assert_eq!(all.len(), 316);
         let mut names: Vec<_> = all.iter().map(|c| c.name).collect();
         names.sort_unstable();
         names.dedup();
@@ -270,7 +270,7 @@ mod tests {
                 count(UpdateMode::PerBroker),
                 count(UpdateMode::ClusterWide)
             ),
-            (197, 36, 54)
+            (226, 36, 54)
         );
         for c in all {
             // Every config Tidemark has no setting for says what it does.
@@ -326,7 +326,17 @@ mod tests {
                 .validate("most")
                 .is_err()
         );
-        assert!(c("group.share.max.groups").validate("101").is_err()); // [1,...,100]
+        // [0,...,86400]
+        assert!(
+            c("sasl.oauthbearer.assertion.claim.exp.seconds")
+                .validate("86401")
+                .is_err()
+        );
+        assert!(
+            c("sasl.oauthbearer.assertion.claim.exp.seconds")
+                .validate("86400")
+                .is_ok()
+        );
         assert!(
             c("group.consumer.migration.policy")
                 .validate("upgrade")
