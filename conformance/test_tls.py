@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import clients
 import harness
 import rawkafka
 
@@ -518,6 +519,51 @@ def test_refused_configurations(pki):
         b.start(timeout=15)
     b.close()
     assert "listeners setting both given" in str(e.value)
+
+
+def test_encrypted_private_key_with_ssl_key_password(pki, tmp_path):
+    """A PEM keystore whose private key is encrypted (PKCS#8 with PBES2,
+    `-----BEGIN ENCRYPTED PRIVATE KEY-----`, as `openssl pkcs8 -topk8
+    -v2 aes-256-cbc` writes it) is read with `ssl.key.password`, as Kafka
+    reads PEM keystores (KIP-651); without the password, or with a wrong
+    one, the broker does not start and says why, never showing the
+    password; DescribeConfigs reports the password as sensitive with no
+    value."""
+    key, crt, _, _ = pki.server
+    password = "s3cret-pw"
+    openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", str(key),
+            "-out", "server.enc.key", "-passout", "pass:" + password, cwd=tmp_path)
+    enc = tmp_path / "server.enc.key"
+    assert b"ENCRYPTED PRIVATE KEY" in enc.read_bytes()
+    keystore = tmp_path / "server.enc.keystore.pem"
+    keystore.write_bytes(enc.read_bytes() + crt.read_bytes())
+
+    def refused(extra, needle):
+        b = TlsBroker(dict({"ssl.keystore.location": str(keystore)}, **extra),
+                      name="enckey-refused")
+        with pytest.raises(harness.BrokerError) as e:
+            b.start(timeout=15)
+        b.close()
+        assert needle in str(e.value), str(e.value)
+        # The broker's own words (the harness also prints the command line).
+        assert "wrong-pw" not in str(e.value).split("--- log tail ---")[-1]
+
+    refused({}, "the private key is encrypted and ssl.key.password is not set")
+    refused({"ssl.key.password": "wrong-pw"},
+            "cannot be decrypted with ssl.key.password")
+
+    b = start({"ssl.keystore.location": str(keystore), "ssl.key.password": password,
+               "num.partitions": 1}, "enckey")
+    try:
+        confluent_roundtrip(confluent_conf(b.ssl_bootstrap, pki), harness.unique_topic("enckey"))
+        from confluent_kafka.admin import ConfigResource
+        admin = clients.confluent_admin(b.bootstrap)
+        res = ConfigResource("broker", str(b.node_id))
+        e = admin.describe_configs([res])[res].result(timeout=30)["ssl.key.password"]
+        assert e.is_sensitive and e.value is None and e.is_read_only, (e.is_sensitive, e.value)
+        assert all(s.value is None for s in e.synonyms.values()), e.synonyms
+    finally:
+        b.close()
 
 
 def test_admin_api_over_https(pki):

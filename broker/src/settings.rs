@@ -347,6 +347,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "PEM file with the SSL listeners' private key and certificate chain (reloaded when it changes)."
     ),
     b!(
+        "ssl.key.password",
+        String,
+        "",
+        false,
+        "The password of an encrypted PEM private key in ssl.keystore.location (PKCS#8, -----BEGIN ENCRYPTED PRIVATE KEY-----, as Kafka reads PEM keystores, KIP-651); used by every SSL listener, the inter-broker TLS and the admin server's. Never shown: DescribeConfigs returns it as sensitive with no value."
+    ),
+    b!(
         "ssl.truststore.type",
         String,
         "PEM",
@@ -1814,8 +1821,10 @@ mod tests {
         );
         // keystore configs: only with a listener prefix in Kafka
         assert_eq!(
-            s.set_dynamic("ssl.key.password", Some("x")),
-            Err(SettingError::ListenerPrefixOnly("ssl.key.password".into()))
+            s.set_dynamic("ssl.keystore.password", Some("x")),
+            Err(SettingError::ListenerPrefixOnly(
+                "ssl.keystore.password".into()
+            ))
         );
         // Tidemark's own settings keep their own rules.
         assert!(s.set_dynamic_default("num.partitions", Some("3")).is_ok());

@@ -227,15 +227,24 @@ pub fn describe(
                     for d in BROKER_SETTINGS.iter().filter(|d| wanted(d.name)) {
                         let (value, src) =
                             settings.get_with_source(d.name).unwrap_or_default_pair();
-                        out.configs.push(DescribeConfigsResourceResult {
+                        let kafka = kafka_broker_config(d.name);
+                        let mut entry = DescribeConfigsResourceResult {
                             read_only: !d.dynamic,
                             // Kafka's type where the name is Kafka's (a SHORT,
                             // an INT Tidemark reads as a long).
-                            config_type: kafka_broker_config(d.name)
-                                .map_or(d.ty.kafka_code(), |c| c.ty.kafka_code()),
+                            config_type: kafka.map_or(d.ty.kafka_code(), |c| c.ty.kafka_code()),
                             documentation: doc(d.doc),
                             ..one_layer_entry(d.name, value, src, req.include_synonyms)
-                        });
+                        };
+                        // A password is never sent back (Kafka: null value).
+                        if kafka.is_some_and(|c| c.ty == KafkaType::Password) {
+                            entry.is_sensitive = true;
+                            entry.value = None;
+                            for syn in &mut entry.synonyms {
+                                syn.value = None;
+                            }
+                        }
+                        out.configs.push(entry);
                     }
                     // Kafka's other broker configs: the value in force
                     // (set, else Kafka's default), flagged as Kafka flags it.
@@ -505,11 +514,13 @@ fn check_listener_certificates(
             crate::tls::check_truststore(path).map_err(|e| refuse(e.to_string()))
         }
         "ssl.keystore.location" => {
+            let password = now.get("ssl.key.password");
+            let password = (!password.is_empty()).then_some(password.as_str());
             let (subject, sans) =
-                crate::tls::keystore_identity(path).map_err(|e| refuse(e.to_string()))?;
+                crate::tls::keystore_identity(path, password).map_err(|e| refuse(e.to_string()))?;
             let current = now.get_for_listener(listener, "ssl.keystore.location");
             let Ok((old_subject, old_sans)) =
-                crate::tls::keystore_identity(std::path::Path::new(current.trim()))
+                crate::tls::keystore_identity(std::path::Path::new(current.trim()), password)
             else {
                 // Nothing loadable in use to compare with.
                 return Ok(());

@@ -120,6 +120,8 @@ fn stamps_of(keystore: &Path, truststore: Option<&Path>) -> (Stamp, Stamp) {
 #[derive(Clone)]
 struct Source {
     keystore: PathBuf,
+    /// `ssl.key.password`: decrypts an encrypted PEM private key.
+    key_password: Option<String>,
     truststore: Option<PathBuf>,
     client_auth: ClientAuth,
     versions: Vec<&'static rustls::SupportedProtocolVersion>,
@@ -132,6 +134,7 @@ impl Source {
     fn files(keystore: PathBuf, truststore: Option<PathBuf>) -> Source {
         Source {
             keystore,
+            key_password: None,
             truststore,
             client_auth: ClientAuth::None,
             versions: Vec::new(),
@@ -156,7 +159,7 @@ impl Source {
                 what: "certificate",
             });
         }
-        let key = PrivateKeyDer::from_pem_file(ks).map_err(|e| pem_err(ks, e))?;
+        let key = private_key(ks, self.key_password.as_deref())?;
         Ok((chain, key))
     }
 
@@ -261,11 +264,17 @@ fn paths_in(settings: &Settings, listener: Option<&str>) -> Paths {
 /// The subject (RFC 2253) and subject alternative names of the first
 /// certificate of the keystore at `path`: what Kafka compares when a
 /// listener's keystore is changed at run time (`ssl.allow.dn.changes`,
-/// `ssl.allow.san.changes`).
+/// `ssl.allow.san.changes`). Its private key must load too (with
+/// `key_password` when it is encrypted).
 pub fn keystore_identity(
     path: &Path,
+    key_password: Option<&str>,
 ) -> Result<(String, std::collections::BTreeSet<String>), TlsError> {
-    let (chain, _) = Source::files(path.to_path_buf(), None).identity()?;
+    let source = Source {
+        key_password: key_password.map(str::to_string),
+        ..Source::files(path.to_path_buf(), None)
+    };
+    let (chain, _) = source.identity()?;
     let leaf = chain[0].as_ref();
     let subject = principal::subject_rfc2253(leaf).map_err(|m| pem_err(path, m))?;
     let (_, cert) = x509_parser::parse_x509_certificate(leaf).map_err(|e| pem_err(path, e))?;
@@ -294,6 +303,41 @@ fn pem_err(path: &Path, e: impl std::fmt::Display) -> TlsError {
         path: path.to_path_buf(),
         message: e.to_string(),
     }
+}
+
+/// The keystore's private key, as Kafka reads a PEM keystore (KIP-651):
+/// unencrypted (PKCS#8, PKCS#1 or SEC1), or an `ENCRYPTED PRIVATE KEY`
+/// (PKCS#8 with PBES2, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes
+/// it) decrypted with `ssl.key.password`. The password never appears in
+/// an error.
+fn private_key(path: &Path, password: Option<&str>) -> Result<PrivateKeyDer<'static>, TlsError> {
+    const BEGIN: &str = "-----BEGIN ENCRYPTED PRIVATE KEY-----";
+    const END: &str = "-----END ENCRYPTED PRIVATE KEY-----";
+    let text = std::fs::read_to_string(path).map_err(|e| pem_err(path, e))?;
+    let Some(start) = text.find(BEGIN) else {
+        return PrivateKeyDer::from_pem_slice(text.as_bytes()).map_err(|e| pem_err(path, e));
+    };
+    let stop = text[start..]
+        .find(END)
+        .map(|i| start + i + END.len())
+        .ok_or_else(|| pem_err(path, "an ENCRYPTED PRIVATE KEY without its END line"))?;
+    let Some(password) = password.filter(|p| !p.is_empty()) else {
+        return Err(pem_err(
+            path,
+            "the private key is encrypted and ssl.key.password is not set",
+        ));
+    };
+    let (_, doc) =
+        pkcs8::der::SecretDocument::from_pem(&text[start..stop]).map_err(|e| pem_err(path, e))?;
+    let info =
+        pkcs8::EncryptedPrivateKeyInfo::try_from(doc.as_bytes()).map_err(|e| pem_err(path, e))?;
+    let key = info.decrypt(password).map_err(|_| {
+        pem_err(
+            path,
+            "the private key cannot be decrypted with ssl.key.password (wrong password, or an unsupported cipher)",
+        )
+    })?;
+    Ok(PrivateKeyDer::Pkcs8(key.as_bytes().to_vec().into()))
 }
 
 impl TlsContext {
@@ -339,8 +383,10 @@ impl TlsContext {
             }
         }
         let rules = MappingRules::parse(&get("ssl.principal.mapping.rules"))?;
+        let key_password = get("ssl.key.password");
         let source = Source {
             keystore: PathBuf::from(keystore.trim()),
+            key_password: (!key_password.is_empty()).then_some(key_password),
             truststore,
             client_auth,
             versions,
@@ -892,5 +938,31 @@ mod tests {
         assert_eq!(next_read_size(READ_BYTES, 100), READ_BYTES);
         assert_eq!(next_read_size(4 * READ_BYTES, READ_BYTES), 4 * READ_BYTES);
         assert_eq!(next_read_size(4 * READ_BYTES, READ_BYTES - 1), READ_BYTES);
+    }
+
+    #[test]
+    fn an_encrypted_key_is_read_with_its_password_only() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tls/testdata");
+        let plain = private_key(&dir.join("keystore.pem"), None).unwrap();
+        let encrypted = dir.join("keystore-encrypted.pem");
+        let key = private_key(&encrypted, Some("test-password")).unwrap();
+        assert_eq!(key.secret_der(), plain.secret_der());
+        // An unencrypted key ignores a password.
+        let again = private_key(&dir.join("keystore.pem"), Some("unused")).unwrap();
+        assert_eq!(again.secret_der(), plain.secret_der());
+        let missing = private_key(&encrypted, None).unwrap_err().to_string();
+        assert!(missing.contains("ssl.key.password is not set"), "{missing}");
+        let wrong = private_key(&encrypted, Some("not-it"))
+            .unwrap_err()
+            .to_string();
+        assert!(wrong.contains("cannot be decrypted"), "{wrong}");
+        assert!(!wrong.contains("not-it"), "{wrong}");
+        // The whole keystore builds a server config with the password.
+        let source = Source {
+            key_password: Some("test-password".into()),
+            versions: vec![&rustls::version::TLS13],
+            ..Source::files(encrypted, None)
+        };
+        assert!(source.build().is_ok());
     }
 }

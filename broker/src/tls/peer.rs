@@ -114,8 +114,10 @@ impl PeerTlsConfig {
                 _ => {}
             }
         }
+        let key_password = settings.get("ssl.key.password");
         let source = Source {
             keystore: keystore.trim().into(),
+            key_password: (!key_password.is_empty()).then_some(key_password),
             truststore: Some(truststore.trim().into()),
             client_auth: ClientAuth::Required,
             versions,
