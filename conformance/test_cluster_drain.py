@@ -305,6 +305,18 @@ def _quorum(node):
             sorted(o["ReplicaId"] for o in p["Observers"]))
 
 
+def _wait_voters(nodes, want, when):
+    """Waits until every one of `nodes` reports the controller voters
+    `want` (DescribeQuorum); fails with every view otherwise."""
+    try:
+        harness.wait_until(
+            lambda: all((_quorum(n) or (None, None))[1] == want for n in nodes),
+            timeout=30, interval=0.2, what="voters %s %s" % (want, when))
+    except AssertionError:
+        raise AssertionError("quorum views %s: %r, want voters %r"
+                             % (when, {n.node_id: _quorum(n) for n in nodes}, want)) from None
+
+
 def test_decommissioning_the_controller_leader_gives_its_vote_to_another_broker():
     """A decommissioned controller voter stops voting before it is
     removed: here the voter is the controller leader itself, and broker 4
@@ -352,14 +364,7 @@ def test_decommissioning_the_controller_leader_gives_its_vote_to_another_broker(
                 from None
         want = sorted({1, 2, 3, 4} - {victim})
         survivors = [n for n in c.nodes.values() if n.node_id != victim]
-        try:
-            harness.wait_until(
-                lambda: all((_quorum(n) or (None, None))[1] == want for n in survivors),
-                timeout=30, interval=0.2,
-                what="the other brokers to see voters %s" % want)
-        except AssertionError:
-            raise AssertionError("quorum views %r, want voters %r"
-                                 % ({n.node_id: _quorum(n) for n in survivors}, want)) from None
+        _wait_voters(survivors, want, "once broker %d is removed" % victim)
         leader_after = _quorum(survivors[0])[0]
         assert leader_after in want, (leader_after, {n.node_id: _quorum(n) for n in c.nodes.values()})
 
@@ -367,14 +372,7 @@ def test_decommissioning_the_controller_leader_gives_its_vote_to_another_broker(
         # broker 4 (started without being a seed) still votes after a
         # restart.
         c.restart(4)
-        try:
-            harness.wait_until(
-                lambda: all((_quorum(n) or (None, None))[1] == want for n in survivors),
-                timeout=30, interval=0.2,
-                what="the voters to be %s again after broker 4 restarted" % want)
-        except AssertionError:
-            raise AssertionError("quorum views after the restart %r, want voters %r"
-                                 % ({n.node_id: _quorum(n) for n in survivors}, want)) from None
+        _wait_voters(survivors, want, "after broker 4 restarted")
 
         # Lose the decommissioned broker and one more original voter.
         second = next(v for v in want if v != 4)

@@ -131,8 +131,8 @@ fn cpu_ticks() -> Option<u64> {
 /// `utime + stime` of one `/proc/<pid>/stat` line.
 fn parse_cpu_ticks(stat: &str) -> Option<u64> {
     let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(UTIME_AFTER_COMMAND);
-    let user: u64 = fields.next()?.parse().ok()?;
+    let mut fields = rest.split_whitespace();
+    let user: u64 = fields.nth(UTIME_AFTER_COMMAND)?.parse().ok()?;
     let system: u64 = fields.next()?.parse().ok()?;
     Some(user + system)
 }
