@@ -368,13 +368,14 @@ OWN_DYNAMIC = {
     "group.consumer.heartbeat.interval.ms", "group.consumer.session.timeout.ms",
     "group.initial.rebalance.delay.ms",
 }
-# Read-only in Tidemark though dynamic in Kafka (listeners, TLS files and
-# SASL mechanisms are read at start; security is not changed live).
+# Read-only in Tidemark though "per-broker" in Kafka: the listeners are
+# fixed at start here, and Kafka takes these three only for a listener
+# added at run time (on a running one they are not reconfigurable,
+# SslConfigs.NON_RECONFIGURABLE_CONFIGS). The keystore and truststore
+# settings are dynamic with a listener prefix, as in Kafka.
 OWN_STATIC = {
     "listeners", "listener.security.protocol.map",
     "sasl.enabled.mechanisms", "ssl.client.auth", "ssl.enabled.protocols",
-    "ssl.keystore.location", "ssl.keystore.type", "ssl.truststore.location",
-    "ssl.truststore.type", "ssl.key.password",
 }
 # Tidemark's own defaults that differ from Kafka's, each said in its doc.
 OWN_DEFAULTS = {
@@ -490,9 +491,9 @@ def test_named_describe_with_synonyms_and_documentation(broker):
         assert "thread-per-core" in io["Documentation"], io
         assert "syncs every batch" in by["log.flush.interval.ms"]["Documentation"]
     pw = by["ssl.key.password"]
-    # Read at start here, as ssl.keystore.location is (Kafka: per listener
-    # at run time); never shown.
-    assert pw["IsSensitive"] and pw["Value"] is None and pw["ReadOnly"], pw
+    # Changed at run time with a listener prefix (not read-only, as in
+    # Kafka); never shown.
+    assert pw["IsSensitive"] and pw["Value"] is None and not pw["ReadOnly"], pw
     assert all(s["Value"] is None for s in pw["Synonyms"]), pw
     # kafka-python's admin client reads the same list.
     from kafka.admin import ConfigResource, ConfigResourceType

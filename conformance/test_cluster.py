@@ -60,7 +60,7 @@ SMALL_DISK_MIB = 64  # the follower's loop-mounted ext4 data directory
 FULL_BELOW = 2 << 20  # the small disk counts as full below this many bytes available
 FULL_HOLD_SECONDS = 6.0  # producing on after the disk is full
 ISR_SHRINK_WAIT = 8.0  # how long the full-disk scenario waits for the ISR to drop the node
-LOAD_SEGMENT_BYTES = 65536  # the load topic's segment.bytes in the full-disk scenario
+LOAD_SEGMENT_BYTES = 65536  # the load topic's internal.segment.bytes in the full-disk scenario
 FILL_TIMEOUT = 40.0  # the filler must fill the small disk within this
 # broker logs of a failed scenario are copied here (and of every full-disk
 # run when TIDEMARK_EVIDENCE_DIR is set)
@@ -771,7 +771,7 @@ def test_follower_disk_full(request):
         # files (and blocks) soon after it is full, not only the filler's
         _create_with_assignment(c, topic, [[a, b, full_id] if i % 2 == 0 else [b, a, full_id]
                                            for i in range(PARTITIONS)],
-                                configs={"segment.bytes": str(LOAD_SEGMENT_BYTES),
+                                configs={"internal.segment.bytes": str(LOAD_SEGMENT_BYTES),
                                          "max.message.bytes": str(LOAD_SEGMENT_BYTES // 2)})
         fill_topic = harness.unique_topic("filler")
         _create_with_assignment(c, fill_topic, [[a, b, full_id], [b, a, full_id]])

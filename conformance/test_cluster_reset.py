@@ -60,7 +60,7 @@ def test_wiped_follower_resets_its_log_after_retention():
         c.start()
         topic = harness.unique_topic("reset")
         c.create_topic(topic, 1, full_isr=True,
-                       configs={"segment.bytes": "16384", "retention.bytes": "49152",
+                       configs={"internal.segment.bytes": "16384", "retention.bytes": "49152",
                                 "max.message.bytes": "8192"})
         acked = _produce(c, topic, 0, 600)
         leader = c.leader_of(topic, 0)

@@ -122,6 +122,18 @@ def test_refused_per_listener_settings(pki):
             "listener SSL: cannot read")
 
 
+def _served_certificate(b, pki):
+    """The serial number and subject of the certificate the SSL listener
+    presents to a new connection."""
+    with ssl_conn(b.ssl_bootstrap, pki) as c:
+        c.api_versions()
+        return serial_and_subject(c.sock.getpeercert(binary_form=True))
+
+
+def has_serial(text, n):
+    return ("serial=%X" % n) in text.replace("serial=0", "serial=")
+
+
 def test_a_listeners_certificate_rotated_at_run_time(pki, tmp_path):
     """Kafka's certificate rotation: `kafka-configs --entity-type brokers
     --alter --add-config listener.name.<l>.ssl.keystore.location=NEW`
@@ -141,12 +153,7 @@ def test_a_listeners_certificate_rotated_at_run_time(pki, tmp_path):
     b.start()
     try:
         def serial():
-            with ssl_conn(b.ssl_bootstrap, pki) as c:
-                c.api_versions()
-                return serial_and_subject(c.sock.getpeercert(binary_form=True))
-
-        def has_serial(text, n):
-            return ("serial=%X" % n) in text.replace("serial=0", "serial=")
+            return _served_certificate(b, pki)
 
         assert has_serial(serial(), pki.server[3])
         admin = AdminClient({"bootstrap.servers": b.bootstrap})
@@ -199,5 +206,57 @@ def test_a_subject_change_is_taken_when_allowed(pki):
             c.api_versions()
             now = serial_and_subject(c.sock.getpeercert(binary_form=True))
         assert "O=Tidemark Moved" in now and ("%X" % other_serial) in now, now
+    finally:
+        b.close()
+
+
+def test_an_encrypted_key_rotated_with_its_password_at_run_time(pki, tmp_path):
+    """An encrypted key's rotation, as in Kafka: the new keystore and
+    `listener.name.<l>.ssl.key.password` in one IncrementalAlterConfigs.
+    The new key must load with the password in force after the change;
+    else INVALID_REQUEST, the certificate in use stays, and the error does
+    not show the password. The password is described as sensitive with no
+    value, survives a restart, never reaches the log, and without a
+    listener prefix is refused as Kafka refuses it."""
+    from test_broker_configs import raw_alter
+    from test_tls import openssl
+    key, crt, _, new_serial = pki.issue("encrot", "/O=Tidemark/CN=localhost", server=True)
+    password = "r0tate-pw"
+    openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", str(key), "-out", "encrot.enc.key",
+            "-passout", "pass:" + password, cwd=tmp_path)
+    keystore = tmp_path / "encrot.keystore.pem"
+    keystore.write_bytes((tmp_path / "encrot.enc.key").read_bytes() + crt.read_bytes())
+    b = TlsBroker({"ssl.keystore.location": str(pki.server[2])}, name="encrot")
+    b.start()
+    try:
+        ks = "listener.name.ssl.ssl.keystore.location"
+        kp = "listener.name.ssl.ssl.key.password"
+        code, msg = raw_alter(b, "1", [(ks, 0, str(keystore))])
+        assert code == rawkafka.INVALID_REQUEST, (code, msg)
+        assert "ssl.key.password is not set" in msg, msg
+        code, msg = raw_alter(b, "1", [(ks, 0, str(keystore)), (kp, 0, "wrong-pw")])
+        assert code == rawkafka.INVALID_REQUEST and "cannot be decrypted" in msg, (code, msg)
+        assert "wrong-pw" not in msg, msg
+        assert has_serial(_served_certificate(b, pki), pki.server[3])
+        # Both at once: taken, and new connections get the new certificate.
+        code, msg = raw_alter(b, "1", [(ks, 0, str(keystore)), (kp, 0, password)])
+        assert code == 0, (code, msg)
+        assert has_serial(_served_certificate(b, pki), new_serial)
+        got = _describe_broker(b.bootstrap, [kp])[kp]
+        assert got["IsSensitive"] and got["Value"] is None, got
+        assert got["ConfigSource"] == 2 and got["ReadOnly"] is False, got  # DYNAMIC_BROKER_CONFIG
+        # Only with a listener prefix (Kafka's DynamicBrokerConfig).
+        for name in ("ssl.key.password", "ssl.keystore.location"):
+            code, msg = raw_alter(b, "1", [(name, 0, password)])
+            assert code == rawkafka.INVALID_REQUEST and "listener prefix" in msg, (name, code, msg)
+        # A password that no longer opens the key in force: refused.
+        code, msg = raw_alter(b, "1", [(kp, 0, "other-pw")])
+        assert code == rawkafka.INVALID_REQUEST, (code, msg)
+        b.restart()
+        assert has_serial(_served_certificate(b, pki), new_serial)
+        for path in b.log_paths:
+            text = open(path, errors="replace").read()
+            assert password not in text and "wrong-pw" not in text, path
+        b.check_alive()
     finally:
         b.close()

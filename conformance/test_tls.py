@@ -560,7 +560,7 @@ def test_encrypted_private_key_with_ssl_key_password(pki, tmp_path):
         admin = clients.confluent_admin(b.bootstrap)
         res = ConfigResource("broker", str(b.node_id))
         e = admin.describe_configs([res])[res].result(timeout=30)["ssl.key.password"]
-        assert e.is_sensitive and e.value is None and e.is_read_only, (e.is_sensitive, e.value)
+        assert e.is_sensitive and e.value is None and not e.is_read_only, (e.is_sensitive, e.value)
         assert all(s.value is None for s in e.synonyms.values()), e.synonyms
     finally:
         b.close()

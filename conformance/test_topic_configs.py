@@ -54,7 +54,7 @@ KAFKA_TOPIC_CONFIGS = {
     "remote.storage.enable": (BOOLEAN, "false", "false", ["maybe", "true"]),
     "retention.bytes": (LONG, "-1", "100000000", ["x"]),
     "retention.ms": (LONG, "604800000", "86400000", ["-2"]),
-    "segment.bytes": (INT, "1073741824", "10485760", ["13"]),
+    "segment.bytes": (INT, "1073741824", "10485760", ["13", "1048575"]),
     "segment.index.bytes": (INT, "10485760", "1048576", ["3"]),
     "segment.jitter.ms": (LONG, "0", "1000", ["-1"]),
     "segment.ms": (LONG, "604800000", "3600000", ["0"]),
@@ -171,6 +171,50 @@ def test_unknown_and_removed_configs_are_refused(broker):
         with pytest.raises(KafkaException) as e:
             create(admin, harness.unique_topic("cfgunk"), {name: "1"}).result(timeout=30)
         assert e.value.args[0].code() == INVALID_CONFIG, name
+
+
+def test_internal_segment_bytes_rolls_small_segments_and_shows_only_where_set(broker):
+    """Kafka 4 refuses a segment.bytes under 1 MiB; its internal
+    `internal.segment.bytes` (what Kafka's own tests use) sets a smaller
+    segment size. It is described only on a topic that sets it."""
+    from confluent_kafka import KafkaError, KafkaException
+    admin = clients.confluent_admin(broker.bootstrap)
+    small = harness.unique_topic("cfgintseg")
+    create(admin, small, {"internal.segment.bytes": "16384"}).result(timeout=30)
+    plain = clients.confluent_create_topic(broker.bootstrap, harness.unique_topic("cfgplain"))
+    got = confluent_describe(admin, small)
+    assert got["internal.segment.bytes"].value == "16384"
+    assert got["internal.segment.bytes"].source == DYNAMIC_TOPIC_CONFIG
+    assert got["segment.bytes"].value == "1073741824" and got["segment.bytes"].is_default
+    assert "internal.segment.bytes" not in confluent_describe(admin, plain)
+    # 200 records of 1 KiB, in batches under 8 KiB (a batch must fit in
+    # a segment), roll a 16 KiB segment many times; all are read.
+    msgs = [{"key": b"k%d" % i, "value": b"%04d" % i + b"x" * 1020} for i in range(200)]
+    clients.confluent_produce(broker.bootstrap, small, msgs, conf={"batch.size": 8192})
+    (part,) = list((broker.data_dir / "logs").glob(small + "-0-*"))
+    segments = sorted(part.glob("*.log"))
+    assert len(segments) >= 8, segments
+    got_msgs = clients.confluent_consume(broker.bootstrap, small, [0], 200)
+    assert [m["value"][:4] for m in got_msgs] == [b"%04d" % i for i in range(200)]
+    # A batch larger than a segment is refused as Kafka refuses it, though
+    # under max.message.bytes (which may exceed the segment size).
+    with pytest.raises(KafkaException) as e:
+        clients.confluent_produce(broker.bootstrap, small, [{"key": b"big", "value": b"y" * 20000}],
+                                  conf={"linger.ms": 0, "retries": 0})
+    assert e.value.args[0].code() == KafkaError.RECORD_LIST_TOO_LARGE, e.value.args[0]
+    # Deleted, it is no longer described (segment.bytes is in force again).
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource
+    res = ConfigResource("topic", small, incremental_configs=[ConfigEntry(
+        "internal.segment.bytes", None, incremental_operation=AlterConfigOpType.DELETE)])
+    admin.incremental_alter_configs([res])[res].result(timeout=30)
+    assert "internal.segment.bytes" not in confluent_describe(admin, small)
+    # Under the 1 KiB a segment needs here is refused.
+    for bad in ["1023", "-1", "x"]:
+        with pytest.raises(KafkaException) as e:
+            create(admin, harness.unique_topic("cfgintbad"),
+                   {"internal.segment.bytes": bad}).result(timeout=30)
+        assert e.value.args[0].code() == INVALID_CONFIG, bad
+        assert "internal.segment.bytes" in e.value.args[0].str(), bad
 
 
 def test_compaction_lags_must_not_conflict(broker):

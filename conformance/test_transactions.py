@@ -477,7 +477,7 @@ def test_compaction_removes_transaction_markers_after_the_delete_horizon(broker_
         "cleanup.policy": "compact",
         # One filler record (700 bytes) per segment (a batch may not
         # exceed a segment).
-        "segment.bytes": "1024",
+        "internal.segment.bytes": "1024",
         "max.message.bytes": "1000",
         "delete.retention.ms": "2000",
         "min.cleanable.dirty.ratio": "0.01",

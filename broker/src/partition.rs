@@ -213,6 +213,7 @@ pub fn storage_error_code(e: &StorageError) -> ErrorCode {
             ErrorCode::CorruptMessage
         }
         StorageError::BatchTooLarge { .. } => ErrorCode::MessageTooLarge,
+        StorageError::BatchLargerThanSegment { .. } => ErrorCode::RecordListTooLarge,
         // Not every replica has the records yet (Kafka's DeleteRecords
         // waits for them and times out).
         StorageError::NotCollectible { .. } => ErrorCode::RequestTimedOut,
@@ -728,6 +729,20 @@ impl Partition {
                     self.topic,
                     self.index,
                     records.len()
+                ),
+            ));
+        }
+        let segment_bytes = self.log.config().segment_bytes;
+        if records.len() as u64 > segment_bytes {
+            // Kafka's words (UnifiedLog.append): max.message.bytes may
+            // exceed segment.bytes, but a batch must fit in one segment.
+            return Err(produce_err(
+                ErrorCode::RecordListTooLarge,
+                format!(
+                    "Message batch size is {} bytes in append to partition {}-{} which exceeds the maximum configured segment size of {segment_bytes}.",
+                    records.len(),
+                    self.topic,
+                    self.index,
                 ),
             ));
         }

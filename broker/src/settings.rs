@@ -351,7 +351,7 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         String,
         "",
         false,
-        "The password of an encrypted PEM private key in ssl.keystore.location (PKCS#8, -----BEGIN ENCRYPTED PRIVATE KEY-----, as Kafka reads PEM keystores, KIP-651); used by every SSL listener, the inter-broker TLS and the admin server's. Never shown: DescribeConfigs returns it as sensitive with no value."
+        "The password of an encrypted PEM private key in ssl.keystore.location (PKCS#8, -----BEGIN ENCRYPTED PRIVATE KEY-----, as Kafka reads PEM keystores, KIP-651); used by every SSL listener, the inter-broker TLS and the admin server's. A listener's own, listener.name.<l>.ssl.key.password, is set at start or changed at run time per broker (with a new keystore, in the same request), as in Kafka. Never shown: DescribeConfigs returns it as sensitive with no value."
     ),
     b!(
         "ssl.truststore.type",
@@ -872,7 +872,13 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
         "segment.bytes",
         Int,
         "log.segment.bytes",
-        "Segment file size."
+        "Segment file size (at least 1 MiB, as in Kafka 4)."
+    ),
+    tn!(
+        "internal.segment.bytes",
+        Int,
+        "",
+        "Kafka's internal override of segment.bytes (LogConfig.INTERNAL_SEGMENT_BYTES_CONFIG), for tests that need small segments: any size from 1024 bytes, without segment.bytes' 1 MiB floor. Described only on a topic that sets it."
     ),
     t!(
         "segment.ms",
@@ -1259,7 +1265,10 @@ fn check_range(name: &str, value: &str, n: i64) -> Result<(), SettingError> {
         | "log.cleaner.max.compaction.lag.ms"
         | "compression.lz4.level" => 1,
         "retention.ms" | "log.retention.ms" => -1,
-        "segment.bytes" | "log.segment.bytes" => 14,
+        // Kafka 4's floor (KIP-1030); `internal.segment.bytes` goes lower.
+        "segment.bytes" | "log.segment.bytes" => 1_048_576,
+        // Kafka puts no bound on it; a segment here holds at least 1 KiB.
+        "internal.segment.bytes" => 1024,
         "num.partitions"
         | "default.replication.factor"
         | "min.insync.replicas"
@@ -1380,19 +1389,22 @@ pub const PER_LISTENER_SETTINGS: &[&str] = &[
     "ssl.client.auth",
     "ssl.enabled.protocols",
     "ssl.principal.mapping.rules",
+    "ssl.key.password",
     "sasl.enabled.mechanisms",
     "connections.max.reauth.ms",
 ];
 
 /// The per-listener settings that can change at run time, per broker
 /// (Kafka's reconfigurable SSL configs that apply to PEM files): a
-/// listener's certificate files. The rest of [`PER_LISTENER_SETTINGS`]
-/// is static here (Kafka: dynamic too).
+/// listener's certificate files and its key's password. The rest of
+/// [`PER_LISTENER_SETTINGS`] is fixed for a listener once it runs, as
+/// in Kafka (`SslConfigs.NON_RECONFIGURABLE_CONFIGS`).
 pub const DYNAMIC_PER_LISTENER_SETTINGS: &[&str] = &[
     "ssl.keystore.type",
     "ssl.keystore.location",
     "ssl.truststore.type",
     "ssl.truststore.location",
+    "ssl.key.password",
 ];
 
 /// `listener.name.<listener>.<setting>` split into (listener, setting),
@@ -1430,6 +1442,11 @@ pub fn listener_key(listener: &str, setting: &str) -> String {
 pub fn broker_setting(name: &str) -> Option<&'static BrokerSetting> {
     BROKER_SETTINGS.iter().find(|s| s.name == name)
 }
+
+/// Topic configs Kafka defines as internal (`ConfigDef.defineInternal`):
+/// accepted like the others, but in force and described only where a
+/// topic sets them (`KafkaConfigSchema.resolveEffectiveTopicConfigs`).
+pub const INTERNAL_TOPIC_CONFIGS: &[&str] = &["internal.segment.bytes"];
 
 pub fn topic_config(name: &str) -> Option<&'static TopicConfigDef> {
     TOPIC_CONFIGS.iter().find(|s| s.name == name)
@@ -1518,6 +1535,12 @@ impl Settings {
             }
             return Ok(());
         }
+        // Kafka's keystore and truststore settings change only with a
+        // listener prefix, Tidemark's own (`ssl.keystore.location`, ...)
+        // included (`DynamicBrokerConfig.validateConfigs`).
+        if LISTENER_ONLY_SECURITY_CONFIGS.contains(&name) {
+            return Err(SettingError::ListenerPrefixOnly(name.to_string()));
+        }
         let own = broker_setting(name);
         let kafka = kafka_broker_config(name);
         match (own, kafka) {
@@ -1527,9 +1550,6 @@ impl Settings {
             (Some(_), _) => {}
             (None, Some(c)) if c.mode == UpdateMode::ReadOnly => {
                 return Err(SettingError::ReadOnly(name.to_string()));
-            }
-            (None, Some(_)) if LISTENER_ONLY_SECURITY_CONFIGS.contains(&name) => {
-                return Err(SettingError::ListenerPrefixOnly(name.to_string()));
             }
             (None, Some(_)) => {}
             (None, None) => return Err(SettingError::Unknown(name.to_string())),
@@ -1558,6 +1578,15 @@ impl Settings {
 
     pub fn dynamics(&self) -> &BTreeMap<String, String> {
         &self.dynamics
+    }
+
+    /// These settings with this broker's dynamic ones replaced: a change
+    /// as it would be, checked before it is made.
+    pub fn with_dynamics(&self, dynamics: BTreeMap<String, String>) -> Settings {
+        Settings {
+            dynamics,
+            ..self.clone()
+        }
     }
 
     /// The value in force and where it came from (a Kafka config Tidemark
@@ -1650,6 +1679,9 @@ impl Settings {
     ) -> Option<(String, bool)> {
         if let Some(v) = overrides.get(name) {
             return Some((v.clone(), true));
+        }
+        if INTERNAL_TOPIC_CONFIGS.contains(&name) {
+            return None;
         }
         topic_config(name).map(|d| match d.synonym() {
             Some(b) => (self.get(b), false),
@@ -1826,11 +1858,55 @@ mod tests {
                 "ssl.keystore.password".into()
             ))
         );
+        // ... Tidemark's own keystore settings and the key password too,
+        // which a listener prefix changes at run time.
+        for name in ["ssl.keystore.location", "ssl.key.password"] {
+            assert_eq!(
+                s.set_dynamic(name, Some("x")),
+                Err(SettingError::ListenerPrefixOnly(name.into()))
+            );
+        }
+        s.set_dynamic("listener.name.ssl.ssl.key.password", Some("pw"))
+            .unwrap();
+        assert_eq!(s.get_for_listener("SSL", "ssl.key.password"), "pw");
+        assert_eq!(
+            s.set_dynamic("listener.name.ssl.ssl.client.auth", Some("required")),
+            Err(SettingError::ReadOnly(
+                "listener.name.ssl.ssl.client.auth".into()
+            ))
+        );
         // Tidemark's own settings keep their own rules.
         assert!(s.set_dynamic_default("num.partitions", Some("3")).is_ok());
         assert!(matches!(
             s.set_static("no.such.config", "1"),
             Err(SettingError::Unknown(_))
         ));
+    }
+
+    #[test]
+    fn segment_bytes_has_kafkas_floor_and_the_internal_override_goes_lower() {
+        assert!(validate_topic_config("segment.bytes", "1048575").is_err());
+        assert!(validate_topic_config("segment.bytes", "1048576").is_ok());
+        assert!(
+            Settings::default()
+                .set_static("log.segment.bytes", "1048575")
+                .is_err()
+        );
+        assert!(validate_topic_config("internal.segment.bytes", "1024").is_ok());
+        assert!(validate_topic_config("internal.segment.bytes", "1023").is_err());
+        // Internal: in force and described only where a topic sets it.
+        let s = Settings::default();
+        let mut o = BTreeMap::new();
+        assert_eq!(s.topic_value("internal.segment.bytes", &o), None);
+        assert!(
+            s.effective_topic_configs(&o)
+                .iter()
+                .all(|(k, _)| k != "internal.segment.bytes")
+        );
+        o.insert("internal.segment.bytes".to_string(), "4096".to_string());
+        assert_eq!(
+            s.topic_value("internal.segment.bytes", &o),
+            Some(("4096".into(), true))
+        );
     }
 }

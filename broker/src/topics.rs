@@ -109,10 +109,16 @@ pub fn log_config(
     overrides: &BTreeMap<String, String>,
 ) -> Result<LogConfig, ApiError> {
     let effective = settings.effective_topic_configs(overrides);
+    // `internal.segment.bytes`, when a topic sets it, replaces
+    // segment.bytes (Kafka's `LogConfig.segmentSize`): it comes last.
+    let internal_segment_bytes = overrides
+        .get("internal.segment.bytes")
+        .map(|v| ("segment.bytes", v.as_str()));
     let props = effective
         .iter()
         .filter(|(k, _)| STORAGE_CONFIGS.contains(&k.as_str()))
-        .map(|(k, v)| (k.as_str(), storage_value(k, v)));
+        .map(|(k, v)| (k.as_str(), storage_value(k, v)))
+        .chain(internal_segment_bytes);
     LogConfig::default()
         .with_props(props)
         .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))

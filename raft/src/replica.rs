@@ -546,6 +546,11 @@ impl PartitionReplica {
                 max,
             });
         }
+        self.shared
+            .log
+            .config()
+            .check_fits_segment(batch.len())
+            .map_err(Error::Storage)?;
         // Verifies header and CRC (unless the caller did) and applies
         // LogAppendTime now, before the batch becomes an entry; offset and
         // epoch are placeholders the leader overwrites.

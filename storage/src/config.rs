@@ -149,6 +149,18 @@ fn invalid(key: &'static str, value: impl ToString, reason: &'static str) -> Con
 }
 
 impl LogConfig {
+    /// A new batch must fit in one segment (Kafka checks this on the
+    /// leader's append only: a follower copies what its leader took).
+    pub fn check_fits_segment(&self, size: usize) -> Result<(), crate::StorageError> {
+        if size as u64 > self.segment_bytes {
+            return Err(crate::StorageError::BatchLargerThanSegment {
+                size,
+                segment_bytes: self.segment_bytes,
+            });
+        }
+        Ok(())
+    }
+
     /// Refuses settings that cannot be honoured (invariant 7).
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.segment_bytes < 1024 {
@@ -226,13 +238,6 @@ impl LogConfig {
                 "max.message.bytes",
                 self.max_batch_bytes,
                 "must hold at least a batch header (61 bytes)",
-            ));
-        }
-        if self.max_batch_bytes as u64 > self.segment_bytes {
-            return Err(invalid(
-                "max.message.bytes",
-                self.max_batch_bytes,
-                "must not exceed segment.bytes",
             ));
         }
         Ok(())

@@ -34,6 +34,13 @@ pub enum StorageError {
     InvalidBatch(#[from] RecordError),
     #[error("record batch of {size} bytes exceeds the limit of {max} bytes")]
     BatchTooLarge { size: usize, max: usize },
+    /// A new batch larger than a whole segment (Kafka's
+    /// `RecordBatchTooLargeException`); `max.message.bytes` may exceed
+    /// `segment.bytes`, as in Kafka, so this is checked on its own.
+    #[error(
+        "record batch of {size} bytes exceeds the segment size of {segment_bytes} bytes (segment.bytes)"
+    )]
+    BatchLargerThanSegment { size: usize, segment_bytes: u64 },
     #[error("offset {offset} is outside the log [{log_start}, {log_end})")]
     OffsetOutOfRange {
         offset: i64,

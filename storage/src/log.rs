@@ -862,6 +862,7 @@ impl Log {
             let mut st = self.st.borrow_mut();
             Self::check_writable(&st)?;
             self.check_size(batch.len())?;
+            self.config.check_fits_segment(batch.len())?;
             let stamp = Stamp {
                 base_offset: st.leo,
                 partition_leader_epoch: leader_epoch,

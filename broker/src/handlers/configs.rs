@@ -20,8 +20,8 @@ use crate::acl::{Authz, op};
 use crate::client_metrics::CLIENT_METRICS;
 use crate::group_config::GROUP_CONFIGS;
 use crate::settings::{
-    BROKER_SETTINGS, KAFKA_BROKER_CONFIGS, KafkaType, SettingError, Source, TOPIC_CONFIGS,
-    UpdateMode, broker_setting, kafka_broker_config,
+    BROKER_SETTINGS, KAFKA_BROKER_CONFIGS, KafkaType, LISTENER_ONLY_SECURITY_CONFIGS, SettingError,
+    Source, TOPIC_CONFIGS, UpdateMode, broker_setting, kafka_broker_config,
 };
 use crate::shard::Shard;
 use crate::topics::{ApiError, code_and_message, publish, reconfigure_topic, validate_configs};
@@ -229,7 +229,10 @@ pub fn describe(
                             settings.get_with_source(d.name).unwrap_or_default_pair();
                         let kafka = kafka_broker_config(d.name);
                         let mut entry = DescribeConfigsResourceResult {
-                            read_only: !d.dynamic,
+                            // The keystore settings change with a listener
+                            // prefix: not read-only, as Kafka shows them.
+                            read_only: !d.dynamic
+                                && !LISTENER_ONLY_SECURITY_CONFIGS.contains(&d.name),
                             // Kafka's type where the name is Kafka's (a SHORT,
                             // an INT Tidemark reads as a long).
                             config_type: kafka.map_or(d.ty.kafka_code(), |c| c.ty.kafka_code()),
@@ -238,11 +241,7 @@ pub fn describe(
                         };
                         // A password is never sent back (Kafka: null value).
                         if kafka.is_some_and(|c| c.ty == KafkaType::Password) {
-                            entry.is_sensitive = true;
-                            entry.value = None;
-                            for syn in &mut entry.synonyms {
-                                syn.value = None;
-                            }
+                            hide_value(&mut entry);
                         }
                         out.configs.push(entry);
                     }
@@ -299,8 +298,9 @@ pub fn describe(
                     }
                     // Per-listener settings (Kafka lists a broker's
                     // original configs, prefixed ones included, and its
-                    // dynamic ones). Only the certificate files can change
-                    // at run time here.
+                    // dynamic ones). Only the certificate files and the
+                    // key's password change at run time, as in Kafka; a
+                    // password is never sent back.
                     for (key, value, src) in settings
                         .listener_settings()
                         .into_iter()
@@ -311,13 +311,19 @@ pub fn describe(
                         else {
                             continue;
                         };
-                        out.configs.push(DescribeConfigsResourceResult {
+                        let mut entry = DescribeConfigsResourceResult {
                             read_only: !crate::settings::DYNAMIC_PER_LISTENER_SETTINGS
                                 .contains(&setting),
                             config_type: def.ty.kafka_code(),
                             documentation: doc(def.doc),
                             ..one_layer_entry(&key, value, src, req.include_synonyms)
-                        });
+                        };
+                        if kafka_broker_config(setting).is_some_and(|c| c.ty == KafkaType::Password)
+                        {
+                            entry.config_type = KafkaType::Password.kafka_code();
+                            hide_value(&mut entry);
+                        }
+                        out.configs.push(entry);
                     }
                     if r.resource_name.is_empty() {
                         cluster_defaults_only(&mut out.configs, settings);
@@ -452,13 +458,34 @@ fn validate_broker_dynamics(
             };
             (code, e.to_string())
         })?;
-        if let Some((listener, setting)) = crate::settings::listener_prefixed(k)
-            && now.dynamics().get(k) != Some(v)
-        {
-            check_listener_certificates(now, listener, setting, v)?;
+    }
+    // A listener's certificate settings are checked together, as they
+    // will be after the change (a new encrypted key comes with its
+    // password in the same request).
+    if !cluster_default {
+        let after = now.with_dynamics(dynamics.clone());
+        let listeners: std::collections::BTreeSet<String> = now
+            .dynamics()
+            .keys()
+            .chain(dynamics.keys())
+            .filter_map(|k| crate::settings::listener_prefixed(k))
+            .map(|(listener, _)| listener.to_ascii_lowercase())
+            .collect();
+        for listener in listeners {
+            check_listener_certificates(now, &after, &listener)?;
         }
     }
     Ok(())
+}
+
+/// A password's entry: sensitive, with no value in it or its synonyms
+/// (Kafka's null value).
+fn hide_value(entry: &mut DescribeConfigsResourceResult) {
+    entry.is_sensitive = true;
+    entry.value = None;
+    for syn in &mut entry.synonyms {
+        syn.value = None;
+    }
 }
 
 /// A described broker setting whose value comes from one layer (`src`),
@@ -490,17 +517,19 @@ fn one_layer_entry(
     }
 }
 
-/// A listener's new certificate file, before it is taken (Kafka validates
-/// a reconfigured SSL factory first): it must load, and a new keystore
-/// must present the same subject and subject alternative names as the
-/// one in use unless `ssl.allow.dn.changes` / `ssl.allow.san.changes`.
-/// Kafka answers a failed validation with INVALID_REQUEST
-/// (`ConfigAdminManager.validateBrokerConfigChange`, KAFKA-13609).
+/// A listener's certificate settings as they will be (`after`), before
+/// they are taken (Kafka validates a reconfigured SSL factory first):
+/// a new truststore must load; a new keystore, or a new
+/// `ssl.key.password`, must give a keystore whose key loads with that
+/// password, presenting the same subject and subject alternative names
+/// as the one in use unless `ssl.allow.dn.changes` /
+/// `ssl.allow.san.changes`. Kafka answers a failed validation with
+/// INVALID_REQUEST (`ConfigAdminManager.validateBrokerConfigChange`,
+/// KAFKA-13609). No error names the password.
 fn check_listener_certificates(
     now: &crate::settings::Settings,
+    after: &crate::settings::Settings,
     listener: &str,
-    setting: &str,
-    value: &str,
 ) -> Result<(), ApiError> {
     let refuse = |why: String| {
         (
@@ -508,37 +537,44 @@ fn check_listener_certificates(
             format!("Validation of dynamic config update of SSLFactory failed: {why}"),
         )
     };
-    let path = std::path::Path::new(value.trim());
-    match setting {
-        "ssl.truststore.location" if !value.trim().is_empty() => {
-            crate::tls::check_truststore(path).map_err(|e| refuse(e.to_string()))
-        }
-        "ssl.keystore.location" => {
-            let password = now.get("ssl.key.password");
-            let password = (!password.is_empty()).then_some(password.as_str());
-            let (subject, sans) =
-                crate::tls::keystore_identity(path, password).map_err(|e| refuse(e.to_string()))?;
-            let current = now.get_for_listener(listener, "ssl.keystore.location");
-            let Ok((old_subject, old_sans)) =
-                crate::tls::keystore_identity(std::path::Path::new(current.trim()), password)
-            else {
-                // Nothing loadable in use to compare with.
-                return Ok(());
-            };
-            if subject != old_subject && !now.bool("ssl.allow.dn.changes") {
-                return Err(refuse(format!(
-                    "Keystore DistinguishedName does not match: existing={old_subject}, new={subject}"
-                )));
-            }
-            if sans != old_sans && !now.bool("ssl.allow.san.changes") {
-                return Err(refuse(format!(
-                    "Keystore SubjectAltNames do not match: existing={old_sans:?}, new={sans:?}"
-                )));
-            }
-            Ok(())
-        }
-        _ => Ok(()),
+    let file = |s: &crate::settings::Settings, name: &str| {
+        std::path::PathBuf::from(s.get_for_listener(listener, name).trim())
+    };
+    let password = |s: &crate::settings::Settings| {
+        let p = s.get_for_listener(listener, "ssl.key.password");
+        (!p.is_empty()).then_some(p)
+    };
+    let truststore = file(after, "ssl.truststore.location");
+    if truststore != file(now, "ssl.truststore.location") && !truststore.as_os_str().is_empty() {
+        crate::tls::check_truststore(&truststore).map_err(|e| refuse(e.to_string()))?;
     }
+    let (keystore, old_keystore) = (
+        file(after, "ssl.keystore.location"),
+        file(now, "ssl.keystore.location"),
+    );
+    let (key_password, old_password) = (password(after), password(now));
+    if keystore == old_keystore && key_password == old_password {
+        return Ok(());
+    }
+    let (subject, sans) = crate::tls::keystore_identity(&keystore, key_password.as_deref())
+        .map_err(|e| refuse(e.to_string()))?;
+    let Ok((old_subject, old_sans)) =
+        crate::tls::keystore_identity(&old_keystore, old_password.as_deref())
+    else {
+        // Nothing loadable in use to compare with.
+        return Ok(());
+    };
+    if subject != old_subject && !after.bool("ssl.allow.dn.changes") {
+        return Err(refuse(format!(
+            "Keystore DistinguishedName does not match: existing={old_subject}, new={subject}"
+        )));
+    }
+    if sans != old_sans && !after.bool("ssl.allow.san.changes") {
+        return Err(refuse(format!(
+            "Keystore SubjectAltNames do not match: existing={old_sans:?}, new={sans:?}"
+        )));
+    }
+    Ok(())
 }
 
 /// Topic `name` as it is now, with `configs` as its overrides.

@@ -105,11 +105,17 @@ struct Loaded {
     stamps: (Stamp, Stamp),
     /// The files and stamps of the last failed load, so a broken file
     /// (or a dynamic setting naming one) is reported once.
-    failed: Option<(Paths, (Stamp, Stamp))>,
+    failed: Option<(Wanted, (Stamp, Stamp))>,
 }
 
-/// (keystore, truststore) file names.
-type Paths = (PathBuf, Option<PathBuf>);
+/// What the settings in force name: the keystore, its key's password
+/// and the truststore. A change of any of them rebuilds the config.
+#[derive(Clone, PartialEq, Eq)]
+struct Wanted {
+    keystore: PathBuf,
+    key_password: Option<String>,
+    truststore: Option<PathBuf>,
+}
 
 /// The stamps of a keystore and an optional truststore.
 fn stamps_of(keystore: &Path, truststore: Option<&Path>) -> (Stamp, Stamp) {
@@ -248,17 +254,19 @@ impl std::fmt::Debug for TlsContext {
     }
 }
 
-/// The (keystore, truststore) files `settings` name for `listener`.
-fn paths_in(settings: &Settings, listener: Option<&str>) -> Paths {
+/// The files (and key password) `settings` name for `listener`.
+fn wanted_in(settings: &Settings, listener: Option<&str>) -> Wanted {
     let get = |name: &str| match listener {
         Some(l) => settings.get_for_listener(l, name),
         None => settings.get(name),
     };
     let truststore = get("ssl.truststore.location");
-    (
-        PathBuf::from(get("ssl.keystore.location").trim()),
-        (!truststore.trim().is_empty()).then(|| PathBuf::from(truststore.trim())),
-    )
+    let key_password = get("ssl.key.password");
+    Wanted {
+        keystore: PathBuf::from(get("ssl.keystore.location").trim()),
+        key_password: (!key_password.is_empty()).then_some(key_password),
+        truststore: (!truststore.trim().is_empty()).then(|| PathBuf::from(truststore.trim())),
+    }
 }
 
 /// The subject (RFC 2253) and subject alternative names of the first
@@ -410,19 +418,23 @@ impl TlsContext {
     /// changed since it was built, or if `settings` (the broker's
     /// settings in force, dynamic ones included) now name other files
     /// (`listener.name.<l>.ssl.keystore.location` changed at run time,
-    /// Kafka's way to rotate a listener's certificate). A file that
+    /// Kafka's way to rotate a listener's certificate) or another key
+    /// password (`listener.name.<l>.ssl.key.password`). A file that
     /// cannot be loaded leaves the current certificate in use.
     pub fn current(&self, settings: &Settings) -> Arc<rustls::ServerConfig> {
-        let paths = paths_in(settings, self.listener.as_deref());
+        let wanted = wanted_in(settings, self.listener.as_deref());
         // Two `stat` calls per new connection; a build only on a change.
-        let now = stamps_of(&paths.0, paths.1.as_deref());
+        let now = stamps_of(&wanted.keystore, wanted.truststore.as_deref());
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        let moved = paths.0 != loaded.source.keystore || paths.1 != loaded.source.truststore;
-        let attempt = (paths, now);
+        let moved = wanted.keystore != loaded.source.keystore
+            || wanted.truststore != loaded.source.truststore
+            || wanted.key_password != loaded.source.key_password;
+        let attempt = (wanted, now);
         if (moved || now != loaded.stamps) && loaded.failed.as_ref() != Some(&attempt) {
             let candidate = Source {
-                keystore: attempt.0.0.clone(),
-                truststore: attempt.0.1.clone(),
+                keystore: attempt.0.keystore.clone(),
+                key_password: attempt.0.key_password.clone(),
+                truststore: attempt.0.truststore.clone(),
                 ..loaded.source.clone()
             };
             match candidate.build() {

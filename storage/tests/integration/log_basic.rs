@@ -837,3 +837,37 @@ fn compaction_lags() {
         let _ = std::fs::remove_dir_all(&dir2);
     });
 }
+
+/// `max.message.bytes` may exceed `segment.bytes` (Kafka's configs allow
+/// it); a new batch larger than a segment is refused on its own, and a
+/// follower still copies one its leader took.
+#[test]
+fn a_batch_larger_than_a_segment_is_refused_on_append_only() {
+    let dir = test_dir("segfit");
+    run(async {
+        let config = LogConfig::default()
+            .with_props([("segment.bytes", "4096"), ("max.message.bytes", "1048588")])
+            .unwrap();
+        let log = Log::open(&dir, config).await.unwrap();
+        let big = batch_for(0, 10, 1000);
+        assert!(big.len() > 4096);
+        match log.append(BytesMut::from(&big[..]), 1, None).await {
+            Err(StorageError::BatchLargerThanSegment {
+                size,
+                segment_bytes: 4096,
+            }) => assert_eq!(size, big.len()),
+            other => panic!("expected BatchLargerThanSegment, got {other:?}"),
+        }
+        assert_eq!(log.log_end_offset(), 0);
+        let small = batch_for(1, 2, 100);
+        log.append(BytesMut::from(&small[..]), 1, None)
+            .await
+            .unwrap();
+        // A follower's copy of a leader's batch (stamped at offset 2).
+        let copied = stamped(&big, 2, 1);
+        log.append_replicated(copied).await.unwrap();
+        assert_eq!(log.log_end_offset(), 12);
+        let got = read_all(&log, 0).await;
+        assert_eq!(got.len(), 2);
+    });
+}
