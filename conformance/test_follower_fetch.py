@@ -552,6 +552,12 @@ def test_kafkajs_consumer_with_rack_id_reads_from_its_follower(racked):
     values = [b"js%03d" % i for i in range(100)]
     topic, leader, f = _replicated_topic(c, "ffjs", values)
     F = c.node(f)
+    # What this test is about is kafkajs following the leader's pointer,
+    # so it starts once the leader gives one to a consumer in F's rack.
+    harness.wait_until(
+        lambda: _raw_fetch(c.node(leader), topic, 0, version=12,
+                           rack_id=F.rack)["PreferredReadReplica"] == f,
+        timeout=15, interval=0.2, what="the leader to point zone %s at broker %d" % (F.rack, f))
     reads0 = _counter(F, "fetch_follower_reads_total")
     res = clients.kafkajs("group", {
         "brokers": [n.bootstrap for n in c.nodes.values()], "topic": topic,

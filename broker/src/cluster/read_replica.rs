@@ -94,15 +94,25 @@ pub fn preferred_read_replica(
     if in_rack.is_empty() {
         return None;
     }
-    let ends: BTreeMap<i32, i64> = p.follower_end_offsets()?;
-    let isr = p.in_sync_replicas(super::leadership::REPLICA_LAG_MAX)?;
+    // Why a follower in the consumer's rack is passed over is logged at
+    // debug level: a consumer reading from the leader where a follower was
+    // expected is otherwise hard to explain after the fact.
+    let Some(ends): Option<BTreeMap<i32, i64>> = p.follower_end_offsets() else {
+        tracing::debug!(topic = %p.topic, partition = p.index, "follower fetch: read from the leader: follower positions unknown");
+        return None;
+    };
+    let Some(isr) = p.in_sync_replicas(super::leadership::REPLICA_LAG_MAX) else {
+        tracing::debug!(topic = %p.topic, partition = p.index, "follower fetch: read from the leader: in-sync set unknown");
+        return None;
+    };
     let leader = Candidate {
         id: node_id,
         rack: rack_of(node_id).map(str::to_string),
         end_offset: p.log.log_end_offset(),
     };
     let followers: Vec<Candidate> = in_rack
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|id| isr.contains(id))
         .filter_map(|id| {
             let end = *ends.get(&id)?;
@@ -113,6 +123,18 @@ pub fn preferred_read_replica(
             })
         })
         .collect();
+    if followers.is_empty() {
+        tracing::debug!(
+            topic = %p.topic,
+            partition = p.index,
+            rack = %site.rack,
+            ?in_rack,
+            ?isr,
+            ?ends,
+            fetch_offset,
+            "follower fetch: read from the leader: no follower in the rack is in sync and at the fetch offset"
+        );
+    }
     let chosen = choose(&site.rack, &leader, &followers);
     (chosen != node_id).then_some(chosen)
 }
