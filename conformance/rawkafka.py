@@ -276,10 +276,13 @@ class ConnectionClosed(Exception):
 class KafkaConn:
     """One TCP connection speaking Kafka frames (blocking, with timeouts)."""
 
-    def __init__(self, addr, timeout=10.0, client_id="tidemark-conformance"):
+    def __init__(self, addr, timeout=10.0, client_id="tidemark-conformance", source=None):
+        """`source`: the local address to connect from (any loopback
+        address, 127.0.0.2..., stands for another client host)."""
         host, port = addr.rsplit(":", 1)
         self.addr = addr
-        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.sock.settimeout(timeout)
         self.client_id = client_id
         self.correlation = 0

@@ -561,13 +561,14 @@ def test_dynamic_configs_per_broker_and_cluster_wide_survive_a_restart(broker_fa
     assert (e.value, e.source) == ("1", DEFAULT_CONFIG)
 
 
-def _open_until_refused(b, most):
-    """Opens connections, each answering ApiVersions, until one is closed
-    at accept (or `most` are open). Returns the open ones."""
+def _open_until_refused(b, most, source=None):
+    """Opens connections (from the local address `source`), each
+    answering ApiVersions, until one is closed at accept (or `most` are
+    open). Returns the open ones."""
     conns = []
     for _ in range(most):
         try:
-            c = KafkaConn(b.bootstrap, timeout=5.0)
+            c = KafkaConn(b.bootstrap, timeout=5.0, source=source)
         except OSError:
             break
         try:
@@ -609,6 +610,66 @@ def test_max_connections_is_dynamic(broker_factory):
     harness.wait_until(lambda: _try_alter(b, "", [("max.connections", 1, None)]) == (0, None),
                        timeout=10, what="an admin connection is accepted again")
     assert _count_and_close(_open_until_refused(b, 20)) == 20
+
+
+def test_connections_per_ip_and_per_listener_are_limited_as_in_kafka(broker_factory):
+    """`max.connections.per.ip` and `max.connections.per.ip.overrides`
+    (host:count, IP addresses or names) bound the connections of one
+    client address, and `listener.name.<l>.max.connections` those of one
+    listener, as Kafka's ConnectionQuotas do; all change at run time, and
+    other addresses keep their own limit. Bad values are refused."""
+    b = broker_factory(dict(BROKER_SETTINGS))
+    # Cluster-wide (Kafka's update mode for both): two per address.
+    assert raw_alter(b, "", [("max.connections.per.ip", 0, "2")]) == (0, None)
+    held = harness.wait_until(lambda: _exactly(_open_until_refused(b, 6, source="127.0.0.1"), 2), timeout=10,
+                              what="exactly two connections from 127.0.0.1")
+    try:
+        # Another address is not held back by 127.0.0.1's connections.
+        assert _count_and_close(_open_until_refused(b, 6, source="127.0.0.2")) == 2
+        for c in held:
+            c.api_versions()
+    finally:
+        _count_and_close(held)
+    # An override for 127.0.0.2 (by address), and one by name.
+    harness.wait_until(
+        lambda: _try_alter(b, "", [("max.connections.per.ip.overrides", 0,
+                                    "127.0.0.2:4,localhost:3")]) == (0, None),
+        timeout=10, what="an admin connection is accepted again")
+    harness.wait_until(lambda: _count_and_close(_open_until_refused(b, 8, source="127.0.0.2")) == 4,
+                       timeout=10, what="four from 127.0.0.2")
+    harness.wait_until(lambda: _count_and_close(_open_until_refused(b, 8, source="127.0.0.1")) == 3,
+                       timeout=10, what="three from localhost")
+    assert _count_and_close(_open_until_refused(b, 8, source="127.0.0.3")) == 2
+    # Kafka's checks: host:count pairs, and 0 only with overrides.
+    for configs in ([("max.connections.per.ip.overrides", 0, "127.0.0.2")],
+                    [("max.connections.per.ip.overrides", 0, "127.0.0.2:many")],
+                    [("max.connections.per.ip.overrides", 0, "bad host:1")],
+                    [("max.connections.per.ip.overrides", 0, ""),
+                     ("max.connections.per.ip", 0, "0")]):
+        code, msg = harness.wait_until(lambda: _try_alter(b, "", configs), timeout=10,
+                                       what="an admin connection")
+        assert code == rawkafka.INVALID_CONFIG, (configs, code, msg)
+    harness.wait_until(
+        lambda: _try_alter(b, "", [("max.connections.per.ip", 1, None),
+                                   ("max.connections.per.ip.overrides", 1, None)]) == (0, None),
+        timeout=10, what="an admin connection is accepted again")
+    # One listener's own limit, per broker and as the cluster-wide default.
+    key = "listener.name.plaintext.max.connections"
+    assert raw_alter(b, str(b.node_id), [(key, 0, "3")]) == (0, None)
+    harness.wait_until(lambda: _count_and_close(_open_until_refused(b, 8, source="127.0.0.1")) == 3,
+                       timeout=10, what="three on the PLAINTEXT listener")
+    harness.wait_until(lambda: _try_alter(b, "", [(key, 0, "5")]) == (0, None),
+                       timeout=10, what="an admin connection is accepted again")
+    _, cfgs = raw_describe(b, [key])
+    got = {c["Name"]: c for c in cfgs}[key]
+    assert (got["Value"], got["ConfigSource"], got["ReadOnly"]) == ("3", DYNAMIC_BROKER, False), got
+    harness.wait_until(lambda: _try_alter(b, str(b.node_id), [(key, 1, None)]) == (0, None),
+                       timeout=10, what="an admin connection is accepted again")
+    harness.wait_until(lambda: _count_and_close(_open_until_refused(b, 8, source="127.0.0.1")) == 5,
+                       timeout=10, what="the cluster-wide five in force")
+    harness.wait_until(lambda: _try_alter(b, "", [(key, 1, None)]) == (0, None),
+                       timeout=10, what="an admin connection is accepted again")
+    assert _count_and_close(_open_until_refused(b, 12, source="127.0.0.1")) == 12
 
 
 def test_a_broker_config_change_reopens_only_the_topics_it_concerns(broker_factory):

@@ -110,8 +110,10 @@ def test_refused_per_listener_settings(pki):
 
     refused({"listener.name.externl.ssl.keystore.location": str(pki.server[2])},
             "no listener of that name")
-    refused({"listener.name.ssl.max.connections": "10"},
+    refused({"listener.name.ssl.num.network.threads": "10"},
             "takes only these settings per listener")
+    refused({"listener.name.ssl.max.connections": "0"},
+            "listener.name.ssl.max.connections")
     refused({"listener.name.ssl.scram-sha-256.sasl.jaas.config":
              "org.apache.kafka.common.security.scram.ScramLoginModule required;"},
             "JAAS configs have no meaning here")

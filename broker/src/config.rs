@@ -316,6 +316,7 @@ impl BrokerConfig {
                 .ok_or_else(|| ConfigError::SetSyntax(item.clone()))?;
             settings.set_static(k.trim(), v)?;
         }
+        settings.check_combinations()?;
 
         let kafka_addr_flag = cli.kafka_addr.or(file.kafka_addr);
         let advertise_flag = cli.advertise_kafka_addr.or(file.advertise_kafka_addr);

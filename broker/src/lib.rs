@@ -32,6 +32,7 @@ pub mod client_metrics;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod connection_limits;
 pub mod disk_space;
 pub mod fetch_session;
 pub mod group_config;
@@ -64,8 +65,10 @@ pub struct BrokerContext {
     pub supported: kafka_protocol::SupportedApis,
     /// Set when shutdown starts: stop accepting, finish what is in flight.
     pub shutting_down: AtomicBool,
-    /// Open client connections (bounded by `max.connections`).
-    pub connections: AtomicUsize,
+    /// Open client connections, in all, per listener and per address
+    /// (bounded by `max.connections`, its per-listener form and
+    /// `max.connections.per.ip`; see `connection_limits`).
+    pub connections: std::sync::Arc<connection_limits::ConnectionCounts>,
     /// Bytes of produce requests currently held (bounded by
     /// `queued.max.request.bytes`; past it, connections stop reading).
     pub inflight_produce_bytes: AtomicI64,

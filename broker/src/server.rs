@@ -140,7 +140,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     let ctx = Arc::new(BrokerContext {
         supported: crate::apis::supported(),
         shutting_down: AtomicBool::new(false),
-        connections: AtomicUsize::new(0),
+        connections: Default::default(),
         inflight_produce_bytes: AtomicI64::new(0),
         inflight_requests: AtomicUsize::new(0),
         metadata_caught_up: AtomicBool::new(false),
@@ -477,14 +477,24 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
         };
         match accepted {
             Ok((stream, peer)) => {
-                // Read at each accept: the setting is dynamic.
-                let max = shard.metadata().settings.i32("max.connections").max(1) as usize;
-                if shard.ctx.connections.fetch_add(1, Ordering::Relaxed) >= max {
-                    shard.ctx.connections.fetch_sub(1, Ordering::Relaxed);
-                    warn!(%peer, max, "connection refused: max.connections reached");
-                    drop(stream);
-                    continue;
-                }
+                // Read at each accept: the limits are dynamic.
+                let limits = crate::connection_limits::Limits::of(
+                    &shard.metadata().settings,
+                    &listener.name,
+                    peer.ip(),
+                );
+                let slot = match shard
+                    .ctx
+                    .connections
+                    .admit(limits, &listener.name, peer.ip())
+                {
+                    Ok(slot) => slot,
+                    Err(refusal) => {
+                        info!(%peer, listener = %name, "connection refused: {refusal}");
+                        drop(stream);
+                        continue;
+                    }
+                };
                 let throttle_ms = crate::quotas::hooks::connection_throttle_ms(&shard, peer.ip());
                 if throttle_ms > 0 {
                     // Kafka's ConnectionQuotas: a connection over its
@@ -497,7 +507,7 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                             _ = s.stopping() => {},
                         }
                         drop(stream);
-                        s.ctx.connections.fetch_sub(1, Ordering::Relaxed);
+                        drop(slot);
                     });
                     debug!(%peer, throttle_ms, "connection over connection_creation_rate: closed after the throttle time");
                     continue;
@@ -531,7 +541,7 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                             serve_tls(&s, stream, peer, name, protocol.sasl()).await
                         }
                     }
-                    s.ctx.connections.fetch_sub(1, Ordering::Relaxed);
+                    drop(slot);
                     crate::metrics::record::connection_closed(&listener_name);
                 });
             }

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 mod kafka_broker;
 
 pub use kafka_broker::{
-    KAFKA_BROKER_CONFIGS, KafkaBrokerConfig, KafkaType, LISTENER_ONLY_SECURITY_CONFIGS, UpdateMode,
-    kafka_broker_config,
+    KAFKA_BROKER_CONFIGS, KafkaBrokerConfig, KafkaType, LISTENER_ONLY_SECURITY_CONFIGS,
+    OVERRIDES_MAX, UpdateMode, kafka_broker_config, parse_ip_overrides,
 };
 
 /// The type of a setting's value, as DescribeConfigs reports it.
@@ -1392,6 +1392,7 @@ pub const PER_LISTENER_SETTINGS: &[&str] = &[
     "ssl.key.password",
     "sasl.enabled.mechanisms",
     "connections.max.reauth.ms",
+    "max.connections",
 ];
 
 /// The per-listener settings that can change at run time, per broker
@@ -1405,7 +1406,13 @@ pub const DYNAMIC_PER_LISTENER_SETTINGS: &[&str] = &[
     "ssl.truststore.type",
     "ssl.truststore.location",
     "ssl.key.password",
+    "max.connections",
 ];
+
+/// The per-listener settings that also have a cluster-wide default
+/// (Kafka's `DynamicBrokerConfig.ClusterLevelListenerConfigs`); the
+/// others are per broker.
+pub const CLUSTER_LEVEL_LISTENER_SETTINGS: &[&str] = &["max.connections"];
 
 /// `listener.name.<listener>.<setting>` split into (listener, setting),
 /// the listener as written.
@@ -1484,8 +1491,20 @@ impl Settings {
         let mut probe = Settings::default();
         probe.set_dynamic(name, value)?;
         // A listener's certificate files are per broker, as in Kafka.
-        if listener_prefixed(name).is_some() {
-            return Err(SettingError::PerBrokerOnly(name.to_string()));
+        if let Some((listener, setting)) = listener_prefixed(name) {
+            if !CLUSTER_LEVEL_LISTENER_SETTINGS.contains(&setting) {
+                return Err(SettingError::PerBrokerOnly(name.to_string()));
+            }
+            let key = listener_key(listener, setting);
+            match value {
+                Some(v) => {
+                    self.dynamic_defaults.insert(key, v.trim().to_string());
+                }
+                None => {
+                    self.dynamic_defaults.remove(&key);
+                }
+            }
+            return Ok(());
         }
         // Kafka's per-broker configs (its update mode "per-broker") have
         // no cluster-wide default. Tidemark's own settings keep their own
@@ -1580,13 +1599,43 @@ impl Settings {
         &self.dynamics
     }
 
-    /// These settings with this broker's dynamic ones replaced: a change
-    /// as it would be, checked before it is made.
-    pub fn with_dynamics(&self, dynamics: BTreeMap<String, String>) -> Settings {
-        Settings {
-            dynamics,
-            ..self.clone()
+    /// These settings with this broker's dynamic ones (or, with
+    /// `cluster_default`, the cluster-wide defaults) replaced: a change as
+    /// it would be, checked before it is made.
+    pub fn with_dynamics(
+        &self,
+        dynamics: BTreeMap<String, String>,
+        cluster_default: bool,
+    ) -> Settings {
+        if cluster_default {
+            Settings {
+                dynamic_defaults: dynamics,
+                ..self.clone()
+            }
+        } else {
+            Settings {
+                dynamics,
+                ..self.clone()
+            }
         }
+    }
+
+    /// Checks that hold between broker settings (Kafka's
+    /// `KafkaConfig.validateValues`), on the values in force.
+    pub fn check_combinations(&self) -> Result<(), SettingError> {
+        if self.get("max.connections.per.ip").trim() == "0"
+            && self
+                .get("max.connections.per.ip.overrides")
+                .trim()
+                .is_empty()
+        {
+            return Err(invalid(
+                "max.connections.per.ip",
+                "0",
+                "max.connections.per.ip can be set to zero only if max.connections.per.ip.overrides property is set.",
+            ));
+        }
+        Ok(())
     }
 
     /// The value in force and where it came from (a Kafka config Tidemark
@@ -1625,12 +1674,14 @@ impl Settings {
     }
 
     /// The value of `name` for `listener`: its `listener.name.<l>.` value
-    /// if one is set (only [`PER_LISTENER_SETTINGS`] can be), else the
+    /// if one is set (only [`PER_LISTENER_SETTINGS`] can be; this broker's
+    /// dynamic value, the cluster-wide default, the static one), else the
     /// broker's.
     pub fn get_for_listener(&self, listener: &str, name: &str) -> String {
         let key = listener_key(listener, name);
         self.dynamics
             .get(&key)
+            .or_else(|| self.dynamic_defaults.get(&key))
             .or_else(|| self.statics.get(&key))
             .cloned()
             .unwrap_or_else(|| self.get(name))
@@ -1644,18 +1695,20 @@ impl Settings {
     }
 
     /// Every per-listener setting in force, as (key, value, where it
-    /// came from): a dynamic value, else the static one.
+    /// came from): this broker's dynamic value, else the cluster-wide
+    /// default, else the static one.
     pub fn listener_settings(&self) -> Vec<(String, String, Source)> {
         let mut out: BTreeMap<&String, (&String, Source)> = self
             .listener_statics()
             .map(|(k, v)| (k, (v, Source::Static)))
             .collect();
-        for (k, v) in self
-            .dynamics
-            .iter()
-            .filter(|(k, _)| listener_prefixed(k).is_some())
-        {
-            out.insert(k, (v, Source::Dynamic));
+        for (layer, src) in [
+            (&self.dynamic_defaults, Source::DynamicDefault),
+            (&self.dynamics, Source::Dynamic),
+        ] {
+            for (k, v) in layer.iter().filter(|(k, _)| listener_prefixed(k).is_some()) {
+                out.insert(k, (v, src));
+            }
         }
         out.into_iter()
             .map(|(k, (v, src))| (k.clone(), v.clone(), src))

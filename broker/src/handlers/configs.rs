@@ -462,8 +462,11 @@ fn validate_broker_dynamics(
     // A listener's certificate settings are checked together, as they
     // will be after the change (a new encrypted key comes with its
     // password in the same request).
+    let after = now.with_dynamics(dynamics.clone(), cluster_default);
+    after
+        .check_combinations()
+        .map_err(|e| (ErrorCode::InvalidConfig, e.to_string()))?;
     if !cluster_default {
-        let after = now.with_dynamics(dynamics.clone());
         let listeners: std::collections::BTreeSet<String> = now
             .dynamics()
             .keys()

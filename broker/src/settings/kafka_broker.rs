@@ -10,6 +10,7 @@
 //! `BROKER_SETTINGS` is Tidemark's own setting and keeps its own row
 //! there (type, default, dynamic flag, doc).
 
+use std::net::IpAddr;
 use std::sync::LazyLock;
 
 use super::{SettingError, ValueType, invalid};
@@ -116,6 +117,44 @@ pub const LISTENER_ONLY_SECURITY_CONFIGS: &[&str] = &[
     "ssl.truststore.certificates",
 ];
 
+/// The most entries `max.connections.per.ip.overrides` may hold (a
+/// bound on the work of parsing and resolving it).
+pub const OVERRIDES_MAX: usize = 1024;
+
+/// `max.connections.per.ip.overrides` as written: `host:count` pairs
+/// separated by commas (Kafka's format; the count after the last `:`,
+/// so an IPv6 address may be written as it is). Hosts are IP addresses
+/// or names; checked, not resolved.
+pub fn parse_ip_overrides(text: &str) -> Result<Vec<(&str, usize)>, String> {
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (host, count) = item
+            .rsplit_once(':')
+            .ok_or_else(|| format!("'{item}' is not host:count"))?;
+        let host = host.trim();
+        let count: usize = count
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{item}': the count is not a non-negative integer"))?;
+        if host.parse::<IpAddr>().is_err() && !valid_host_name(host) {
+            return Err(format!("'{host}' is not an IP address or a host name"));
+        }
+        out.push((host, count));
+    }
+    if out.len() > OVERRIDES_MAX {
+        return Err(format!("more than {OVERRIDES_MAX} overrides"));
+    }
+    Ok(out)
+}
+
+/// Kafka's `Utils.validHostPattern` for names: letters, digits, `-`,
+/// `.` and `_`, starting with a letter or digit.
+fn valid_host_name(host: &str) -> bool {
+    let mut chars = host.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+}
+
 static TABLE: &str = include_str!("kafka_broker.tsv");
 
 /// The table, parsed once. A malformed row is a build-time mistake in the
@@ -156,6 +195,9 @@ impl KafkaBrokerConfig {
     /// the validator (range, allowed strings, non-empty).
     pub fn validate(&self, value: &str) -> Result<(), SettingError> {
         let (name, v) = (self.name, value.trim());
+        if name == "max.connections.per.ip.overrides" {
+            parse_ip_overrides(v).map_err(|why| invalid(name, value, why))?;
+        }
         let number: Option<f64> = match self.ty {
             KafkaType::Boolean => {
                 if !v.eq_ignore_ascii_case("true") && !v.eq_ignore_ascii_case("false") {
@@ -251,6 +293,25 @@ impl KafkaBrokerConfig {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn overrides_parse_as_kafka_writes_them() {
+        assert_eq!(
+            parse_ip_overrides("hostName:100, 127.0.0.1:200,::1:3").unwrap(),
+            vec![("hostName", 100), ("127.0.0.1", 200), ("::1", 3)]
+        );
+        assert_eq!(parse_ip_overrides("").unwrap(), vec![]);
+        for bad in [
+            "127.0.0.1",
+            "127.0.0.1:x",
+            "host:-1",
+            ":5",
+            "bad host:1",
+            "-x:1",
+        ] {
+            assert!(parse_ip_overrides(bad).is_err(), "{bad}");
+        }
+    }
+
     use super::*;
     use crate::settings::{BROKER_SETTINGS, broker_setting};
 
