@@ -672,6 +672,36 @@ def test_connections_per_ip_and_per_listener_are_limited_as_in_kafka(broker_fact
     assert _count_and_close(_open_until_refused(b, 12, source="127.0.0.1")) == 12
 
 
+def _timed_connections(b, n):
+    """Opens n connections one after the other, each answering
+    ApiVersions; returns (how many were served, seconds taken)."""
+    t0 = time.monotonic()
+    conns = _open_until_refused(b, n)
+    took = time.monotonic() - t0
+    return _count_and_close(conns), took
+
+
+def test_connection_creation_rate_slows_accepts_as_in_kafka(broker_factory):
+    """KIP-612: `max.connection.creation.rate` (cluster-wide) and
+    `listener.name.<l>.max.connection.creation.rate` (per broker here)
+    bound new connections per second; past them the acceptor waits, so
+    connections are served late, never refused. The rate is measured over
+    quota.window.num one-second windows, so with 1/s the first ten of a
+    burst pass and each later one waits about a second."""
+    b = broker_factory(dict(BROKER_SETTINGS))
+    for resource, key in (("", "max.connection.creation.rate"),
+                          (str(b.node_id), "listener.name.plaintext.max.connection.creation.rate")):
+        assert raw_alter(b, resource, [(key, 0, "1")]) == (0, None)
+        served, took = _timed_connections(b, 14)
+        assert served == 14, (key, served)
+        assert took >= 2.0, (key, took)
+        assert raw_alter(b, resource, [(key, 1, None)]) == (0, None)
+    # Without a limit nothing waits: the same burst is served at once.
+    served, took = _timed_connections(b, 14)
+    assert served == 14
+    assert took < 2.0, took
+
+
 def test_a_broker_config_change_reopens_only_the_topics_it_concerns(broker_factory):
     """A dynamic broker config that no topic config follows reopens no
     partition; a broker default that topics follow reopens those topics

@@ -495,6 +495,16 @@ async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener
                         continue;
                     }
                 };
+                // KIP-612: over the broker's or the listener's connection
+                // rate, this shard's acceptor waits before serving it.
+                let wait_ms = crate::quotas::hooks::accept_throttle_ms(&shard, &listener.name);
+                if wait_ms > 0 {
+                    debug!(%peer, wait_ms, "max.connection.creation.rate reached: accepting waits");
+                    monoio::select! {
+                        _ = monoio::time::sleep(Duration::from_millis(wait_ms as u64)) => {},
+                        _ = shard.stopping() => break,
+                    }
+                }
                 let throttle_ms = crate::quotas::hooks::connection_throttle_ms(&shard, peer.ip());
                 if throttle_ms > 0 {
                     // Kafka's ConnectionQuotas: a connection over its

@@ -393,7 +393,14 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         Int,
         "2147483647",
         true,
-        "Connections accepted at once (all listeners of this broker); more are closed at accept. Dynamic, as in Kafka: a change applies to the next connection accepted, and connections already open stay."
+        "Connections accepted at once (all listeners of this broker); more are closed at accept. Dynamic, as in Kafka: a change applies to the next connection accepted, and connections already open stay. Per listener: listener.name.<l>.max.connections."
+    ),
+    b!(
+        "max.connection.creation.rate",
+        Int,
+        "2147483647",
+        true,
+        "New connections per second the broker accepts (KIP-612), measured over quota.window.num windows of quota.window.size.seconds; past it the listener's acceptor on each shard waits (at most one window) before serving the next connection, so clients see a slow connect, not a refusal. Per listener: listener.name.<l>.max.connection.creation.rate; the broker's and the listener's limits both apply."
     ),
     b!(
         "queued.max.request.bytes",
@@ -1393,6 +1400,7 @@ pub const PER_LISTENER_SETTINGS: &[&str] = &[
     "sasl.enabled.mechanisms",
     "connections.max.reauth.ms",
     "max.connections",
+    "max.connection.creation.rate",
 ];
 
 /// The per-listener settings that can change at run time, per broker
@@ -1407,12 +1415,14 @@ pub const DYNAMIC_PER_LISTENER_SETTINGS: &[&str] = &[
     "ssl.truststore.location",
     "ssl.key.password",
     "max.connections",
+    "max.connection.creation.rate",
 ];
 
 /// The per-listener settings that also have a cluster-wide default
 /// (Kafka's `DynamicBrokerConfig.ClusterLevelListenerConfigs`); the
 /// others are per broker.
-pub const CLUSTER_LEVEL_LISTENER_SETTINGS: &[&str] = &["max.connections"];
+pub const CLUSTER_LEVEL_LISTENER_SETTINGS: &[&str] =
+    &["max.connections", "max.connection.creation.rate"];
 
 /// `listener.name.<listener>.<setting>` split into (listener, setting),
 /// the listener as written.

@@ -157,6 +157,33 @@ pub fn connection_throttle_ms(shard: &Shard, ip: std::net::IpAddr) -> i64 {
         .min(cfg.window_ms)
 }
 
+/// A new connection on `listener`: how long its shard's acceptor waits
+/// before serving it under `max.connection.creation.rate` (the broker's)
+/// and `listener.name.<l>.max.connection.creation.rate` (0: at once).
+/// Bounded by one sample window, as Kafka's `ConnectionQuotas`.
+pub fn accept_throttle_ms(shard: &Shard, listener: &str) -> i64 {
+    let meta = shard.metadata();
+    // Kafka's default, Int.MaxValue, is no limit.
+    let bound = |v: String| {
+        let n = v.trim().parse::<i64>().unwrap_or(i64::from(i32::MAX));
+        (n < i64::from(i32::MAX)).then_some(n as f64)
+    };
+    let broker = bound(meta.settings.get("max.connection.creation.rate"));
+    let on_listener = bound(
+        meta.settings
+            .get_for_listener(listener, "max.connection.creation.rate"),
+    );
+    if broker.is_none() && on_listener.is_none() {
+        return 0;
+    }
+    let cfg = manager::window_config(&meta.settings);
+    shard
+        .ctx
+        .quotas
+        .accept_throttle_ms(cfg, listener, broker, on_listener)
+        .min(cfg.window_ms)
+}
+
 /// Runs `f` and measures the time spent inside its polls (not the time
 /// it waited on disk or peers): the request time `request_percentage`
 /// counts, as a Kafka request handler thread's busy time.

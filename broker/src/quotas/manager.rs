@@ -93,6 +93,9 @@ fn touch<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Sensor>, key: K, now: i64
 struct State {
     rates: HashMap<(QuotaType, SensorKey), Sensor>,
     connections: HashMap<IpAddr, Sensor>,
+    /// New connections, broker-wide (`None`) and per listener name
+    /// (`max.connection.creation.rate`; listeners are few, so unswept).
+    accepts: HashMap<Option<String>, Sensor>,
     throttles: HashMap<(String, QuotaType), ThrottleTotals>,
 }
 
@@ -271,6 +274,36 @@ impl QuotaManager {
             s.rate.record(cfg, -1.0, now);
         }
         t
+    }
+
+    /// A new connection on `listener` (KIP-612's connection rate limits):
+    /// recorded against the broker's and the listener's
+    /// `max.connection.creation.rate` (`None`: no limit, not recorded);
+    /// answers how long the acceptor waits before serving it (0: at once;
+    /// the connection counts either way, as in Kafka).
+    pub fn accept_throttle_ms(
+        &self,
+        cfg: WindowConfig,
+        listener: &str,
+        broker_bound: Option<f64>,
+        listener_bound: Option<f64>,
+    ) -> i64 {
+        if broker_bound.is_none() && listener_bound.is_none() {
+            return 0;
+        }
+        let now = self.now_ms();
+        let mut st = self.lock();
+        let mut wait = 0;
+        for (key, bound) in [
+            (None, broker_bound),
+            (Some(listener.to_string()), listener_bound),
+        ] {
+            if let Some(bound) = bound {
+                let s = touch(&mut st.accepts, key, now);
+                wait = wait.max(s.rate.record_and_throttle_ms(cfg, 1.0, bound, now));
+            }
+        }
+        wait
     }
 
     /// Notes a throttle time given to `client_id` (for metrics).
