@@ -9,6 +9,7 @@ refused with Kafka's errors and messages; PASSWORD configs are sensitive.
 Where Tidemark has its own setting of a Kafka name, its own rules stand
 (listed below with the reason), as the topic configs' precedent."""
 
+import os
 import time
 
 import pytest
@@ -700,6 +701,102 @@ def test_connection_creation_rate_slows_accepts_as_in_kafka(broker_factory):
     served, took = _timed_connections(b, 14)
     assert served == 14
     assert took < 2.0, took
+
+
+def test_idle_connections_are_closed_after_connections_max_idle_ms(broker_factory):
+    """`connections.max.idle.ms` (read-only, as in Kafka): a connection
+    with nothing read, written or in flight for that long is closed; one
+    in use stays, and one whose request is still waiting (a long-poll
+    fetch longer than the limit) gets its answer and stays."""
+    b = broker_factory(dict(BROKER_SETTINGS, **{"connections.max.idle.ms": "1000"}))
+    topic = harness.unique_topic("idle")
+    rawkafka.ensure_topic(b.bootstrap, topic, 1)
+    with KafkaConn(b.bootstrap) as poll:
+        poll.api_versions()
+        t0 = time.monotonic()
+        part, _ = poll.fetch(topic, 0, 0, max_wait_ms=2500)
+        assert part["ErrorCode"] == 0 and time.monotonic() - t0 >= 2.0, part
+        poll.api_versions()
+    idle, busy = KafkaConn(b.bootstrap), KafkaConn(b.bootstrap)
+    try:
+        idle.api_versions()
+        busy.api_versions()
+        for _ in range(6):
+            time.sleep(0.4)
+            busy.api_versions()
+        with pytest.raises((OSError, ConnectionClosed)):
+            idle.api_versions()
+    finally:
+        idle.close()
+        busy.close()
+
+
+def test_offset_metadata_max_bytes_bounds_commit_metadata(broker_factory):
+    """`offset.metadata.max.bytes` (read-only, as in Kafka): a commit with
+    longer metadata gets OFFSET_METADATA_TOO_LARGE for that partition and
+    changes nothing; one at the limit is kept, metadata included."""
+    from confluent_kafka import Consumer, TopicPartition
+    b = broker_factory(dict(BROKER_SETTINGS, **{"offset.metadata.max.bytes": "100"}))
+    topic = harness.unique_topic("ommb")
+    group = "ommb-%d" % os.getpid()
+    rawkafka.ensure_topic(b.bootstrap, topic, 1)
+    with KafkaConn(b.bootstrap) as c:
+        c.api_versions()
+        v = min(c.pick(8), 9)
+
+        def commit(metadata, offset):
+            body = {"GroupId": group, "GenerationIdOrMemberEpoch": -1, "MemberId": "",
+                    "GroupInstanceId": None, "Topics": [{"Name": topic, "Partitions": [
+                        {"PartitionIndex": 0, "CommittedOffset": offset,
+                         "CommittedLeaderEpoch": -1, "CommittedMetadata": metadata}]}]}
+            return c.request(8, v, body)["Topics"][0]["Partitions"][0]["ErrorCode"]
+
+        assert commit("m" * 100, 5) == 0
+        assert commit("m" * 101, 6) == 12  # OFFSET_METADATA_TOO_LARGE
+    consumer = Consumer({"bootstrap.servers": b.bootstrap, "group.id": group})
+    try:
+        (tp,) = consumer.committed([TopicPartition(topic, 0)], timeout=30)
+        assert (tp.offset, tp.metadata) == (5, "m" * 100), (tp.offset, tp.metadata)
+    finally:
+        consumer.close()
+
+
+def test_delete_topic_enable_false_refuses_deletes(broker_factory):
+    """`delete.topic.enable=false` (read-only, as in Kafka): DeleteTopics
+    answers TOPIC_DELETION_DISABLED and the topic stays."""
+    from confluent_kafka import KafkaError, KafkaException
+    b = broker_factory(dict(BROKER_SETTINGS, **{"delete.topic.enable": "false"}))
+    topic = clients.confluent_create_topic(b.bootstrap, harness.unique_topic("nodelete"))
+    admin = clients.confluent_admin(b.bootstrap)
+    with pytest.raises(KafkaException) as e:
+        admin.delete_topics([topic], operation_timeout=30)[topic].result(timeout=30)
+    assert e.value.args[0].code() == KafkaError.TOPIC_DELETION_DISABLED, e.value.args[0]
+    assert topic in admin.list_topics(timeout=10).topics
+
+
+def test_fetch_max_bytes_bounds_a_fetch_response(broker_factory):
+    """`fetch.max.bytes` (read-only, as in Kafka) caps a fetch response
+    below the request's max_bytes; the first batch still goes out whole
+    (KIP-74), and a consumer reads everything in more fetches."""
+    b = broker_factory(dict(BROKER_SETTINGS, **{"fetch.max.bytes": "4096"}))
+    topic = clients.confluent_create_topic(b.bootstrap, harness.unique_topic("fetchmax"))
+    msgs = [{"key": b"k%d" % i, "value": b"%02d" % i + b"v" * 1498} for i in range(20)]
+    clients.confluent_produce(b.bootstrap, topic, msgs,
+                              conf={"batch.num.messages": 1, "linger.ms": 0})
+    with KafkaConn(b.bootstrap) as c:
+        c.api_versions()
+        part, _ = c.fetch(topic, 0, 0, max_bytes=10 << 20, partition_max_bytes=10 << 20)
+        assert part["ErrorCode"] == 0, part
+        batches = list(rawkafka.parse_batches(part["Records"]))
+        assert 1 <= len(batches) < 4 and len(part["Records"]) <= 4096, len(part["Records"])
+        # A first batch larger than the bound still comes whole.
+        big = [{"key": b"big", "value": b"B" * 6000}]
+        clients.confluent_produce(b.bootstrap, topic, big)
+        part, _ = c.fetch(topic, 0, 20)
+        (batch,) = list(rawkafka.parse_batches(part["Records"]))
+        assert [r["value"] for r in batch.records()] == [b"B" * 6000]
+    got = clients.confluent_consume(b.bootstrap, topic, [0], 21)
+    assert [m["value"][:2] for m in got[:20]] == [b"%02d" % i for i in range(20)]
 
 
 def test_a_broker_config_change_reopens_only_the_topics_it_concerns(broker_factory):

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import struct
+import time
 
 import pytest
 
@@ -198,6 +199,37 @@ def test_raw_sasl_state_machine(sasl_broker):
         assert handshake(c, "PLAIN")["ErrorCode"] == 34
         c.metadata([])
     sasl_broker.check_alive()
+
+
+def test_failed_authentication_closes_after_the_delay(pki):
+    """connection.failed.authentication.delay.ms (read-only, as in Kafka):
+    a wrong password is answered at once with SASL_AUTHENTICATION_FAILED
+    and the connection is closed that much later; a right one is not
+    delayed."""
+    b = SaslBroker({"ssl.keystore.location": str(pki.server[2]),
+                    "sasl.enabled.mechanisms": "PLAIN",
+                    "connection.failed.authentication.delay.ms": "1500"}, name="sasldelay")
+    b.start()
+    try:
+        addr = "127.0.0.1:%d" % b.sasl_port
+        with rawkafka.KafkaConn(addr, timeout=10) as c:
+            assert handshake(c, "PLAIN")["ErrorCode"] == 0
+            t0 = time.monotonic()
+            r = c.request(API_SASL_AUTHENTICATE, 2, {"AuthBytes": b"\0" + USER.encode() + b"\0nope"})
+            assert r["ErrorCode"] == 58, r
+            answered = time.monotonic() - t0
+            c.wait_closed(timeout=10)
+            closed = time.monotonic() - t0
+        assert answered < 1.0 and closed >= 1.2, (answered, closed)
+        with rawkafka.KafkaConn(addr, timeout=10) as c:
+            assert handshake(c, "PLAIN")["ErrorCode"] == 0
+            r = c.request(API_SASL_AUTHENTICATE, 2,
+                          {"AuthBytes": b"\0" + USER.encode() + b"\0" + PASSWORD.encode()})
+            assert r["ErrorCode"] == 0, r
+            c.metadata([])
+        b.check_alive()
+    finally:
+        b.close()
 
 
 def test_no_user_no_login(pki):

@@ -104,8 +104,14 @@ enum Close {
     Io(std::io::Error),
     FrameTooLarge(i64),
     Decode(DecodeError),
-    Unsupported { api: ApiKey, version: i16 },
+    Unsupported {
+        api: ApiKey,
+        version: i16,
+    },
     Sasl(String),
+    /// `connections.max.idle.ms` passed with nothing read, written or in
+    /// flight.
+    Idle(Duration),
     Stopping,
 }
 
@@ -123,6 +129,7 @@ impl std::fmt::Display for Close {
                 write!(f, "{} v{version} is not supported", api.name())
             }
             Close::Sasl(why) => write!(f, "SASL: {why}"),
+            Close::Idle(d) => write!(f, "idle for {} ms (connections.max.idle.ms)", d.as_millis()),
             Close::Stopping => write!(f, "broker is shutting down"),
         }
     }
@@ -165,16 +172,21 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
     let muted: Muted = Rc::new(Cell::new(None));
     let produce_held = Rc::new(ConnProduceBytes::default());
     let peer = conn.peer;
+    let activity = Rc::new(Activity::new());
     let (mut tx, mut rx) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
+    let writer_activity = activity.clone();
     let writer = monoio::spawn(async move {
         while let Some(pending) = rx.next().await {
-            match pending.await {
+            let answered = pending.await;
+            writer_activity.answered();
+            match answered {
                 Ok(Some(chunks)) => {
                     for c in chunks {
                         if wr.write_all(c).await.is_err() {
                             return;
                         }
                     }
+                    writer_activity.touch();
                 }
                 Ok(None) => {}
                 Err(_) => return,
@@ -182,6 +194,11 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
         }
         let _ = wr.shutdown().await;
     });
+    // Kafka's `connections.max.idle.ms` (negative: never; read at start).
+    // One watcher per connection, so the read loop arms no timer per read.
+    if let Ok(max_idle) = u64::try_from(shard.ctx.config.settings.i64("connections.max.idle.ms")) {
+        monoio::spawn(activity.clone().watch(Duration::from_millis(max_idle)));
+    }
 
     let max_frame = shard.ctx.config.settings.i64("socket.request.max.bytes");
     // Before SASL authentication frames are much smaller (Kafka's
@@ -219,6 +236,7 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
             let frame = buf.split_to(need).freeze().slice(4..);
             match start_request(&shard, frame, &mut conn, &mut sasl, &muted, &produce_held).await {
                 Ok((pending, close_after)) => {
+                    activity.started();
                     if tx.feed_pending(pending).await.is_err() {
                         break 'conn Close::Eof;
                     }
@@ -241,24 +259,116 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
         let read = monoio::select! {
             r = rd.read(buf) => r,
             _ = shard.stopping() => break Close::Stopping,
+            idle = activity.expired() => break Close::Idle(idle),
         };
         let (res, b) = read;
         buf = b;
         match res {
             Ok(0) => break Close::Eof,
-            Ok(_) => {}
+            Ok(_) => activity.touch(),
             Err(e) => break Close::Io(e),
         }
     };
     match &close {
-        Close::Eof | Close::Stopping | Close::Io(_) => {
+        Close::Eof | Close::Stopping | Close::Io(_) | Close::Idle(_) => {
             debug!(%peer, reason = %close, "connection closed")
         }
         other => info!(%peer, reason = %other, "closing connection"),
     }
+    activity.closed.notify_all();
+    if matches!(close, Close::Sasl(_)) {
+        // Kafka's `connection.failed.authentication.delay.ms`: the
+        // failure is answered at once, the close comes later, which slows
+        // a client trying passwords.
+        failed_authentication_delay(&shard).await;
+    }
     // Let the writer send what is already answered, then close.
     drop(tx);
     let _ = writer.await;
+}
+
+/// When a connection last read or wrote, and how many of its requests
+/// are unanswered: it is idle only with none in flight, so a long poll
+/// or a JoinGroup waiting out a rebalance never counts as idle.
+struct Activity {
+    last: Cell<Instant>,
+    in_flight: Cell<u32>,
+    /// Set by the watcher when `connections.max.idle.ms` passed.
+    idle_for: Cell<Option<Duration>>,
+    expire: crate::notify::LocalNotify,
+    /// Notified when the connection ends, so its watcher stops.
+    closed: crate::notify::LocalNotify,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity {
+            last: Cell::new(Instant::now()),
+            in_flight: Cell::new(0),
+            idle_for: Cell::new(None),
+            expire: Default::default(),
+            closed: Default::default(),
+        }
+    }
+
+    fn touch(&self) {
+        self.last.set(Instant::now());
+    }
+
+    fn started(&self) {
+        self.in_flight.set(self.in_flight.get() + 1);
+    }
+
+    fn answered(&self) {
+        self.in_flight.set(self.in_flight.get().saturating_sub(1));
+        self.touch();
+    }
+
+    /// The connection's watcher: wakes when `max` would have passed since
+    /// the last activity and, if it did with nothing in flight, tells the
+    /// read loop; ends with the connection.
+    async fn watch(self: Rc<Self>, max: Duration) {
+        loop {
+            let idle = self.last.get().elapsed();
+            if idle >= max && self.in_flight.get() == 0 {
+                self.idle_for.set(Some(idle));
+                self.expire.notify_all();
+                return;
+            }
+            let wait = if idle >= max { max } else { max - idle };
+            monoio::select! {
+                _ = monoio::time::sleep(wait) => {},
+                _ = self.closed.notified() => return,
+            }
+        }
+    }
+
+    /// Completes once the watcher found the connection idle.
+    async fn expired(&self) -> Duration {
+        let expire = self.expire.notified();
+        if let Some(idle) = self.idle_for.get() {
+            return idle;
+        }
+        expire.await;
+        self.idle_for.get().unwrap_or_default()
+    }
+}
+
+/// Waits out `connection.failed.authentication.delay.ms` (read at start)
+/// before a connection that failed to authenticate is closed, unless the
+/// broker stops meanwhile.
+pub async fn failed_authentication_delay(shard: &Shard) {
+    let delay_ms = shard
+        .ctx
+        .config
+        .settings
+        .i64("connection.failed.authentication.delay.ms");
+    if delay_ms > 0 {
+        monoio::select! {
+            _ = monoio::time::sleep(Duration::from_millis(delay_ms as u64)) => {},
+            _ = shard.stopping() => {},
+        }
+    }
 }
 
 /// Until when a throttled connection reads nothing (`quotas/`).

@@ -585,10 +585,12 @@ async fn serve_tls(
             return;
         }
     };
-    let principal = match tls.principal(&session.borrow()) {
+    let principal = tls.principal(&session.borrow());
+    let principal = match principal {
         Ok(p) => p,
         Err(e) => {
             info!(%peer, listener = %listener, error = %e, "client certificate refused; connection closed");
+            crate::connection::failed_authentication_delay(s).await;
             return;
         }
     };

@@ -66,8 +66,11 @@ use records::{ConsumerKey, OffsetsRecord};
 /// The internal topic of group metadata and committed offsets.
 pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
 
-/// Kafka's `offset.metadata.max.bytes` default.
-pub const MAX_METADATA_BYTES: usize = 4096;
+/// `offset.metadata.max.bytes` (read-only, as in Kafka): a commit whose
+/// metadata is longer gets OFFSET_METADATA_TOO_LARGE for that partition.
+pub fn max_metadata_bytes(settings: &crate::settings::Settings) -> usize {
+    usize::try_from(settings.i64("offset.metadata.max.bytes")).unwrap_or(0)
+}
 
 /// How often sessions, join phases and KIP-394 ids are checked.
 const TICK: Duration = Duration::from_millis(50);

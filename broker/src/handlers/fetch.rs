@@ -329,10 +329,14 @@ pub async fn handle(
 
     let wait = Duration::from_millis(req.max_wait_ms.max(0) as u64).min(MAX_WAIT);
     let deadline = Instant::now() + wait;
+    // Kafka's bound: the request's max_bytes (v3+) and the broker's
+    // `fetch.max.bytes` (read-only); the first batch goes out whole even
+    // past it (KIP-74).
+    let broker_max = usize::try_from(shard.metadata().settings.i64("fetch.max.bytes")).unwrap_or(0);
     let max_bytes = if version >= 3 {
-        req.max_bytes.max(0) as usize
+        (req.max_bytes.max(0) as usize).min(broker_max)
     } else {
-        usize::MAX
+        broker_max
     };
     let min_bytes = req.min_bytes.max(0) as usize;
     let reads = loop {

@@ -22,7 +22,7 @@ use uuid::Uuid;
 use crate::acl::{Authz, op};
 use crate::groups::group::Group;
 use crate::groups::records::{self, OffsetValue};
-use crate::groups::{self, MAX_METADATA_BYTES, coordinator};
+use crate::groups::{self, coordinator};
 use crate::partition::now_ms;
 use crate::shard::Shard;
 
@@ -41,6 +41,7 @@ pub async fn commit(
     authz: &Authz<'_>,
 ) -> OffsetCommitResponse {
     let meta = shard.metadata();
+    let max_metadata = groups::max_metadata_bytes(&meta.settings);
     let mut topics = Vec::with_capacity(req.topics.len());
     let mut todo = Vec::new();
     let group_error = if !authz.group(op::READ, &req.group_id) {
@@ -82,7 +83,7 @@ pub async fn commit(
                 (None, Some(_))
                     if p.committed_metadata
                         .as_ref()
-                        .is_some_and(|m| m.len() > MAX_METADATA_BYTES) =>
+                        .is_some_and(|m| m.len() > max_metadata) =>
                 {
                     ErrorCode::OffsetMetadataTooLarge
                 }

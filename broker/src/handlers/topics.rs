@@ -299,8 +299,26 @@ pub async fn delete_topics(
             .collect();
     }
     let mut responses = Vec::with_capacity(wanted.len());
+    // `delete.topic.enable=false` (read-only, as in Kafka): nothing is
+    // deleted; TOPIC_DELETION_DISABLED, or INVALID_REQUEST before v3.
+    let disabled = !shard.metadata().settings.bool("delete.topic.enable");
     for (name, id) in wanted {
         let meta = shard.metadata();
+        if disabled {
+            let code = if version >= 3 {
+                ErrorCode::TopicDeletionDisabled
+            } else {
+                ErrorCode::InvalidRequest
+            };
+            responses.push(DeletableTopicResult {
+                name,
+                topic_id: id,
+                error_code: code.code(),
+                error_message: Some("Topic deletion is disabled.".to_string()),
+                ..Default::default()
+            });
+            continue;
+        }
         let mut r = DeletableTopicResult {
             name: name.clone(),
             topic_id: id,

@@ -19,9 +19,9 @@ use kafka_protocol::generated::txn_offset_commit_response::{
 use kafka_protocol::generated::{TxnOffsetCommitRequest, TxnOffsetCommitResponse};
 
 use crate::acl::{Authz, op};
+use crate::groups;
 use crate::groups::records::OffsetValue;
 use crate::groups::txn_offsets::TxnCommitter;
-use crate::groups::{self, MAX_METADATA_BYTES};
 use crate::partition::now_ms;
 use crate::shard::Shard;
 
@@ -48,33 +48,32 @@ pub async fn commit(
         let denied = !authz.topic(op::READ, &t.name);
         let tm = meta.topic(&t.name);
         for p in t.partitions {
-            let code = if let Some(c) = request_error {
-                Some(c)
-            } else if denied {
-                Some(ErrorCode::TopicAuthorizationFailed)
-            } else if !tm
-                .is_some_and(|tm| p.partition_index >= 0 && p.partition_index < tm.partitions)
-            {
-                Some(ErrorCode::UnknownTopicOrPartition)
-            } else if p
-                .committed_metadata
-                .as_ref()
-                .is_some_and(|m| m.len() > MAX_METADATA_BYTES)
-            {
-                Some(ErrorCode::OffsetMetadataTooLarge)
-            } else {
-                items.push((
-                    t.name.clone(),
-                    p.partition_index,
-                    OffsetValue {
-                        offset: p.committed_offset,
-                        leader_epoch: p.committed_leader_epoch,
-                        metadata: p.committed_metadata.unwrap_or_default(),
-                        commit_timestamp: now_ms(),
-                    },
-                ));
-                None
-            };
+            let code =
+                if let Some(c) = request_error {
+                    Some(c)
+                } else if denied {
+                    Some(ErrorCode::TopicAuthorizationFailed)
+                } else if !tm
+                    .is_some_and(|tm| p.partition_index >= 0 && p.partition_index < tm.partitions)
+                {
+                    Some(ErrorCode::UnknownTopicOrPartition)
+                } else if p.committed_metadata.as_ref().is_some_and(|m| {
+                    m.len() > groups::max_metadata_bytes(&shard.metadata().settings)
+                }) {
+                    Some(ErrorCode::OffsetMetadataTooLarge)
+                } else {
+                    items.push((
+                        t.name.clone(),
+                        p.partition_index,
+                        OffsetValue {
+                            offset: p.committed_offset,
+                            leader_epoch: p.committed_leader_epoch,
+                            metadata: p.committed_metadata.unwrap_or_default(),
+                            commit_timestamp: now_ms(),
+                        },
+                    ));
+                    None
+                };
             slots.push((t.name.clone(), p.partition_index, code));
         }
     }
