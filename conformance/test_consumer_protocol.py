@@ -580,6 +580,41 @@ def test_members_keep_assignment_across_broker_restart(fresh_broker, how):
 
 
 @pytest.mark.waits
+def test_group_consumer_max_size_refuses_a_member_past_it(broker_factory):
+    """`group.consumer.max.size` (read-only, as in Kafka 4): a new member
+    that would grow a full consumer-protocol group gets
+    GROUP_MAX_SIZE_REACHED; members already in keep heartbeating, a static
+    member taking its instance's place is let in, and once a member
+    leaves a new one can join."""
+    GROUP_MAX_SIZE_REACHED = 81
+    b = broker_factory(settings=dict(BROKER_SETTINGS, **{"group.consumer.max.size": "2"}))
+    topic = harness.unique_topic("cp-max")
+    rawkafka.ensure_topic(b.bootstrap, topic, 2)
+    group = harness.unique_topic("g-max")
+    with KafkaConn(b.bootstrap) as c:
+        c.api_versions()
+        v = c.pick(API_CG_HEARTBEAT)
+        join = dict(rebalance=30000, topics=[topic], owned=[])
+        a, bm, x = (str(uuid.uuid4()) for _ in range(3))
+        assert _hb(c, v, group, a, 0, **join)["ErrorCode"] == NONE
+        r = _hb(c, v, group, bm, 0, InstanceId="static-b", **join)
+        assert r["ErrorCode"] == NONE, r
+        r = _hb(c, v, group, x, 0, **join)
+        assert r["ErrorCode"] == GROUP_MAX_SIZE_REACHED, r
+        assert "maximum capacity of 2 members" in r["ErrorMessage"], r
+        r = _hb(c, v, group, a, 0, **join)
+        assert r["ErrorCode"] == NONE, r
+        # static-b comes back under another member id: it replaces itself.
+        b2 = str(uuid.uuid4())
+        assert _hb(c, v, group, bm, -2, InstanceId="static-b")["ErrorCode"] == NONE
+        r = _hb(c, v, group, b2, 0, InstanceId="static-b", **join)
+        assert r["ErrorCode"] == NONE, r
+        # a leaves: x gets in.
+        assert _hb(c, v, group, a, -1)["ErrorCode"] == NONE
+        r = _hb(c, v, group, x, 0, **join)
+        assert r["ErrorCode"] == NONE, r
+
+
 def test_offsets_expire_and_empty_group_is_deleted(broker_factory):
     """Kafka's offset cleanup for a consumer group: while a member
     subscribes to topic A, A's committed offset is kept past the retention

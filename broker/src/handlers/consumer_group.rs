@@ -191,6 +191,25 @@ fn heartbeat_on_owner(
         client_host,
     };
     let group_id = req.group_id;
+    // `group.consumer.max.size` (read-only, as in Kafka 4): a member that
+    // would grow a full group is refused; a static member taking its
+    // instance's place does not grow it.
+    let max_size =
+        usize::try_from(meta.settings.i64("group.consumer.max.size")).unwrap_or(usize::MAX);
+    if let Some(g) = c.consumer_groups.get(&group_id)
+        && g.members.len() >= max_size
+        && !g.members.contains_key(&params.member_id)
+        && !params.instance_id.as_ref().is_some_and(|id| {
+            g.members
+                .values()
+                .any(|m| m.instance_id.as_ref() == Some(id))
+        })
+    {
+        return heartbeat_error(refusal(
+            ErrorCode::GroupMaxSizeReached,
+            &format!("The consumer group has reached its maximum capacity of {max_size} members."),
+        ));
+    }
     let g = c
         .consumer_groups
         .entry(group_id.clone())
