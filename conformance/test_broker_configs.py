@@ -799,6 +799,41 @@ def test_fetch_max_bytes_bounds_a_fetch_response(broker_factory):
     assert [m["value"][:2] for m in got[:20]] == [b"%02d" % i for i in range(20)]
 
 
+def _new_fetch_session(b, topic):
+    """A Fetch (v7+) asking for a new incremental session (KIP-227):
+    the session id the broker answers (0: none created)."""
+    with KafkaConn(b.bootstrap) as c:
+        c.api_versions()
+        v = c.pick(rawkafka.API_FETCH, cap=12)
+        assert v >= 7, v
+        body = {"ReplicaId": -1, "MaxWaitMs": 0, "MinBytes": 1, "MaxBytes": 1 << 20,
+                "IsolationLevel": 0, "SessionId": 0, "SessionEpoch": 0,
+                "Topics": [{"Topic": topic, "Partitions": [
+                    {"Partition": 0, "CurrentLeaderEpoch": -1, "FetchOffset": 0,
+                     "LastFetchedEpoch": -1, "LogStartOffset": -1,
+                     "PartitionMaxBytes": 1 << 20}]}],
+                "ForgottenTopicsData": [], "RackId": ""}
+        resp = c.request(rawkafka.API_FETCH, v, body)
+        assert resp["ErrorCode"] == 0, resp
+        return resp["SessionId"]
+
+
+@pytest.mark.parametrize("slots", ["1000", "0"])
+def test_fetch_session_cache_slots(broker_factory, slots):
+    """`max.incremental.fetch.session.cache.slots` (read-only, as in
+    Kafka): with slots a new incremental fetch session gets an id; with 0
+    none is kept (session id 0) and a consumer still reads everything."""
+    b = broker_factory(dict(BROKER_SETTINGS, **{
+        "max.incremental.fetch.session.cache.slots": slots}))
+    topic = clients.confluent_create_topic(b.bootstrap, harness.unique_topic("fsess"))
+    clients.confluent_produce(b.bootstrap, topic, [{"key": b"k", "value": b"v%d" % i}
+                                                   for i in range(5)])
+    session = _new_fetch_session(b, topic)
+    assert (session != 0) == (slots != "0"), session
+    got = clients.confluent_consume(b.bootstrap, topic, [0], 5)
+    assert [m["value"] for m in got] == [b"v%d" % i for i in range(5)]
+
+
 def test_a_broker_config_change_reopens_only_the_topics_it_concerns(broker_factory):
     """A dynamic broker config that no topic config follows reopens no
     partition; a broker default that topics follow reopens those topics

@@ -11,8 +11,19 @@ use std::collections::HashMap;
 
 use uuid::Uuid;
 
-/// The most sessions one shard keeps; the least recently used is evicted.
+/// Kafka's default of `max.incremental.fetch.session.cache.slots`: the
+/// most sessions the broker keeps. Each shard keeps its share (the
+/// setting divided among the shards, rounded up); past it the least
+/// recently used is evicted.
 pub const MAX_SESSIONS: usize = 1000;
+
+/// One shard's share of `max.incremental.fetch.session.cache.slots`
+/// (read-only, as in Kafka): 0 with 0 slots, when no session is kept.
+pub fn shard_slots(settings: &crate::settings::Settings, shards: usize) -> usize {
+    let slots =
+        usize::try_from(settings.i64("max.incremental.fetch.session.cache.slots")).unwrap_or(0);
+    slots.div_ceil(shards.max(1))
+}
 
 /// A partition in a session, as the client last asked for it and as the
 /// broker last described it.
@@ -88,9 +99,15 @@ pub struct FetchSessions {
 }
 
 impl FetchSessions {
-    /// Stores a new session and returns its id (never 0).
-    pub fn create(&mut self, mut s: Session, shard: usize) -> i32 {
-        if self.sessions.len() >= MAX_SESSIONS
+    /// Stores a new session and returns its id, evicting the least
+    /// recently used past `slots`; with no slots none is kept and the id
+    /// is 0 (Kafka's INVALID_SESSION_ID: the client goes on with full
+    /// fetches).
+    pub fn create(&mut self, mut s: Session, shard: usize, slots: usize) -> i32 {
+        if slots == 0 {
+            return 0;
+        }
+        while self.sessions.len() >= slots
             && let Some((&oldest, _)) = self.sessions.iter().min_by_key(|(_, s)| s.last_used)
         {
             self.sessions.remove(&oldest);
@@ -158,14 +175,20 @@ mod tests {
         assert_eq!(s.partitions.len(), 1);
 
         let mut all = FetchSessions::default();
-        let first = all.create(Session::new(vec![]), 3);
+        let first = all.create(Session::new(vec![]), 3, MAX_SESSIONS);
         assert_eq!(first & 0x7f, 3);
         for _ in 0..MAX_SESSIONS {
-            all.create(Session::new(vec![]), 3);
+            all.create(Session::new(vec![]), 3, MAX_SESSIONS);
         }
         assert!(
             !all.contains(first),
             "the least recently used session is evicted"
         );
+        // Fewer slots (the setting lowered) evict down to them; none: no
+        // session at all.
+        let kept = all.create(Session::new(vec![]), 3, 2);
+        assert_eq!(all.sessions.len(), 2);
+        assert!(all.contains(kept));
+        assert_eq!(all.create(Session::new(vec![]), 3, 0), 0);
     }
 }

@@ -522,7 +522,9 @@ pub async fn handle(
         };
         let mut sessions = shard.fetch_sessions.borrow_mut();
         resp.session_id = if id == 0 {
-            sessions.create(s, shard.id)
+            let slots =
+                crate::fetch_session::shard_slots(&shard.metadata().settings, shard.shard_count());
+            sessions.create(s, shard.id, slots)
         } else {
             sessions.put_back(id, s);
             id
