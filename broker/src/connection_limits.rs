@@ -77,7 +77,9 @@ impl Limits {
             .unwrap_or_else(|| count(settings.get("max.connections.per.ip")));
         Limits {
             broker: count(settings.get("max.connections")),
-            listener: count(settings.get_for_listener(listener, "max.connections")),
+            listener: settings
+                .listener_value(listener, "max.connections")
+                .map_or(usize::MAX, count),
             address,
         }
     }
@@ -115,7 +117,8 @@ impl ConnectionCounts {
     }
 
     /// Open client connections on the whole broker.
-    pub fn total(&self) -> usize {
+    #[cfg(test)]
+    fn total(&self) -> usize {
         self.inner.lock().unwrap_or_else(|e| e.into_inner()).total
     }
 }

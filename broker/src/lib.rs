@@ -69,6 +69,9 @@ pub struct BrokerContext {
     /// (bounded by `max.connections`, its per-listener form and
     /// `max.connections.per.ip`; see `connection_limits`).
     pub connections: std::sync::Arc<connection_limits::ConnectionCounts>,
+    /// `fetch.max.bytes` (read-only): read once at start, since every
+    /// fetch request bounds its response by it.
+    pub fetch_max_bytes: usize,
     /// Bytes of produce requests currently held (bounded by
     /// `queued.max.request.bytes`; past it, connections stop reading).
     pub inflight_produce_bytes: AtomicI64,

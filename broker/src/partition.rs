@@ -732,8 +732,9 @@ impl Partition {
                 ),
             ));
         }
-        let segment_bytes = self.log.config().segment_bytes;
-        if records.len() as u64 > segment_bytes {
+        if let Err(StorageError::BatchLargerThanSegment { segment_bytes, .. }) =
+            self.log.config().check_fits_segment(records.len())
+        {
             // Kafka's words (UnifiedLog.append): max.message.bytes may
             // exceed segment.bytes, but a batch must fit in one segment.
             return Err(produce_err(

@@ -141,6 +141,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         supported: crate::apis::supported(),
         shutting_down: AtomicBool::new(false),
         connections: Default::default(),
+        fetch_max_bytes: usize::try_from(config.settings.i64("fetch.max.bytes")).unwrap_or(0),
         inflight_produce_bytes: AtomicI64::new(0),
         inflight_requests: AtomicUsize::new(0),
         metadata_caught_up: AtomicBool::new(false),

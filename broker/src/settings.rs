@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 mod kafka_broker;
 
 pub use kafka_broker::{
-    KAFKA_BROKER_CONFIGS, KafkaBrokerConfig, KafkaType, LISTENER_ONLY_SECURITY_CONFIGS,
-    OVERRIDES_MAX, UpdateMode, kafka_broker_config, parse_ip_overrides,
+    KAFKA_BROKER_CONFIGS, KafkaBrokerConfig, KafkaType, LISTENER_ONLY_SECURITY_CONFIGS, UpdateMode,
+    kafka_broker_config, parse_ip_overrides,
 };
 
 /// The type of a setting's value, as DescribeConfigs reports it.
@@ -1451,6 +1451,18 @@ fn validate_per_listener(name: &str, setting: &str, value: &str) -> Result<(), S
     })
 }
 
+/// Stores `value` (trimmed) under `key`, or with `None` removes it.
+fn put(layer: &mut BTreeMap<String, String>, key: String, value: Option<&str>) {
+    match value {
+        Some(v) => {
+            layer.insert(key, v.trim().to_string());
+        }
+        None => {
+            layer.remove(&key);
+        }
+    }
+}
+
 /// The key a per-listener value is stored under.
 pub fn listener_key(listener: &str, setting: &str) -> String {
     format!("listener.name.{}.{setting}", listener.to_ascii_lowercase())
@@ -1500,39 +1512,24 @@ impl Settings {
     ) -> Result<(), SettingError> {
         let mut probe = Settings::default();
         probe.set_dynamic(name, value)?;
-        // A listener's certificate files are per broker, as in Kafka.
-        if let Some((listener, setting)) = listener_prefixed(name) {
-            if !CLUSTER_LEVEL_LISTENER_SETTINGS.contains(&setting) {
+        let key = match listener_prefixed(name) {
+            // A listener's certificate files are per broker, as in Kafka;
+            // its connection limits have a cluster-wide default.
+            Some((listener, setting)) if CLUSTER_LEVEL_LISTENER_SETTINGS.contains(&setting) => {
+                listener_key(listener, setting)
+            }
+            Some(_) => return Err(SettingError::PerBrokerOnly(name.to_string())),
+            // Kafka's per-broker configs (its update mode "per-broker")
+            // have no cluster-wide default. Tidemark's own settings keep
+            // their own rule (the dynamic flag) whatever Kafka's mode.
+            None if broker_setting(name).is_none()
+                && kafka_broker_config(name).is_some_and(|c| c.mode == UpdateMode::PerBroker) =>
+            {
                 return Err(SettingError::PerBrokerOnly(name.to_string()));
             }
-            let key = listener_key(listener, setting);
-            match value {
-                Some(v) => {
-                    self.dynamic_defaults.insert(key, v.trim().to_string());
-                }
-                None => {
-                    self.dynamic_defaults.remove(&key);
-                }
-            }
-            return Ok(());
-        }
-        // Kafka's per-broker configs (its update mode "per-broker") have
-        // no cluster-wide default. Tidemark's own settings keep their own
-        // rule (the dynamic flag) whatever Kafka's mode.
-        if broker_setting(name).is_none()
-            && kafka_broker_config(name).is_some_and(|c| c.mode == UpdateMode::PerBroker)
-        {
-            return Err(SettingError::PerBrokerOnly(name.to_string()));
-        }
-        match value {
-            Some(v) => {
-                self.dynamic_defaults
-                    .insert(name.to_string(), v.trim().to_string());
-            }
-            None => {
-                self.dynamic_defaults.remove(name);
-            }
-        }
+            None => name.to_string(),
+        };
+        put(&mut self.dynamic_defaults, key, value);
         Ok(())
     }
 
@@ -1552,16 +1549,10 @@ impl Settings {
             if !DYNAMIC_PER_LISTENER_SETTINGS.contains(&setting) {
                 return Err(SettingError::ReadOnly(name.to_string()));
             }
-            let key = listener_key(listener, setting);
-            match value {
-                Some(v) => {
-                    validate_per_listener(name, setting, v)?;
-                    self.dynamics.insert(key, v.trim().to_string());
-                }
-                None => {
-                    self.dynamics.remove(&key);
-                }
+            if let Some(v) = value {
+                validate_per_listener(name, setting, v)?;
             }
+            put(&mut self.dynamics, listener_key(listener, setting), value);
             return Ok(());
         }
         // Kafka's keystore and truststore settings change only with a
@@ -1588,15 +1579,10 @@ impl Settings {
             (None, Some(c)) => c.validate(v),
             (None, None) => Err(SettingError::Unknown(name.to_string())),
         };
-        match value {
-            Some(v) => {
-                check(v)?;
-                self.dynamics.insert(name.to_string(), v.trim().to_string());
-            }
-            None => {
-                self.dynamics.remove(name);
-            }
+        if let Some(v) = value {
+            check(v)?;
         }
+        put(&mut self.dynamics, name.to_string(), value);
         Ok(())
     }
 
@@ -1688,13 +1674,21 @@ impl Settings {
     /// dynamic value, the cluster-wide default, the static one), else the
     /// broker's.
     pub fn get_for_listener(&self, listener: &str, name: &str) -> String {
+        self.listener_value(listener, name)
+            .unwrap_or_else(|| self.get(name))
+    }
+
+    /// `listener`'s own `listener.name.<l>.` value of `name`, if one is
+    /// set (this broker's dynamic value, the cluster-wide default, the
+    /// static one): a limit of the listener alone, where the broker's
+    /// value is not the listener's.
+    pub fn listener_value(&self, listener: &str, name: &str) -> Option<String> {
         let key = listener_key(listener, name);
         self.dynamics
             .get(&key)
             .or_else(|| self.dynamic_defaults.get(&key))
             .or_else(|| self.statics.get(&key))
             .cloned()
-            .unwrap_or_else(|| self.get(name))
     }
 
     /// Every per-listener setting set at start, as (key, value).

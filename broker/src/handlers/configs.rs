@@ -540,29 +540,22 @@ fn check_listener_certificates(
             format!("Validation of dynamic config update of SSLFactory failed: {why}"),
         )
     };
-    let file = |s: &crate::settings::Settings, name: &str| {
-        std::path::PathBuf::from(s.get_for_listener(listener, name).trim())
-    };
-    let password = |s: &crate::settings::Settings| {
-        let p = s.get_for_listener(listener, "ssl.key.password");
-        (!p.is_empty()).then_some(p)
-    };
-    let truststore = file(after, "ssl.truststore.location");
-    if truststore != file(now, "ssl.truststore.location") && !truststore.as_os_str().is_empty() {
-        crate::tls::check_truststore(&truststore).map_err(|e| refuse(e.to_string()))?;
-    }
-    let (keystore, old_keystore) = (
-        file(after, "ssl.keystore.location"),
-        file(now, "ssl.keystore.location"),
+    let (new, old) = (
+        crate::tls::wanted_in(after, Some(listener)),
+        crate::tls::wanted_in(now, Some(listener)),
     );
-    let (key_password, old_password) = (password(after), password(now));
-    if keystore == old_keystore && key_password == old_password {
+    if let Some(truststore) = &new.truststore
+        && new.truststore != old.truststore
+    {
+        crate::tls::check_truststore(truststore).map_err(|e| refuse(e.to_string()))?;
+    }
+    if new.keystore == old.keystore && new.key_password == old.key_password {
         return Ok(());
     }
-    let (subject, sans) = crate::tls::keystore_identity(&keystore, key_password.as_deref())
+    let (subject, sans) = crate::tls::keystore_identity(&new.keystore, new.key_password.as_deref())
         .map_err(|e| refuse(e.to_string()))?;
     let Ok((old_subject, old_sans)) =
-        crate::tls::keystore_identity(&old_keystore, old_password.as_deref())
+        crate::tls::keystore_identity(&old.keystore, old.key_password.as_deref())
     else {
         // Nothing loadable in use to compare with.
         return Ok(());

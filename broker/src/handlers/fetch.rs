@@ -332,7 +332,7 @@ pub async fn handle(
     // Kafka's bound: the request's max_bytes (v3+) and the broker's
     // `fetch.max.bytes` (read-only); the first batch goes out whole even
     // past it (KIP-74).
-    let broker_max = usize::try_from(shard.metadata().settings.i64("fetch.max.bytes")).unwrap_or(0);
+    let broker_max = shard.ctx.fetch_max_bytes;
     let max_bytes = if version >= 3 {
         (req.max_bytes.max(0) as usize).min(broker_max)
     } else {

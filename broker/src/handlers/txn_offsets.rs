@@ -41,6 +41,7 @@ pub async fn commit(
     } else {
         None
     };
+    let max_metadata = groups::max_metadata_bytes(&meta.settings);
     // (topic, partition, error found before the coordinator is asked).
     let mut slots: Vec<(String, i32, Option<ErrorCode>)> = Vec::new();
     let mut items = Vec::new();
@@ -48,32 +49,33 @@ pub async fn commit(
         let denied = !authz.topic(op::READ, &t.name);
         let tm = meta.topic(&t.name);
         for p in t.partitions {
-            let code =
-                if let Some(c) = request_error {
-                    Some(c)
-                } else if denied {
-                    Some(ErrorCode::TopicAuthorizationFailed)
-                } else if !tm
-                    .is_some_and(|tm| p.partition_index >= 0 && p.partition_index < tm.partitions)
-                {
-                    Some(ErrorCode::UnknownTopicOrPartition)
-                } else if p.committed_metadata.as_ref().is_some_and(|m| {
-                    m.len() > groups::max_metadata_bytes(&shard.metadata().settings)
-                }) {
-                    Some(ErrorCode::OffsetMetadataTooLarge)
-                } else {
-                    items.push((
-                        t.name.clone(),
-                        p.partition_index,
-                        OffsetValue {
-                            offset: p.committed_offset,
-                            leader_epoch: p.committed_leader_epoch,
-                            metadata: p.committed_metadata.unwrap_or_default(),
-                            commit_timestamp: now_ms(),
-                        },
-                    ));
-                    None
-                };
+            let code = if let Some(c) = request_error {
+                Some(c)
+            } else if denied {
+                Some(ErrorCode::TopicAuthorizationFailed)
+            } else if !tm
+                .is_some_and(|tm| p.partition_index >= 0 && p.partition_index < tm.partitions)
+            {
+                Some(ErrorCode::UnknownTopicOrPartition)
+            } else if p
+                .committed_metadata
+                .as_ref()
+                .is_some_and(|m| m.len() > max_metadata)
+            {
+                Some(ErrorCode::OffsetMetadataTooLarge)
+            } else {
+                items.push((
+                    t.name.clone(),
+                    p.partition_index,
+                    OffsetValue {
+                        offset: p.committed_offset,
+                        leader_epoch: p.committed_leader_epoch,
+                        metadata: p.committed_metadata.unwrap_or_default(),
+                        commit_timestamp: now_ms(),
+                    },
+                ));
+                None
+            };
             slots.push((t.name.clone(), p.partition_index, code));
         }
     }

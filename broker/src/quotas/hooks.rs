@@ -169,10 +169,10 @@ pub fn accept_throttle_ms(shard: &Shard, listener: &str) -> i64 {
         (n < i64::from(i32::MAX)).then_some(n as f64)
     };
     let broker = bound(meta.settings.get("max.connection.creation.rate"));
-    let on_listener = bound(
-        meta.settings
-            .get_for_listener(listener, "max.connection.creation.rate"),
-    );
+    let on_listener = meta
+        .settings
+        .listener_value(listener, "max.connection.creation.rate")
+        .and_then(bound);
     if broker.is_none() && on_listener.is_none() {
         return 0;
     }

@@ -293,6 +293,9 @@ impl KafkaBrokerConfig {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::settings::{BROKER_SETTINGS, broker_setting};
+
     #[test]
     fn overrides_parse_as_kafka_writes_them() {
         assert_eq!(
@@ -311,9 +314,6 @@ mod tests {
             assert!(parse_ip_overrides(bad).is_err(), "{bad}");
         }
     }
-
-    use super::*;
-    use crate::settings::{BROKER_SETTINGS, broker_setting};
 
     #[test]
     fn the_table_parses_and_its_defaults_are_valid() {

@@ -108,13 +108,15 @@ struct Loaded {
     failed: Option<(Wanted, (Stamp, Stamp))>,
 }
 
-/// What the settings in force name: the keystore, its key's password
-/// and the truststore. A change of any of them rebuilds the config.
+/// What the settings in force name for one listener (or the broker):
+/// the keystore, its key's password and the truststore. A change of any
+/// of them rebuilds the config; a run-time change is checked on them
+/// first (`handlers/configs.rs`).
 #[derive(Clone, PartialEq, Eq)]
-struct Wanted {
-    keystore: PathBuf,
-    key_password: Option<String>,
-    truststore: Option<PathBuf>,
+pub struct Wanted {
+    pub keystore: PathBuf,
+    pub key_password: Option<String>,
+    pub truststore: Option<PathBuf>,
 }
 
 /// The stamps of a keystore and an optional truststore.
@@ -254,12 +256,18 @@ impl std::fmt::Debug for TlsContext {
     }
 }
 
-/// The files (and key password) `settings` name for `listener`.
-fn wanted_in(settings: &Settings, listener: Option<&str>) -> Wanted {
-    let get = |name: &str| match listener {
+/// `name` for `listener` (its prefixed value, else the broker's), or the
+/// broker's own without a listener (the admin server).
+fn setting_for(settings: &Settings, listener: Option<&str>, name: &str) -> String {
+    match listener {
         Some(l) => settings.get_for_listener(l, name),
         None => settings.get(name),
-    };
+    }
+}
+
+/// The files (and key password) `settings` name for `listener`.
+pub fn wanted_in(settings: &Settings, listener: Option<&str>) -> Wanted {
+    let get = |name: &str| setting_for(settings, listener, name);
     let truststore = get("ssl.truststore.location");
     let key_password = get("ssl.key.password");
     Wanted {
@@ -352,27 +360,25 @@ impl TlsContext {
     /// Reads the `ssl.*` settings and loads the certificates once (a
     /// broker with a broken keystore does not start).
     pub fn from_settings(settings: &Settings) -> Result<Self, TlsError> {
-        Self::build_from(None, |name| settings.get(name))
+        Self::build_from(settings, None)
     }
 
     /// As [`TlsContext::from_settings`], for one listener: its
     /// `listener.name.<listener>.ssl.*` settings win over the broker's.
     pub fn for_listener(settings: &Settings, listener: &str) -> Result<Self, TlsError> {
-        Self::build_from(Some(listener.to_string()), |name| {
-            settings.get_for_listener(listener, name)
-        })
+        Self::build_from(settings, Some(listener))
     }
 
-    fn build_from(
-        listener: Option<String>,
-        get: impl Fn(&str) -> String,
-    ) -> Result<Self, TlsError> {
-        let keystore = get("ssl.keystore.location");
-        if keystore.trim().is_empty() {
+    fn build_from(settings: &Settings, listener: Option<&str>) -> Result<Self, TlsError> {
+        let get = |name: &str| setting_for(settings, listener, name);
+        let Wanted {
+            keystore,
+            key_password,
+            truststore,
+        } = wanted_in(settings, listener);
+        if keystore.as_os_str().is_empty() {
             return Err(TlsError::NoKeystore);
         }
-        let truststore = get("ssl.truststore.location");
-        let truststore = (!truststore.trim().is_empty()).then(|| PathBuf::from(truststore.trim()));
         let auth = get("ssl.client.auth");
         let client_auth = match auth.trim() {
             "required" => ClientAuth::Required,
@@ -391,10 +397,9 @@ impl TlsContext {
             }
         }
         let rules = MappingRules::parse(&get("ssl.principal.mapping.rules"))?;
-        let key_password = get("ssl.key.password");
         let source = Source {
-            keystore: PathBuf::from(keystore.trim()),
-            key_password: (!key_password.is_empty()).then_some(key_password),
+            keystore,
+            key_password,
             truststore,
             client_auth,
             versions,
@@ -403,7 +408,7 @@ impl TlsContext {
         let stamps = source.stamps();
         let config = Arc::new(source.build()?);
         Ok(TlsContext {
-            listener,
+            listener: listener.map(str::to_string),
             rules,
             loaded: Mutex::new(Loaded {
                 source,
