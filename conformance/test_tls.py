@@ -140,7 +140,7 @@ def mtls_broker(pki):
                "ssl.client.auth": "required",
                "ssl.principal.mapping.rules":
                    "RULE:^CN=(.*?),OU=(.*?),O=.*$/$1@$2/L,DEFAULT"},
-              "mtls", log_filter="info,tidemark_broker::server=debug")
+              "mtls", log_filter="info,tidemark_broker::acceptors=debug")
     yield b
     b.close()
 
@@ -355,7 +355,7 @@ def test_requested_auth_tls12_only_and_advertised_listeners(pki):
                    "ssl.truststore.location": str(pki.ca),
                    "ssl.client.auth": "requested",
                    "ssl.enabled.protocols": "TLSv1.2"},
-                  name="requested", log_filter="info,tidemark_broker::server=debug")
+                  name="requested", log_filter="info,tidemark_broker::acceptors=debug")
     b.settings["advertised.listeners"] = "SSL://localhost:%d" % b.ssl_port
     b.start()
     try:

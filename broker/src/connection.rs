@@ -113,6 +113,8 @@ enum Close {
     /// flight.
     Idle(Duration),
     Stopping,
+    /// Its listener was removed at run time.
+    ListenerRemoved,
 }
 
 impl std::fmt::Display for Close {
@@ -131,6 +133,7 @@ impl std::fmt::Display for Close {
             Close::Sasl(why) => write!(f, "SASL: {why}"),
             Close::Idle(d) => write!(f, "idle for {} ms (connections.max.idle.ms)", d.as_millis()),
             Close::Stopping => write!(f, "broker is shutting down"),
+            Close::ListenerRemoved => write!(f, "its listener was removed"),
         }
     }
 }
@@ -164,7 +167,15 @@ impl SaslConn {
     }
 }
 
-pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnInfo) {
+/// Serves one connection until the client closes it, an error or limit
+/// closes it, the broker stops, or its listener is removed (`removed`).
+pub async fn serve(
+    shard: Rc<Shard>,
+    mut rd: Reader,
+    mut wr: Writer,
+    conn: ConnInfo,
+    removed: Rc<crate::notify::LocalFlag>,
+) {
     let mut conn = Rc::new(conn);
     let mut sasl = conn.sasl.then(SaslConn::new);
     // Set when a response carried a quota throttle time (KIP-219): no
@@ -250,6 +261,9 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
         if shard.is_stopping() {
             break Close::Stopping;
         }
+        if removed.is_set() {
+            break Close::ListenerRemoved;
+        }
         if !wait_unmuted(&shard, &muted).await {
             break Close::Stopping;
         }
@@ -259,6 +273,7 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
         let read = monoio::select! {
             r = rd.read(buf) => r,
             _ = shard.stopping() => break Close::Stopping,
+            _ = removed.wait() => break Close::ListenerRemoved,
             idle = activity.expired() => break Close::Idle(idle),
         };
         let (res, b) = read;
@@ -270,7 +285,7 @@ pub async fn serve(shard: Rc<Shard>, mut rd: Reader, mut wr: Writer, conn: ConnI
         }
     };
     match &close {
-        Close::Eof | Close::Stopping | Close::Io(_) | Close::Idle(_) => {
+        Close::Eof | Close::Stopping | Close::Io(_) | Close::Idle(_) | Close::ListenerRemoved => {
             debug!(%peer, reason = %close, "connection closed")
         }
         other => info!(%peer, reason = %other, "closing connection"),

@@ -24,6 +24,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize};
 
+pub mod acceptors;
 pub mod acl;
 pub mod admin;
 pub mod admin_http;
@@ -38,6 +39,7 @@ pub mod fetch_session;
 pub mod group_config;
 pub mod groups;
 pub mod handlers;
+pub mod listener_set;
 pub mod listeners;
 pub mod maintenance;
 pub mod memory_trim;
@@ -92,10 +94,10 @@ pub struct BrokerContext {
     /// The admin server's certificates (the broker's `ssl.*` settings;
     /// loaded at start when `admin.ssl.enabled`).
     pub tls: Option<tls::TlsContext>,
-    /// Every TLS listener's certificates and client-auth settings, by
-    /// listener name: its `listener.name.<l>.ssl.*` settings, else the
-    /// broker's (loaded at start; see `tls_for`).
-    pub listener_tls: std::collections::BTreeMap<String, tls::TlsContext>,
+    /// The listeners in force (`listeners` changes at run time) and
+    /// every TLS listener's certificates and client-auth settings: its
+    /// `listener.name.<l>.ssl.*` settings, else the broker's.
+    pub listeners: listener_set::ListenerSet,
     /// `TIDEMARK_BOOTSTRAP_USER`, salted: given to the metadata at start
     /// if that user has no credential yet (single node: before the
     /// listeners open; cluster: once this broker has caught up with the
@@ -120,13 +122,6 @@ pub struct BrokerContext {
     pub disk_space: disk_space::DiskSpace,
     /// What the periodic `malloc_trim` did (`memory_trim`), for metrics.
     pub memory_trims: memory_trim::TrimStats,
-}
-
-impl BrokerContext {
-    /// The TLS context of `listener` (`None`: not a TLS listener).
-    pub fn tls_for(&self, listener: &str) -> Option<&tls::TlsContext> {
-        self.listener_tls.get(listener)
-    }
 }
 
 pub use server::run;

@@ -191,6 +191,13 @@ pub fn parse(
     Ok(out)
 }
 
+/// The listener names `advertised.listeners` gives an address to.
+pub fn advertised_names(advertised: &str) -> Vec<String> {
+    items(advertised)
+        .filter_map(|item| split_listener(item).ok().map(|(name, _, _)| name))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,6 +96,33 @@ impl Drop for Notified<'_> {
     }
 }
 
+/// A one-way switch for waiters on one shard: once set it stays set, and
+/// everyone waiting (or who waits later) goes on.
+#[derive(Default)]
+pub struct LocalFlag {
+    set: Cell<bool>,
+    notify: LocalNotify,
+}
+
+impl LocalFlag {
+    pub fn set(&self) {
+        if !self.set.replace(true) {
+            self.notify.notify_all();
+        }
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.set.get()
+    }
+
+    /// Completes once the flag is set.
+    pub async fn wait(&self) {
+        while !self.set.get() {
+            self.notify.notified().await;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

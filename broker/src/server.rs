@@ -8,12 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use monoio::net::{ListenerOpts, TcpListener};
-use tracing::{debug, error, info, warn};
+use tracing::{error, info, warn};
 
 use crate::BrokerContext;
 use crate::config::BrokerConfig;
-use crate::listeners::{Endpoint, Listener, SecurityProtocol};
 use crate::metadata::{ClusterMetadata, MetadataStore};
 use crate::shard::{Job, Shard, owner_shard};
 
@@ -121,6 +119,13 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     });
     if let Some(st) = &store {
         crate::topics::remove_orphans(&config.data_dir, &st.snapshot());
+        // Listeners added at run time by an earlier run: their ports must
+        // be free too.
+        if let Ok(wanted) = crate::listener_set::wanted(&config.listeners, &snapshot.settings) {
+            for l in wanted.iter().filter(|l| !config.listeners.contains(l)) {
+                check_free(l.bind, deadline)?;
+            }
+        }
     }
     // A cluster broker knows its users only once it has caught up with
     // the controller log; it warns then (see `Controller::bootstrap_user`).
@@ -147,7 +152,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         metadata_caught_up: AtomicBool::new(false),
         registered: AtomicBool::new(false),
         tls,
-        listener_tls,
+        listeners: crate::listener_set::ListenerSet::new(config.listeners.clone(), listener_tls),
         bootstrap_user,
         authorizer,
         peer_tls,
@@ -202,8 +207,8 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
     }
     info!(
         listeners = %ctx
-            .config
             .listeners
+            .current()
             .iter()
             .map(|l| format!("{}://{} (advertised {}:{})", l.name, l.bind, l.advertised_host, l.advertised_port))
             .collect::<Vec<_>>()
@@ -382,23 +387,6 @@ fn shard_main(
         crate::txn::start(&shard).await;
         // Share-partition lock expiry and share group sessions.
         crate::share::start(&shard);
-        let opts = ListenerOpts::new()
-            .reuse_port(true)
-            .reuse_addr(true)
-            .backlog(1024);
-        let mut listeners = Vec::with_capacity(ctx.config.listeners.len());
-        for l in &ctx.config.listeners {
-            match TcpListener::bind_with_config(l.bind, &opts) {
-                Ok(sock) => listeners.push((l.clone(), sock)),
-                Err(e) => {
-                    let _ = ready.send(Err(format!(
-                        "cannot listen on {} ({}): {e}",
-                        l.bind, l.name
-                    )));
-                    return;
-                }
-            }
-        }
         if let (Some(c), Some(net)) = (&cluster, &net) {
             if let Err(e) = crate::cluster::start(&shard, net, c.rpc_addr) {
                 let _ = ready.send(Err(e));
@@ -419,16 +407,8 @@ fn shard_main(
                             fenced: false,
                             maintenance: false,
                             decommissioning: false,
-                            listeners: ctx
-                                .config
-                                .listeners
-                                .iter()
-                                .map(|l| Endpoint {
-                                    name: l.name.clone(),
-                                    host: l.advertised_host.clone(),
-                                    port: l.advertised_port,
-                                })
-                                .collect(),
+                            // Kept current by `register` as listeners change.
+                            listeners: Vec::new(),
                         };
                         monoio::spawn(ctl.clone().register(shard.clone(), me));
                         monoio::spawn(ctl.bootstrap_user(shard.clone()));
@@ -441,10 +421,15 @@ fn shard_main(
             }
             monoio::spawn(crate::cluster::leadership::run(shard.clone()));
         }
-        let _ = ready.send(Ok(id));
-        for (l, sock) in listeners {
-            monoio::spawn(accept_loop(shard.clone(), Rc::new(l), sock));
+        // The acceptors start serving once this task first waits, after
+        // start-up is reported.
+        let failed = crate::acceptors::Acceptors::reconcile(&shard);
+        if !failed.is_empty() {
+            let _ = ready.send(Err(failed.join("; ")));
+            return;
         }
+        monoio::spawn(crate::acceptors::follow(shard.clone()));
+        let _ = ready.send(Ok(id));
         monoio::spawn(crate::maintenance::run(shard.clone()));
         monoio::spawn(crate::maintenance::hibernate(shard.clone()));
         if id == 0 {
@@ -467,148 +452,4 @@ fn shard_main(
             }
         }
     });
-}
-
-async fn accept_loop(shard: Rc<Shard>, listener: Rc<Listener>, sock: TcpListener) {
-    let name: Rc<str> = Rc::from(listener.name.as_str());
-    loop {
-        let accepted = monoio::select! {
-            r = sock.accept() => r,
-            _ = shard.stopping() => break,
-        };
-        match accepted {
-            Ok((stream, peer)) => {
-                // Read at each accept: the limits are dynamic.
-                let limits = crate::connection_limits::Limits::of(
-                    &shard.metadata().settings,
-                    &listener.name,
-                    peer.ip(),
-                );
-                let slot = match shard
-                    .ctx
-                    .connections
-                    .admit(limits, &listener.name, peer.ip())
-                {
-                    Ok(slot) => slot,
-                    Err(refusal) => {
-                        info!(%peer, listener = %name, "connection refused: {refusal}");
-                        drop(stream);
-                        continue;
-                    }
-                };
-                // KIP-612: over the broker's or the listener's connection
-                // rate, this shard's acceptor waits before serving it.
-                let wait_ms = crate::quotas::hooks::accept_throttle_ms(&shard, &listener.name);
-                if wait_ms > 0 {
-                    debug!(%peer, wait_ms, "max.connection.creation.rate reached: accepting waits");
-                    monoio::select! {
-                        _ = monoio::time::sleep(Duration::from_millis(wait_ms as u64)) => {},
-                        _ = shard.stopping() => break,
-                    }
-                }
-                let throttle_ms = crate::quotas::hooks::connection_throttle_ms(&shard, peer.ip());
-                if throttle_ms > 0 {
-                    // Kafka's ConnectionQuotas: a connection over its
-                    // ip's connection_creation_rate is held unread for the
-                    // throttle time, then closed.
-                    let s = shard.clone();
-                    monoio::spawn(async move {
-                        monoio::select! {
-                            _ = monoio::time::sleep(Duration::from_millis(throttle_ms as u64)) => {},
-                            _ = s.stopping() => {},
-                        }
-                        drop(stream);
-                        drop(slot);
-                    });
-                    debug!(%peer, throttle_ms, "connection over connection_creation_rate: closed after the throttle time");
-                    continue;
-                }
-                let _ = stream.set_nodelay(true);
-                crate::metrics::record::connection_opened(&name);
-                let s = shard.clone();
-                let protocol = listener.protocol;
-                let name = name.clone();
-                let listener_name = name.clone();
-                monoio::spawn(async move {
-                    match protocol {
-                        SecurityProtocol::Plaintext | SecurityProtocol::SaslPlaintext => {
-                            let (rd, wr) = monoio::io::Splitable::into_split(stream);
-                            let conn = crate::connection::ConnInfo {
-                                peer,
-                                listener: name,
-                                principal: crate::tls::principal::ANONYMOUS.to_string(),
-                                sasl: protocol.sasl(),
-                                software: Default::default(),
-                            };
-                            crate::connection::serve(
-                                s.clone(),
-                                crate::connection::Reader::Plain(rd),
-                                crate::connection::Writer::Plain(wr),
-                                conn,
-                            )
-                            .await;
-                        }
-                        SecurityProtocol::Ssl | SecurityProtocol::SaslSsl => {
-                            serve_tls(&s, stream, peer, name, protocol.sasl()).await
-                        }
-                    }
-                    drop(slot);
-                    crate::metrics::record::connection_closed(&listener_name);
-                });
-            }
-            Err(e) => {
-                warn!(error = %e, "accept failed");
-                monoio::time::sleep(Duration::from_millis(10)).await;
-            }
-        }
-    }
-}
-
-/// A connection on an SSL or SASL_SSL listener: the handshake (bounded
-/// in time; a failure closes the connection and logs one line), the
-/// principal from the client certificate (SASL replaces it), then the
-/// same request loop as plaintext.
-async fn serve_tls(
-    s: &Rc<Shard>,
-    stream: monoio::net::TcpStream,
-    peer: std::net::SocketAddr,
-    listener: Rc<str>,
-    sasl: bool,
-) {
-    let Some(tls) = s.ctx.tls_for(&listener) else {
-        return;
-    };
-    let config = tls.current(&s.metadata().settings);
-    let (rd, wr, session) = match crate::tls::accept_with_timeout(config, stream).await {
-        Ok(parts) => parts,
-        Err(e) => {
-            info!(%peer, listener = %listener, error = %e, "TLS handshake failed; connection closed");
-            return;
-        }
-    };
-    let principal = tls.principal(&session.borrow());
-    let principal = match principal {
-        Ok(p) => p,
-        Err(e) => {
-            info!(%peer, listener = %listener, error = %e, "client certificate refused; connection closed");
-            crate::connection::failed_authentication_delay(s).await;
-            return;
-        }
-    };
-    tracing::debug!(%peer, listener = %listener, principal = %principal, "TLS connection authenticated");
-    drop(session);
-    let conn = crate::connection::ConnInfo {
-        peer,
-        listener,
-        principal,
-        sasl,
-        software: Default::default(),
-    };
-    crate::connection::serve(
-        s.clone(),
-        crate::connection::Reader::Tls(rd),
-        crate::connection::Writer::Tls(wr),
-        conn,
-    )
-    .await;
 }

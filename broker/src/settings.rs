@@ -231,8 +231,8 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "listeners",
         String,
         "",
-        false,
-        "The Kafka listeners, NAME://HOST:PORT,... (e.g. PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093), each on its own port; empty: one PLAINTEXT listener on --kafka-addr."
+        true,
+        "The Kafka listeners, NAME://HOST:PORT,... (e.g. PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093), each on its own port; empty: one PLAINTEXT listener on --kafka-addr. Per broker at run time (not cluster-wide), as in Kafka: a new listener starts accepting and is advertised, a removed one stops and its connections close, one given another address moves there; a listener keeps its security protocol. Unlike Kafka 4 under KRaft, a change that alters what the broker advertises is allowed: the broker registers again with the controller."
     ),
     b!(
         "replica.selector.class",
@@ -280,8 +280,8 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "listener.security.protocol.map",
         String,
         "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
-        false,
-        "The security protocol of each listener name, NAME:PROTOCOL,... (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)."
+        true,
+        "The security protocol of each listener name, NAME:PROTOCOL,... (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL). Per broker at run time, with listeners (a listener in force keeps its protocol)."
     ),
     b!(
         "sasl.server.max.receive.size",
@@ -1468,6 +1468,11 @@ pub fn listener_key(listener: &str, setting: &str) -> String {
     format!("listener.name.{}.{setting}", listener.to_ascii_lowercase())
 }
 
+/// Tidemark's own dynamic settings that, as in Kafka, change per broker
+/// only (a cluster-wide listener list would bind every broker to the
+/// same addresses).
+const PER_BROKER_SETTINGS: &[&str] = &["listeners", "listener.security.protocol.map"];
+
 pub fn broker_setting(name: &str) -> Option<&'static BrokerSetting> {
     BROKER_SETTINGS.iter().find(|s| s.name == name)
 }
@@ -1522,8 +1527,10 @@ impl Settings {
             // Kafka's per-broker configs (its update mode "per-broker")
             // have no cluster-wide default. Tidemark's own settings keep
             // their own rule (the dynamic flag) whatever Kafka's mode.
-            None if broker_setting(name).is_none()
-                && kafka_broker_config(name).is_some_and(|c| c.mode == UpdateMode::PerBroker) =>
+            None if PER_BROKER_SETTINGS.contains(&name)
+                || (broker_setting(name).is_none()
+                    && kafka_broker_config(name)
+                        .is_some_and(|c| c.mode == UpdateMode::PerBroker)) =>
             {
                 return Err(SettingError::PerBrokerOnly(name.to_string()));
             }

@@ -55,6 +55,10 @@ pub struct Shard {
     pub ctx: Arc<BrokerContext>,
     /// This shard's copy of the cluster metadata, replaced on change.
     metadata: RefCell<Arc<ClusterMetadata>>,
+    /// Notified when `metadata` is replaced.
+    metadata_notify: LocalNotify,
+    /// This shard's acceptors, one per listener in force.
+    pub acceptors: crate::acceptors::Acceptors,
     /// The partition replicas this shard owns.
     pub partitions: RefCell<HashMap<PartitionKey, Rc<Partition>>>,
     /// Every partition's current leader epoch (the Raft term), as its
@@ -96,6 +100,8 @@ impl Shard {
             peers,
             ctx,
             metadata: RefCell::new(metadata),
+            metadata_notify: LocalNotify::default(),
+            acceptors: Default::default(),
             partitions: RefCell::new(HashMap::new()),
             leader_epochs: RefCell::new(HashMap::new()),
             leaders: RefCell::new(HashMap::new()),
@@ -219,6 +225,12 @@ impl Shard {
 
     pub fn set_metadata(&self, m: Arc<ClusterMetadata>) {
         *self.metadata.borrow_mut() = m;
+        self.metadata_notify.notify_all();
+    }
+
+    /// Completes at the next `set_metadata`.
+    pub async fn metadata_changed(&self) {
+        self.metadata_notify.notified().await
     }
 
     /// The leader epoch of partition `key` (-1, Kafka's "unknown", before

@@ -859,12 +859,18 @@ impl Controller {
     }
 
     /// Registers this broker (and, first, a cluster id if the cluster has
-    /// none), retrying until it is applied or the shard stops.
+    /// none), retrying until it is applied; then, while the broker runs,
+    /// registers again whenever the listeners it advertises change
+    /// (`listener_set`: Kafka 4 refuses such a change under KRaft), so
+    /// clients are told of a listener added at run time and no longer of
+    /// a removed one. `me.listeners` is filled in here, from the listeners
+    /// in force.
     pub async fn register(self: Rc<Self>, s0: Rc<Shard>, me: BrokerMeta) {
         let cluster_id = crate::metadata::new_cluster_id();
         // Only the seeds name the cluster; a joining broker learns the id
         // from the log once the leader has added it.
         let mut wrote_id = !self.seeds.contains(&self.node);
+        let mut registered: Option<Vec<crate::listeners::Endpoint>> = None;
         while !s0.is_stopping() {
             if !wrote_id {
                 if self.state.borrow().cluster_id().is_empty() {
@@ -884,16 +890,34 @@ impl Controller {
                     wrote_id = true;
                 }
             }
-            match self
-                .submit(Command::RegisterBroker { broker: me.clone() })
-                .await
-            {
+            s0.ctx.listeners.follow(&s0.metadata().settings);
+            let endpoints = s0.ctx.listeners.endpoints();
+            // Registered and current; or removed by a finished
+            // decommission, which a listener change must not undo.
+            let settled = registered.as_ref() == Some(&endpoints)
+                || (registered.is_some() && !s0.metadata().brokers.contains_key(&me.id));
+            if settled {
+                monoio::select! {
+                    _ = s0.metadata_changed() => {},
+                    _ = s0.stopping() => return,
+                }
+                continue;
+            }
+            let broker = BrokerMeta {
+                listeners: endpoints.clone(),
+                ..me.clone()
+            };
+            match self.submit(Command::RegisterBroker { broker }).await {
                 Ok(_) => {
-                    s0.ctx
-                        .registered
-                        .store(true, std::sync::atomic::Ordering::Release);
-                    info!(node = me.id, "registered with the controller");
-                    return;
+                    if registered.is_none() {
+                        s0.ctx
+                            .registered
+                            .store(true, std::sync::atomic::Ordering::Release);
+                        info!(node = me.id, "registered with the controller");
+                    } else {
+                        info!(node = me.id, "registered again: the listeners changed");
+                    }
+                    registered = Some(endpoints);
                 }
                 Err(e) => info!(error = %e.1, "registration with the controller failed; retrying"),
             }
@@ -945,7 +969,7 @@ impl Controller {
                 }
             }
         }
-        let sasl_listener = s0.ctx.config.listeners.iter().any(|l| l.protocol.sasl());
+        let sasl_listener = s0.ctx.listeners.current().iter().any(|l| l.protocol.sasl());
         if sasl_listener && s0.metadata().scram.is_empty() {
             warn!(
                 "a SASL listener has no users: every authentication will fail (set TIDEMARK_BOOTSTRAP_USER=name:password)"

@@ -696,6 +696,22 @@ async fn alter_resource(
             };
             edit(&mut dynamics)?;
             validate_broker_dynamics(&dynamics, cluster_default, &meta.settings)?;
+            if !cluster_default {
+                // Kafka's `DynamicListenerConfig.validateReconfiguration`:
+                // its refusal reaches the client as INVALID_REQUEST
+                // (`ConfigAdminManager`, KAFKA-13609).
+                let after = meta.settings.with_dynamics(dynamics.clone(), false);
+                shard
+                    .ctx
+                    .listeners
+                    .check_change(&meta.settings, &after)
+                    .map_err(|why| {
+                        (
+                            ErrorCode::InvalidRequest,
+                            format!("Invalid dynamic configuration: {why}"),
+                        )
+                    })?;
+            }
             Change::Broker {
                 dynamics,
                 cluster_default,

@@ -105,8 +105,10 @@ pub fn brokers(shard: &Shard, listener: &str) -> Vec<MetadataResponseBroker> {
 /// to seconds after a restart.
 pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataResponseBroker, bool)> {
     let cfg = &shard.ctx.config;
-    let mine = cfg
+    let mine = shard
+        .ctx
         .listeners
+        .current()
         .iter()
         .find(|l| l.name == listener)
         .map(|l| (l.advertised_host.clone(), l.advertised_port))
