@@ -20,6 +20,7 @@ import clients
 import cluster
 import harness
 from rawkafka import ConnectionClosed, KafkaConn
+from test_tls import confluent_conf, confluent_roundtrip, pki, ssl_conn  # noqa: F401 (fixture)
 
 INVALID_REQUEST = 42
 
@@ -192,6 +193,27 @@ def test_listener_changes_kafka_refuses_or_that_cannot_work(broker_factory):
     res = ConfigResource("broker", me)
     entries = admin.describe_configs([res])[res].result(timeout=30)
     assert entries["listeners"].source != 2  # not DYNAMIC_BROKER_CONFIG
+
+
+def test_an_ssl_listener_added_with_its_certificate(broker_factory, pki):
+    """A TLS listener added at run time, its keystore given in the same
+    request with the listener prefix (as Kafka takes it); without a
+    keystore it is refused before anything changes."""
+    b = broker_factory()
+    ssl_addr = "127.0.0.1:%d" % harness.free_port()
+    listeners = "PLAINTEXT://%s,SSL://%s" % (b.bootstrap, ssl_addr)
+    code, msg = set_listeners(b, listeners)
+    assert code == INVALID_REQUEST and "SSL" in msg and "keystore" in msg, msg
+    assert refused(ssl_addr)
+    code, msg = alter(b.bootstrap, str(b.node_id), [
+        ("listeners", 0, listeners),
+        ("listener.name.ssl.ssl.keystore.location", 0, str(pki.server[2]))])
+    assert (code, msg) == (0, None)
+    wait_until(lambda: not refused(ssl_addr), "the SSL listener to accept")
+    with ssl_conn(ssl_addr, pki) as c:
+        md = c.metadata([])
+    assert [(x["Host"], x["Port"]) for x in md["Brokers"]] == [("127.0.0.1", int(ssl_addr.split(":")[1]))]
+    confluent_roundtrip(confluent_conf(ssl_addr, pki), harness.unique_topic("dynssl"))
 
 
 @pytest.mark.cluster

@@ -49,6 +49,26 @@ pub struct ListenerSet {
 struct Current {
     listeners: Arc<Vec<Listener>>,
     tls: BTreeMap<String, Arc<TlsContext>>,
+    /// The listener settings `listeners` was last computed from: `follow`
+    /// runs on every metadata change and parses (and resolves) only when
+    /// they changed.
+    followed: Option<SettingsKey>,
+}
+
+/// What the wanted listeners depend on in the settings.
+#[derive(PartialEq, Eq)]
+struct SettingsKey {
+    values: [String; 2],
+    dynamic: [bool; 2],
+}
+
+impl SettingsKey {
+    fn of(settings: &Settings) -> SettingsKey {
+        SettingsKey {
+            values: LISTENER_SETTINGS.map(|k| settings.get(k)),
+            dynamic: LISTENER_SETTINGS.map(|k| settings.dynamics().contains_key(k)),
+        }
+    }
 }
 
 impl ListenerSet {
@@ -59,6 +79,7 @@ impl ListenerSet {
             current: Mutex::new(Current {
                 listeners: Arc::new(startup.clone()),
                 tls: tls.into_iter().map(|(k, v)| (k, Arc::new(v))).collect(),
+                followed: None,
             }),
             startup,
         }
@@ -95,16 +116,22 @@ impl ListenerSet {
     /// now in force. Idempotent: every shard calls it when the metadata
     /// changes, the first one after a change does the work.
     pub fn follow(&self, settings: &Settings) -> Arc<Vec<Listener>> {
+        let key = SettingsKey::of(settings);
+        if self.lock().followed.as_ref() == Some(&key) {
+            return self.current();
+        }
         let wanted = match wanted(&self.startup, settings) {
             Ok(w) => w,
             Err(e) => {
                 // Checked before it was stored; only a restart with other
                 // static settings gets here.
                 error!(error = %e, "the listener settings are not valid; the listeners in force are kept");
+                self.lock().followed = Some(key);
                 return self.current();
             }
         };
         let mut cur = self.lock();
+        cur.followed = Some(key);
         if *cur.listeners == wanted {
             return cur.listeners.clone();
         }
