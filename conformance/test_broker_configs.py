@@ -414,15 +414,16 @@ def raw_describe(b, names=None, synonyms=False, docs=False, resource=None):
     return v, res["Configs"]
 
 
-def raw_alter(b, resource, configs):
+def raw_alter(b, resource, configs, validate_only=False, addr=None):
     """IncrementalAlterConfigs on the BROKER resource `resource` ("" is the
-    cluster-wide default, which confluent-kafka's ConfigResource refuses)."""
-    with KafkaConn(b.bootstrap) as c:
+    cluster-wide default, which confluent-kafka's ConfigResource refuses),
+    through `b`'s bootstrap address or `addr`."""
+    with KafkaConn(addr or b.bootstrap) as c:
         c.api_versions()
         resp = c.request(44, c.pick(44), {
             "Resources": [{"ResourceType": 4, "ResourceName": resource, "Configs": [
                 {"Name": n, "ConfigOperation": op, "Value": v} for n, op, v in configs]}],
-            "ValidateOnly": False})
+            "ValidateOnly": validate_only})
     (r,) = resp["Responses"]
     return r["ErrorCode"], r["ErrorMessage"]
 

@@ -20,28 +20,23 @@ import clients
 import cluster
 import harness
 from rawkafka import ConnectionClosed, KafkaConn
+from test_broker_configs import raw_alter
 from test_tls import confluent_conf, confluent_roundtrip, pki, ssl_conn  # noqa: F401 (fixture)
 
 INVALID_REQUEST = 42
 
 
-def alter(addr, resource, configs, validate_only=False):
-    """IncrementalAlterConfigs on BROKER `resource`; (error code, message)."""
-    with KafkaConn(addr) as c:
-        c.api_versions()
-        resp = c.request(44, c.pick(44), {
-            "Resources": [{"ResourceType": 4, "ResourceName": resource, "Configs": [
-                {"Name": n, "ConfigOperation": op, "Value": v} for n, op, v in configs]}],
-            "ValidateOnly": validate_only})
-    (r,) = resp["Responses"]
-    return r["ErrorCode"], r["ErrorMessage"]
+def alter(b, configs, resource=None, validate_only=False):
+    """IncrementalAlterConfigs on `b`'s BROKER resource (or `resource`)."""
+    return raw_alter(b, str(b.node_id) if resource is None else resource, configs,
+                     validate_only=validate_only)
 
 
-def set_listeners(b, listeners, protocol_map=None, addr=None):
+def set_listeners(b, listeners, protocol_map=None):
     configs = [("listeners", 0, listeners)]
     if protocol_map is not None:
         configs.append(("listener.security.protocol.map", 0, protocol_map))
-    return alter(addr or b.bootstrap, str(b.node_id), configs)
+    return alter(b, configs)
 
 
 def broker_ports(addr):
@@ -58,13 +53,8 @@ def refused(addr):
     return False
 
 
-def wait_until(check, what, timeout_s=15):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for " + what)
+def wait_until(check, what):
+    harness.wait_until(check, timeout=15, interval=0.1, what=what)
 
 
 MAP = "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,INTERNAL:PLAINTEXT"
@@ -75,7 +65,7 @@ def test_a_listener_added_serves_clients_and_a_removed_one_closes_its_connection
     internal = "127.0.0.1:%d" % harness.free_port()
     assert refused(internal)
     # validate_only changes nothing.
-    code, msg = alter(b.bootstrap, str(b.node_id), [
+    code, msg = alter(b, [
         ("listeners", 0, "PLAINTEXT://%s,INTERNAL://%s" % (b.bootstrap, internal)),
         ("listener.security.protocol.map", 0, MAP)], validate_only=True)
     assert (code, msg) == (0, None)
@@ -152,7 +142,7 @@ def test_a_listener_moves_and_survives_a_restart(broker_factory):
     assert broker_ports(second) == {b.node_id: ("127.0.0.1", int(second.split(":")[1]))}
     assert refused(first)
     # DELETE: back to the start-up listeners.
-    assert alter(b.bootstrap, str(b.node_id), [("listeners", 1, None)]) == (0, None)
+    assert alter(b, [("listeners", 1, None)]) == (0, None)
     wait_until(lambda: refused(second), "the listener to go")
     assert broker_ports(b.bootstrap) == {b.node_id: ("127.0.0.1", b.port)}
 
@@ -161,12 +151,11 @@ def test_listener_changes_kafka_refuses_or_that_cannot_work(broker_factory):
     b = broker_factory()
     me = str(b.node_id)
     # A listener's security protocol cannot change.
-    code, msg = alter(b.bootstrap, me, [
-        ("listener.security.protocol.map", 0, "PLAINTEXT:SSL,SSL:SSL")])
+    code, msg = alter(b, [("listener.security.protocol.map", 0, "PLAINTEXT:SSL,SSL:SSL")])
     assert code == INVALID_REQUEST
     assert "Security protocol cannot be updated for existing listener PLAINTEXT" in msg
     # Per broker only, as Kafka.
-    code, msg = alter(b.bootstrap, "", [("listeners", 0, "PLAINTEXT://%s" % b.bootstrap)])
+    code, msg = alter(b, [("listeners", 0, "PLAINTEXT://%s" % b.bootstrap)], resource="")
     assert code == INVALID_REQUEST and "broker id must be specified" in msg, msg
     # A listener without a security protocol.
     code, msg = set_listeners(b, "PLAINTEXT://%s,OTHER://127.0.0.1:%d" % (b.bootstrap, harness.free_port()))
@@ -205,7 +194,7 @@ def test_an_ssl_listener_added_with_its_certificate(broker_factory, pki):
     code, msg = set_listeners(b, listeners)
     assert code == INVALID_REQUEST and "SSL" in msg and "keystore" in msg, msg
     assert refused(ssl_addr)
-    code, msg = alter(b.bootstrap, str(b.node_id), [
+    code, msg = alter(b, [
         ("listeners", 0, listeners),
         ("listener.name.ssl.ssl.keystore.location", 0, str(pki.server[2]))])
     assert (code, msg) == (0, None)
