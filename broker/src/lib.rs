@@ -91,6 +91,10 @@ pub struct BrokerContext {
     /// the removed broker, which is still running and still in clients'
     /// bootstrap lists).
     pub registered: AtomicBool,
+    /// Drawn at start, carried by this run's registrations
+    /// (`BrokerMeta::incarnation`): the metadata has this run's
+    /// registration once its entry carries this number.
+    pub incarnation: u64,
     /// The admin server's certificates (the broker's `ssl.*` settings;
     /// loaded at start when `admin.ssl.enabled`).
     pub tls: Option<tls::TlsContext>,

@@ -133,6 +133,15 @@ pub struct BrokerMeta {
     /// re-registrations.
     #[serde(default)]
     pub decommissioning: bool,
+    /// Which run of the broker made this registration: a number drawn at
+    /// each start (`BrokerContext::incarnation`; 0 in registrations made
+    /// before it existed). A restarted broker replays the controller log
+    /// through its previous run's registration, unfenced, before it
+    /// reaches the fencing that followed its stop; it counts itself
+    /// registered, and lists itself, only once it sees its own run's
+    /// (Kafka's broker epoch serves the same purpose).
+    #[serde(default)]
+    pub incarnation: u64,
 }
 
 /// A metadata change. On a single node it is applied to `metadata.json`;
@@ -1819,6 +1828,7 @@ mod tests {
             fenced: false,
             maintenance: false,
             decommissioning: false,
+            incarnation: 0,
             listeners: Vec::new(),
         }
     }

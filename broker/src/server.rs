@@ -151,6 +151,7 @@ pub fn run(config: BrokerConfig) -> Result<(), ServerError> {
         inflight_requests: AtomicUsize::new(0),
         metadata_caught_up: AtomicBool::new(false),
         registered: AtomicBool::new(false),
+        incarnation: uuid::Uuid::new_v4().as_u64_pair().0,
         tls,
         listeners: crate::listener_set::ListenerSet::new(config.listeners.clone(), listener_tls),
         bootstrap_user,
@@ -409,6 +410,7 @@ fn shard_main(
                             decommissioning: false,
                             // Kept current by `register` as listeners change.
                             listeners: Vec::new(),
+                            incarnation: ctx.incarnation,
                         };
                         monoio::spawn(ctl.clone().register(shard.clone(), me));
                         monoio::spawn(ctl.bootstrap_user(shard.clone()));

@@ -1263,6 +1263,7 @@ mod tests {
             maintenance: false,
             decommissioning: false,
             listeners: Vec::new(),
+            incarnation: 0,
         }
     }
 

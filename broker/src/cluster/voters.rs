@@ -98,6 +98,7 @@ mod tests {
             listeners: Vec::new(),
             maintenance: false,
             decommissioning: false,
+            incarnation: 0,
         }
     }
 

@@ -1967,6 +1967,7 @@ mod tests {
                     listeners: Vec::new(),
                     maintenance: false,
                     decommissioning: false,
+                    incarnation: 0,
                 },
             );
         }

@@ -96,13 +96,15 @@ pub fn brokers(shard: &Shard, listener: &str) -> Vec<MetadataResponseBroker> {
 /// bootstrap entries and the client asks a broker of the cluster.
 ///
 /// Its own fencing is the metadata's too, as in Kafka (a broker's image
-/// is all it lists). A broker restarted after the controller fenced it
-/// replays that fencing before its new registration reaches it; it used
-/// to list itself unfenced meanwhile, so a client (or a test waiting
-/// for "every broker lists every broker") took it as rejoined while its
-/// own placement still had it fenced and refused CreateTopics at full
-/// replication factor (INVALID_REPLICATION_FACTOR, "1 fenced"), for up
-/// to seconds after a restart.
+/// is all it lists), and it counts itself unfenced only in its own run's
+/// registration (`BrokerMeta::incarnation`). A restarted broker replays
+/// the controller log through its previous run's registration, unfenced,
+/// before it reaches the fencing that followed its stop; it used to list
+/// itself meanwhile, so a client (or a test waiting for "every broker
+/// lists every broker") took it as rejoined while placement still had it
+/// fenced and refused CreateTopics at full replication factor
+/// (INVALID_REPLICATION_FACTOR, "1 fenced"), for up to seconds after a
+/// restart.
 pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataResponseBroker, bool)> {
     let cfg = &shard.ctx.config;
     let mine = shard
@@ -145,7 +147,10 @@ pub fn brokers_and_fencing(shard: &Shard, listener: &str) -> Vec<(MetadataRespon
     if !shard.is_cluster() {
         out.push((me, false));
     } else if let Some(b) = meta.brokers.get(&cfg.node_id) {
-        out.push((me, b.fenced));
+        // Before this run's registration is applied, the entry is the
+        // previous run's, which the controller may have fenced since
+        // (a record still ahead in this broker's replay): fenced.
+        out.push((me, b.fenced || b.incarnation != shard.ctx.incarnation));
     }
     out.sort_by_key(|b| b.0.node_id);
     out
@@ -233,7 +238,11 @@ async fn wait_until_caught_up(shard: &Shard) {
     let me = shard.ctx.config.node_id;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let registered = || {
-        shard.metadata().brokers.contains_key(&me)
+        shard
+            .metadata()
+            .brokers
+            .get(&me)
+            .is_some_and(|b| b.incarnation == shard.ctx.incarnation)
             || shard
                 .ctx
                 .registered
