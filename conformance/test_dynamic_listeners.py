@@ -194,15 +194,28 @@ def test_an_ssl_listener_added_with_its_certificate(broker_factory, pki):
     code, msg = set_listeners(b, listeners)
     assert code == INVALID_REQUEST and "SSL" in msg and "keystore" in msg, msg
     assert refused(ssl_addr)
+    # With its own settings, mutual TLS included: a listener not in force
+    # yet takes any listener-prefixed setting, as in Kafka.
     code, msg = alter(b, [
         ("listeners", 0, listeners),
-        ("listener.name.ssl.ssl.keystore.location", 0, str(pki.server[2]))])
+        ("listener.name.ssl.ssl.keystore.location", 0, str(pki.server[2])),
+        ("listener.name.ssl.ssl.truststore.location", 0, str(pki.ca)),
+        ("listener.name.ssl.ssl.client.auth", 0, "required")])
     assert (code, msg) == (0, None)
     wait_until(lambda: not refused(ssl_addr), "the SSL listener to accept")
-    with ssl_conn(ssl_addr, pki) as c:
+    with ssl_conn(ssl_addr, pki, cert=True) as c:
         md = c.metadata([])
     assert [(x["Host"], x["Port"]) for x in md["Brokers"]] == [("127.0.0.1", int(ssl_addr.split(":")[1]))]
-    confluent_roundtrip(confluent_conf(ssl_addr, pki), harness.unique_topic("dynssl"))
+    with pytest.raises((OSError, ConnectionClosed, ValueError)):
+        with ssl_conn(ssl_addr, pki, cert=False) as c:
+            c.api_versions()
+    confluent_roundtrip(confluent_conf(ssl_addr, pki, cert=True), harness.unique_topic("dynssl"))
+    # Once it runs, only its certificates change (Kafka's words).
+    code, msg = alter(b, [("listener.name.ssl.ssl.client.auth", 0, "none")])
+    assert code == INVALID_REQUEST, (code, msg)
+    assert "Configs cannot be updated dynamically for existing listener SSL" in msg, msg
+    with ssl_conn(ssl_addr, pki, cert=True) as c:
+        c.api_versions()
 
 
 @pytest.mark.cluster

@@ -31,7 +31,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tracing::{error, info};
 
 use crate::listeners::{Endpoint, Listener, ListenerError};
-use crate::settings::Settings;
+use crate::settings::{DYNAMIC_PER_LISTENER_SETTINGS, PER_LISTENER_SETTINGS, Settings};
 use crate::tls::TlsContext;
 
 /// The settings whose change changes the listeners.
@@ -182,11 +182,36 @@ impl ListenerSet {
     /// protocols, can bind their new addresses and load their
     /// certificates. The error is Kafka's words where it has them.
     pub fn check_change(&self, now: &Settings, after: &Settings) -> Result<(), String> {
-        if LISTENER_SETTINGS.iter().all(|k| now.get(k) == after.get(k)) {
+        let current = self.current();
+        let unchanged = LISTENER_SETTINGS.iter().all(|k| now.get(k) == after.get(k));
+        let wanted = if unchanged {
+            current.to_vec()
+        } else {
+            wanted(&self.startup, after).map_err(|e| e.to_string())?
+        };
+        // A listener that stays keeps its settings, but for its
+        // certificates (Kafka's `DynamicListenerConfig`); a new one takes
+        // any.
+        let fixed = PER_LISTENER_SETTINGS
+            .iter()
+            .filter(|k| !DYNAMIC_PER_LISTENER_SETTINGS.contains(k));
+        for l in wanted
+            .iter()
+            .filter(|l| current.iter().any(|o| o.name == l.name))
+        {
+            if fixed
+                .clone()
+                .any(|k| now.listener_value(&l.name, k) != after.listener_value(&l.name, k))
+            {
+                return Err(format!(
+                    "Configs cannot be updated dynamically for existing listener {}, restart broker or create a new listener for update",
+                    l.name
+                ));
+            }
+        }
+        if unchanged {
             return Ok(());
         }
-        let wanted = wanted(&self.startup, after).map_err(|e| e.to_string())?;
-        let current = self.current();
         for l in &wanted {
             let old = current.iter().find(|o| o.name == l.name);
             if let Some(o) = old
@@ -317,6 +342,23 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e, ListenerError::Unmapped("OTHER".into()));
+    }
+
+    #[test]
+    fn a_listener_in_force_changes_only_its_reconfigurable_settings() {
+        let set = ListenerSet::new(startup(), BTreeMap::new());
+        let now = with(&[]);
+        let limit = with(&[("listener.name.plaintext.max.connections", "10")]);
+        assert_eq!(set.check_change(&now, &limit), Ok(()));
+        let auth = with(&[("listener.name.plaintext.sasl.enabled.mechanisms", "PLAIN")]);
+        assert!(
+            set.check_change(&now, &auth).unwrap_err().starts_with(
+                "Configs cannot be updated dynamically for existing listener PLAINTEXT"
+            )
+        );
+        // A listener not in force yet takes it.
+        let other = with(&[("listener.name.internal.sasl.enabled.mechanisms", "PLAIN")]);
+        assert_eq!(set.check_change(&now, &other), Ok(()));
     }
 
     #[test]

@@ -1403,11 +1403,14 @@ pub const PER_LISTENER_SETTINGS: &[&str] = &[
     "max.connection.creation.rate",
 ];
 
-/// The per-listener settings that can change at run time, per broker
-/// (Kafka's reconfigurable SSL configs that apply to PEM files): a
-/// listener's certificate files and its key's password. The rest of
-/// [`PER_LISTENER_SETTINGS`] is fixed for a listener once it runs, as
-/// in Kafka (`SslConfigs.NON_RECONFIGURABLE_CONFIGS`).
+/// The per-listener settings that can change at run time on a listener
+/// in force, per broker (Kafka's reconfigurable SSL configs that apply to
+/// PEM files): a listener's certificate files and its key's password.
+/// The rest of [`PER_LISTENER_SETTINGS`] is fixed for a listener once it
+/// runs, as in Kafka (`SslConfigs.NON_RECONFIGURABLE_CONFIGS`,
+/// `DynamicListenerConfig`): set at run time only for a listener not in
+/// force yet, one added in the same change or later
+/// (`listener_set::ListenerSet::check_change`).
 pub const DYNAMIC_PER_LISTENER_SETTINGS: &[&str] = &[
     "ssl.keystore.type",
     "ssl.keystore.location",
@@ -1553,9 +1556,9 @@ impl Settings {
             if !PER_LISTENER_SETTINGS.contains(&setting) {
                 return Err(SettingError::NotPerListener(name.to_string()));
             }
-            if !DYNAMIC_PER_LISTENER_SETTINGS.contains(&setting) {
-                return Err(SettingError::ReadOnly(name.to_string()));
-            }
+            // The others than DYNAMIC_PER_LISTENER_SETTINGS are for a
+            // listener not in force yet; `ListenerSet::check_change`
+            // refuses them for one that is.
             if let Some(v) = value {
                 validate_per_listener(name, setting, v)?;
             }
@@ -1933,11 +1936,13 @@ mod tests {
         s.set_dynamic("listener.name.ssl.ssl.key.password", Some("pw"))
             .unwrap();
         assert_eq!(s.get_for_listener("SSL", "ssl.key.password"), "pw");
-        assert_eq!(
-            s.set_dynamic("listener.name.ssl.ssl.client.auth", Some("required")),
-            Err(SettingError::ReadOnly(
-                "listener.name.ssl.ssl.client.auth".into()
-            ))
+        // Stored for a listener not in force yet (the broker refuses it
+        // for one that is: `ListenerSet::check_change`), still validated.
+        s.set_dynamic("listener.name.ssl.ssl.client.auth", Some("required"))
+            .unwrap();
+        assert!(
+            s.set_dynamic("listener.name.ssl.ssl.client.auth", Some("always"))
+                .is_err()
         );
         // Tidemark's own settings keep their own rules.
         assert!(s.set_dynamic_default("num.partitions", Some("3")).is_ok());
