@@ -345,15 +345,19 @@ impl BrokerConfig {
                 advertised_host: host,
                 advertised_port: port,
             }];
+            // Written out as the `listeners` in force, so DescribeConfigs
+            // (admin tools, `kafka-configs.sh --describe --all`) shows the
+            // listener rather than an empty default.
+            let bind = if kafka_addr.is_ipv6() {
+                format!("PLAINTEXT://[{}]:{}", kafka_addr.ip(), kafka_addr.port())
+            } else {
+                format!("PLAINTEXT://{kafka_addr}")
+            };
             if !advertised_listeners.trim().is_empty() {
                 // advertised.listeners may still rename the address.
-                let bind = if kafka_addr.is_ipv6() {
-                    format!("PLAINTEXT://[{}]:{}", kafka_addr.ip(), kafka_addr.port())
-                } else {
-                    format!("PLAINTEXT://{kafka_addr}")
-                };
                 l = crate::listeners::parse(&bind, &advertised_listeners, &protocol_map)?;
             }
+            settings.set_static("listeners", &bind)?;
             l
         } else {
             if kafka_addr_flag.is_some() || advertise_flag.is_some() {

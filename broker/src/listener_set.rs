@@ -245,18 +245,9 @@ pub fn wanted(startup: &[Listener], settings: &Settings) -> Result<Vec<Listener>
     {
         return Ok(startup.to_vec());
     }
-    // A dynamic value is taken as it is (empty: no listener, an error);
-    // without one, a broker started with --kafka-addr has that listener.
+    // The start-up configuration always writes `listeners` (`--kafka-addr`
+    // as its one PLAINTEXT listener); a dynamic value replaces it.
     let spec = settings.get("listeners");
-    let spec = if spec.trim().is_empty() && !settings.dynamics().contains_key("listeners") {
-        startup
-            .iter()
-            .map(|l| format!("{}://{}", l.name, l.bind))
-            .collect::<Vec<_>>()
-            .join(",")
-    } else {
-        spec
-    };
     let advertised = settings.get("advertised.listeners");
     let mut out = crate::listeners::parse(
         &spec,
@@ -294,6 +285,8 @@ mod tests {
 
     fn with(dynamics: &[(&str, &str)]) -> Settings {
         let mut s = Settings::default();
+        s.set_static("listeners", "PLAINTEXT://127.0.0.1:19092")
+            .unwrap();
         s.set_static("advertised.listeners", "PLAINTEXT://broker.example:9092")
             .unwrap();
         s.set_static(

@@ -232,7 +232,7 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         String,
         "",
         true,
-        "The Kafka listeners, NAME://HOST:PORT,... (e.g. PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093), each on its own port; empty: one PLAINTEXT listener on --kafka-addr. Per broker at run time (not cluster-wide), as in Kafka: a new listener starts accepting and is advertised, a removed one stops and its connections close, one given another address moves there; a listener keeps its security protocol. Unlike Kafka 4 under KRaft, a change that alters what the broker advertises is allowed: the broker registers again with the controller."
+        "The Kafka listeners, NAME://HOST:PORT,... (e.g. PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093), each on its own port; empty: one PLAINTEXT listener on --kafka-addr (described as that listener). Per broker at run time (not cluster-wide), as in Kafka: a new listener starts accepting and is advertised, a removed one stops and its connections close, one given another address moves there; a listener keeps its security protocol. Unlike Kafka 4 under KRaft, a change that alters what the broker advertises is allowed: the broker registers again with the controller."
     ),
     b!(
         "replica.selector.class",
