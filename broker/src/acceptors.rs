@@ -99,15 +99,14 @@ impl Acceptors {
 /// Follows the listener settings: after every metadata change that
 /// changes them, this shard reconciles its acceptors.
 pub async fn follow(shard: Rc<Shard>) {
-    let key =
-        |s: &crate::settings::Settings| crate::listener_set::LISTENER_SETTINGS.map(|k| s.get(k));
-    let mut seen = key(&shard.metadata().settings);
+    use crate::listener_set::SettingsKey;
+    let mut seen = SettingsKey::of(&shard.metadata().settings);
     loop {
         monoio::select! {
             _ = shard.metadata_changed() => {},
             _ = shard.stopping() => return,
         }
-        let now = key(&shard.metadata().settings);
+        let now = SettingsKey::of(&shard.metadata().settings);
         if now != seen {
             seen = now;
             Acceptors::reconcile(&shard);

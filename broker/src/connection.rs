@@ -290,7 +290,7 @@ pub async fn serve(
         }
         other => info!(%peer, reason = %other, "closing connection"),
     }
-    activity.closed.notify_all();
+    activity.closed.set();
     if matches!(close, Close::Sasl(_)) {
         // Kafka's `connection.failed.authentication.delay.ms`: the
         // failure is answered at once, the close comes later, which slows
@@ -311,8 +311,9 @@ struct Activity {
     /// Set by the watcher when `connections.max.idle.ms` passed.
     idle_for: Cell<Option<Duration>>,
     expire: crate::notify::LocalNotify,
-    /// Notified when the connection ends, so its watcher stops.
-    closed: crate::notify::LocalNotify,
+    /// Set when the connection ends, so its watcher stops (a flag, not
+    /// a notification: it holds even if the watcher has not waited yet).
+    closed: crate::notify::LocalFlag,
 }
 
 impl Activity {
@@ -353,7 +354,7 @@ impl Activity {
             let wait = if idle >= max { max } else { max - idle };
             monoio::select! {
                 _ = monoio::time::sleep(wait) => {},
-                _ = self.closed.notified() => return,
+                _ = self.closed.wait() => return,
             }
         }
     }

@@ -35,7 +35,7 @@ use crate::settings::{DYNAMIC_PER_LISTENER_SETTINGS, PER_LISTENER_SETTINGS, Sett
 use crate::tls::TlsContext;
 
 /// The settings whose change changes the listeners.
-pub const LISTENER_SETTINGS: [&str; 2] = ["listeners", "listener.security.protocol.map"];
+const LISTENER_SETTINGS: [&str; 2] = ["listeners", "listener.security.protocol.map"];
 
 pub struct ListenerSet {
     /// The listeners of the start-up configuration (flags, file, `--set`):
@@ -55,15 +55,17 @@ struct Current {
     followed: Option<SettingsKey>,
 }
 
-/// What the wanted listeners depend on in the settings.
+/// What the wanted listeners depend on in the settings: a change of it
+/// is a change of the listeners (`follow` here, `acceptors::follow` on
+/// each shard).
 #[derive(PartialEq, Eq)]
-struct SettingsKey {
+pub struct SettingsKey {
     values: [String; 2],
     dynamic: [bool; 2],
 }
 
 impl SettingsKey {
-    fn of(settings: &Settings) -> SettingsKey {
+    pub fn of(settings: &Settings) -> SettingsKey {
         SettingsKey {
             values: LISTENER_SETTINGS.map(|k| settings.get(k)),
             dynamic: LISTENER_SETTINGS.map(|k| settings.dynamics().contains_key(k)),
@@ -183,7 +185,7 @@ impl ListenerSet {
     /// certificates. The error is Kafka's words where it has them.
     pub fn check_change(&self, now: &Settings, after: &Settings) -> Result<(), String> {
         let current = self.current();
-        let unchanged = LISTENER_SETTINGS.iter().all(|k| now.get(k) == after.get(k));
+        let unchanged = SettingsKey::of(now) == SettingsKey::of(after);
         let wanted = if unchanged {
             current.to_vec()
         } else {
