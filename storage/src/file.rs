@@ -134,16 +134,21 @@ pub fn fsync_dir(dir: &Path) -> Result<()> {
 /// Replaces `path` with `data` atomically: temp file, fsync, rename,
 /// directory fsync. A crash leaves either the old or the new contents.
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
-    use std::io::Write;
     let tmp = path.with_extension(match path.extension() {
         Some(e) => format!("{}.tmp", e.to_string_lossy()),
         None => "tmp".to_string(),
     });
-    let mut f = std::fs::File::create(&tmp).map_err(|e| StorageError::io("create", &tmp, e))?;
+    write_atomic_to(&tmp, path, data)
+}
+
+/// [`write_atomic`] through the temporary file `tmp` (beside `path`).
+pub(crate) fn write_atomic_to(tmp: &Path, path: &Path, data: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::File::create(tmp).map_err(|e| StorageError::io("create", tmp, e))?;
     f.write_all(data)
         .and_then(|_| f.sync_data())
-        .map_err(|e| StorageError::io("write", &tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| StorageError::io("rename", path, e))?;
+        .map_err(|e| StorageError::io("write", tmp, e))?;
+    std::fs::rename(tmp, path).map_err(|e| StorageError::io("rename", path, e))?;
     fsync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
@@ -167,8 +172,14 @@ pub fn write_atomic_if_changed(path: &Path, data: &[u8], absent: Option<&[u8]>) 
 /// created without an fsync each. Write-back errors since the file was
 /// opened are reported (Linux 5.8+).
 pub fn sync_filesystem(path: &Path) -> Result<()> {
-    use std::os::unix::fs::MetadataExt;
     let f = std::fs::File::open(path).map_err(|e| StorageError::io("open", path, e))?;
+    sync_filesystem_of(&f, path)
+}
+
+/// [`sync_filesystem`] of the file system holding the open file `f`
+/// (`path` names it in errors).
+pub(crate) fn sync_filesystem_of(f: &std::fs::File, path: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
     let dev = f
         .metadata()
         .map_err(|e| StorageError::io("stat", path, e))?

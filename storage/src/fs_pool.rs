@@ -69,6 +69,16 @@ fn queue() -> &'static Mutex<mpsc::Sender<Job>> {
     })
 }
 
+/// Queues `job` for a helper thread without waiting for it (the job
+/// reports its own outcome). Fails when no helper thread is running.
+pub(crate) fn spawn(job: impl FnOnce() + Send + 'static) -> Result<()> {
+    let sent = queue()
+        .lock()
+        .map_err(|_| StorageError::Failed("file-system helper queue poisoned".into()))?
+        .send(Box::new(job));
+    sent.map_err(|_| StorageError::Failed("no file-system helper thread is running".into()))
+}
+
 /// Runs `f` on a helper thread and returns its result.
 pub async fn run<T, F>(f: F) -> Result<T>
 where
@@ -76,18 +86,9 @@ where
     T: Send + 'static,
 {
     let (tx, rx) = futures_channel::oneshot::channel();
-    let job: Job = Box::new(move || {
+    spawn(move || {
         let _ = tx.send(f());
-    });
-    let sent = queue()
-        .lock()
-        .map_err(|_| StorageError::Failed("file-system helper queue poisoned".into()))?
-        .send(job);
-    if sent.is_err() {
-        return Err(StorageError::Failed(
-            "no file-system helper thread is running".into(),
-        ));
-    }
+    })?;
     rx.await.map_err(|_| {
         StorageError::Failed("a file-system helper thread failed during a call".into())
     })?

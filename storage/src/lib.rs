@@ -20,6 +20,7 @@ mod index;
 mod log;
 mod notify;
 mod producers;
+pub mod replace_batch;
 pub mod sync_stats;
 mod txn;
 
