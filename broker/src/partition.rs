@@ -111,9 +111,15 @@ pub struct Partition {
     settle_expired_epoch: Cell<i32>,
     /// `min.insync.replicas` of the topic.
     min_insync: Cell<usize>,
-    /// Cluster mode: when the group was last seen quiet (see
-    /// [`Partition::lost_quorum`]).
-    quiet_seen_at: Cell<std::time::Instant>,
+    /// Cluster mode: whether [`Partition::is_quiet`] last saw the group
+    /// quiet, and when it first saw it awake after that (or the
+    /// partition's creation): a leader that woke less than a lease ago is
+    /// not taken for cut off (see [`Partition::lost_quorum`]). Kept as a
+    /// transition, not as "last seen quiet", so that the leadership
+    /// watcher's check of every quiet partition every 20 ms reads no
+    /// clock (at 10,000 partitions that was 500,000 clock reads a second).
+    seen_quiet: Cell<bool>,
+    woke_at: Cell<std::time::Instant>,
     /// Producers (id -> epoch) whose ongoing transaction the coordinator
     /// confirmed includes this partition; a marker of the producer ends
     /// the confirmation (see [`Partition::append_with_verifier`]).
@@ -312,7 +318,8 @@ impl Partition {
             admission: Turnstile::default(),
             settle_expired_epoch: Cell::new(-1),
             min_insync: Cell::new(min_insync.max(1) as usize),
-            quiet_seen_at: Cell::new(std::time::Instant::now()),
+            seen_quiet: Cell::new(false),
+            woke_at: Cell::new(std::time::Instant::now()),
             txn_verified: RefCell::default(),
             markers_in_flight: RefCell::default(),
             net,
@@ -351,8 +358,8 @@ impl Partition {
             net.ticker
                 .is_quiet(partition_group(&(self.topic_id, self.index)))
         });
-        if quiet {
-            self.quiet_seen_at.set(std::time::Instant::now());
+        if self.seen_quiet.replace(quiet) && !quiet {
+            self.woke_at.set(std::time::Instant::now());
         }
         quiet
     }
@@ -384,7 +391,7 @@ impl Partition {
         if !self.replica.lease_lost() || self.is_quiet() {
             return false;
         }
-        if self.quiet_seen_at.get().elapsed() <= self.replica.lease() {
+        if self.woke_at.get().elapsed() <= self.replica.lease() {
             return false;
         }
         let me = self.replica.node_id();

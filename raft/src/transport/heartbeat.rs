@@ -155,6 +155,32 @@ pub struct HeartbeatTicker {
     in_flight: RefCell<HashSet<NodeId>>,
     /// Follower side: when a beat last came from each (node, shard).
     heard: RefCell<HashMap<(NodeId, u32), Instant>>,
+    /// Groups that stopped being quiet here (or were registered or
+    /// unregistered) since the last [`HeartbeatTicker::take_woken`], so
+    /// that a watcher of leadership can look at the awake groups only
+    /// instead of asking every group whether it is quiet every pass.
+    /// Bounded by [`MAX_WOKEN`]: past it, the watcher is told to look at
+    /// everything.
+    woken: RefCell<Woken>,
+}
+
+/// More wakes than this between two [`HeartbeatTicker::take_woken`] calls
+/// are reported as "everything may have woken" rather than listed.
+const MAX_WOKEN: usize = 65_536;
+
+#[derive(Default)]
+struct Woken {
+    groups: Vec<GroupId>,
+    overflowed: bool,
+}
+
+/// What woke since the last [`HeartbeatTicker::take_woken`].
+#[derive(Debug, PartialEq)]
+pub enum WokenSince {
+    /// These groups (possibly some more than once).
+    Groups(Vec<GroupId>),
+    /// Too many to list: any group may have woken.
+    Any,
 }
 
 impl HeartbeatTicker {
@@ -185,7 +211,34 @@ impl HeartbeatTicker {
             started: Instant::now(),
             in_flight: RefCell::default(),
             heard: RefCell::default(),
+            woken: RefCell::default(),
         })
+    }
+
+    /// Notes that `group` is awake here now (see `woken`).
+    fn note_woken(&self, group: GroupId) {
+        let mut w = self.woken.borrow_mut();
+        if w.overflowed {
+            return;
+        }
+        if w.groups.len() >= MAX_WOKEN {
+            w.overflowed = true;
+            w.groups = Vec::new();
+        } else {
+            w.groups.push(group);
+        }
+    }
+
+    /// The groups that woke (stopped being quiet, or were registered or
+    /// unregistered) here since the last call. A group not listed and
+    /// quiet at the last call is still quiet.
+    pub fn take_woken(&self) -> WokenSince {
+        let w = std::mem::take(&mut *self.woken.borrow_mut());
+        if w.overflowed {
+            WokenSince::Any
+        } else {
+            WokenSince::Groups(w.groups)
+        }
     }
 
     /// Takes over `raft`'s heartbeats: its own heartbeat timer is turned
@@ -206,6 +259,7 @@ impl HeartbeatTicker {
         if let Some(old) = old {
             old.raft.runtime_config().tick(true);
         }
+        self.note_woken(group);
     }
 
     /// Gives a group its own heartbeat timer (and ticks) back.
@@ -213,6 +267,7 @@ impl HeartbeatTicker {
         let m = self.groups.borrow_mut().remove(&group)?;
         m.raft.runtime_config().heartbeat(true);
         m.raft.runtime_config().tick(true);
+        self.note_woken(group);
         Some(m.raft)
     }
 
@@ -302,6 +357,7 @@ impl HeartbeatTicker {
         {
             m.raft.runtime_config().tick(true);
             m.lead = Lead::active();
+            self.note_woken(group);
         }
     }
 
@@ -313,6 +369,7 @@ impl HeartbeatTicker {
             && m.follow.take().is_some()
         {
             m.raft.runtime_config().tick(true);
+            self.note_woken(group);
         }
     }
 
@@ -365,6 +422,7 @@ impl HeartbeatTicker {
         if mm.state != ServerState::Leader {
             if matches!(m.lead, Lead::Quiet { .. }) {
                 m.raft.runtime_config().tick(true);
+                self.note_woken(group);
             }
             m.lead = Lead::active();
             return;
@@ -416,6 +474,7 @@ impl HeartbeatTicker {
             Lead::Quiet { .. } => {
                 // Written to (or the term moved): heartbeat again.
                 m.raft.runtime_config().tick(true);
+                self.note_woken(group);
                 m.lead = Lead::Active {
                     stable: 0,
                     seen: Some((term, last)),
@@ -526,6 +585,7 @@ impl HeartbeatTicker {
                         {
                             m.raft.runtime_config().tick(true);
                             m.lead = Lead::active();
+                            this.note_woken(g);
                         }
                     }
                 }
@@ -611,7 +671,7 @@ impl HeartbeatTicker {
         let now = Instant::now();
         let heard = self.heard.borrow();
         let mut woke = 0;
-        for m in self.groups.borrow_mut().values_mut() {
+        for (group, m) in self.groups.borrow_mut().iter_mut() {
             let Some(f) = &mut m.follow else {
                 continue;
             };
@@ -637,6 +697,7 @@ impl HeartbeatTicker {
             if f.wake_at.is_some_and(|t| t <= now) {
                 m.follow = None;
                 m.raft.runtime_config().tick(true);
+                self.note_woken(*group);
                 woke += 1;
             }
         }

@@ -22,7 +22,7 @@ use bytes::Bytes;
 use kafka_protocol::records::RecordBatch;
 use tidemark_raft::transport::{
     FailureCode, GroupId, Groups, HeartbeatTicker, Peers, RaftRequest, RaftResponse, RemoteFailure,
-    Router, Signal, StatsSnapshot, Transport, TransportConfig, TransportStats, serve,
+    Router, Signal, StatsSnapshot, Transport, TransportConfig, TransportStats, WokenSince, serve,
 };
 use tidemark_raft::{NodeId, PartitionReplica, ReplicaConfig};
 
@@ -749,6 +749,17 @@ fn three_nodes_replicate_twenty_groups_fail_over_and_catch_up() {
 
 /// Every node's quiet counts: (groups it leads quietly, groups it
 /// follows quietly).
+/// The groups node `id`'s ticker reported woken since the last call.
+fn woken_groups(cluster: &Cluster, id: NodeId) -> BTreeSet<GroupId> {
+    let woken = cluster
+        .node(id)
+        .exec(|ctx| async move { ctx.ticker.as_ref().unwrap().take_woken() });
+    match woken {
+        WokenSince::Groups(g) => g.into_iter().collect(),
+        WokenSince::Any => panic!("node {id}: more wakes than listed"),
+    }
+}
+
 fn quiet_counts(cluster: &Cluster) -> Vec<(usize, usize)> {
     cluster
         .nodes
@@ -820,8 +831,23 @@ fn idle_groups_go_quiet_wake_on_writes_and_fail_over_when_their_leader_dies() {
     }
 
     // Writes wake the groups (on every replica), and they go quiet again.
+    // Every wake is reported by `take_woken` (the broker's leadership
+    // watcher looks only at the groups it lists between full scans).
+    for id in all {
+        cluster.node(id).exec(|ctx| async move {
+            ctx.ticker.as_ref().unwrap().take_woken();
+        });
+    }
     acked.extend(cluster.append_everywhere(&all, 3..6));
     cluster.check_identical(&all, Duration::from_secs(10));
+    for id in all {
+        let woken = woken_groups(&cluster, id);
+        assert_eq!(
+            woken,
+            groups.iter().copied().collect(),
+            "node {id}: woken groups"
+        );
+    }
     wait_all_quiet(&cluster, &all, 20, Duration::from_secs(10));
 
     // The node that leads the most groups dies (cut off both ways): the
@@ -831,6 +857,9 @@ fn idle_groups_go_quiet_wake_on_writes_and_fail_over_when_their_leader_dies() {
         .max_by_key(|id| leaders.values().filter(|l| *l == id).count())
         .unwrap();
     let survivors: Vec<NodeId> = all.iter().copied().filter(|id| *id != victim).collect();
+    for id in all {
+        woken_groups(&cluster, id);
+    }
     cluster.cut.store(victim, Ordering::SeqCst);
     cluster.node(victim).exec(move |ctx| async move {
         ctx.server_stop.borrow().set();
@@ -848,6 +877,19 @@ fn idle_groups_go_quiet_wake_on_writes_and_fail_over_when_their_leader_dies() {
         cut_at.elapsed()
     );
     assert!(new_leaders.values().all(|l| *l != victim));
+    // Each survivor reported waking every group the victim led.
+    let victims_groups: BTreeSet<GroupId> = leaders
+        .iter()
+        .filter(|(_, l)| **l == victim)
+        .map(|(g, _)| *g)
+        .collect();
+    for id in &survivors {
+        let woken = woken_groups(&cluster, *id);
+        assert!(
+            woken.is_superset(&victims_groups),
+            "node {id}: woke {woken:?}, the victim led {victims_groups:?}"
+        );
+    }
     acked.extend(cluster.append_everywhere(&survivors, 6..8));
     cluster.check_identical(&survivors, Duration::from_secs(10));
     for id in &survivors {
