@@ -17,6 +17,7 @@ mod failpoint;
 mod file;
 pub mod fs_pool;
 mod index;
+pub mod local_notify;
 mod log;
 mod notify;
 mod producers;

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::task::{Poll, Waker};
 
 use bytes::Bytes;
+use tidemark_storage::local_notify::LocalFlag;
 
 use super::codec::{FrameSink, OutBuf};
 
@@ -57,25 +58,13 @@ impl WaitList {
     }
 }
 
-/// A flag that is set once (stop, closed) and can be awaited.
-///
-/// Each waiter's waker is kept under its own key and removed when its
-/// wait ends or is dropped. A transport's stop flag is waited on by every
-/// connection task, in a `select!` polled at each of the connection's
-/// events, for the life of the process; with a plain list, every task
-/// that ever waited (one per reconnection attempt to a dead peer) stayed
-/// in it, each registration scanned it to skip duplicates, and after a
-/// kill -9 in a 10,000-partition cluster a survivor spent 6-8 % of its
-/// CPU in that scan (perf, 2026-12-05).
+/// A flag that is set once (stop, closed) and can be awaited, shared
+/// between the transport's tasks: a [`LocalFlag`], whose waits forget
+/// their wakers when dropped (every connection task `select!`s on the
+/// transport's stop flag at each of its events; a plain waker list kept
+/// one entry per task that ever waited).
 #[derive(Clone, Default)]
-pub struct Signal(Rc<SignalInner>);
-
-#[derive(Default)]
-struct SignalInner {
-    set: Cell<bool>,
-    next_key: Cell<u64>,
-    waiters: RefCell<std::collections::HashMap<u64, Waker>>,
-}
+pub struct Signal(Rc<LocalFlag>);
 
 impl Signal {
     pub fn new() -> Self {
@@ -84,75 +73,16 @@ impl Signal {
 
     /// Sets the flag and wakes every waiter.
     pub fn set(&self) {
-        self.0.set.set(true);
-        let waiters = std::mem::take(&mut *self.0.waiters.borrow_mut());
-        for (_, w) in waiters {
-            w.wake();
-        }
+        self.0.set();
     }
 
     pub fn is_set(&self) -> bool {
-        self.0.set.get()
+        self.0.is_set()
     }
 
     /// Resolves once the flag is set.
     pub fn wait(&self) -> impl Future<Output = ()> + '_ {
-        SignalWait {
-            signal: &self.0,
-            key: None,
-        }
-    }
-
-    /// How many waits are registered (for tests).
-    #[cfg(test)]
-    fn waiters(&self) -> usize {
-        self.0.waiters.borrow().len()
-    }
-}
-
-/// One [`Signal::wait`]: registered under `key` once polled, removed on
-/// drop.
-struct SignalWait<'a> {
-    signal: &'a SignalInner,
-    key: Option<u64>,
-}
-
-impl Future for SignalWait<'_> {
-    type Output = ();
-
-    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<()> {
-        if self.signal.set.get() {
-            if let Some(k) = self.key.take() {
-                self.signal.waiters.borrow_mut().remove(&k);
-            }
-            return Poll::Ready(());
-        }
-        let key = match self.key {
-            Some(k) => k,
-            None => {
-                let k = self.signal.next_key.get();
-                self.signal.next_key.set(k + 1);
-                self.key = Some(k);
-                k
-            }
-        };
-        let mut waiters = self.signal.waiters.borrow_mut();
-        match waiters.get_mut(&key) {
-            Some(w) if w.will_wake(cx.waker()) => {}
-            Some(w) => w.clone_from(cx.waker()),
-            None => {
-                waiters.insert(key, cx.waker().clone());
-            }
-        }
-        Poll::Pending
-    }
-}
-
-impl Drop for SignalWait<'_> {
-    fn drop(&mut self) {
-        if let Some(k) = self.key {
-            self.signal.waiters.borrow_mut().remove(&k);
-        }
+        self.0.wait()
     }
 }
 
@@ -315,37 +245,6 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::task::Wake;
-
-    #[test]
-    fn a_signal_forgets_ended_waits_and_wakes_the_live_ones() {
-        let counter = Arc::new(Count(AtomicUsize::new(0)));
-        let waker = Waker::from(counter.clone());
-        let mut cx = std::task::Context::from_waker(&waker);
-        let signal = Signal::new();
-        // Many waits that end unresolved (a select! whose other branch
-        // won), each polled several times: none stays registered.
-        for _ in 0..1000 {
-            let mut w = std::pin::pin!(signal.wait());
-            for _ in 0..3 {
-                assert!(w.as_mut().poll(&mut cx).is_pending());
-            }
-            assert_eq!(signal.waiters(), 1);
-        }
-        assert_eq!(signal.waiters(), 0);
-        // Live waits are woken by `set` and then resolve.
-        let mut a = Box::pin(signal.wait());
-        let mut b = Box::pin(signal.wait());
-        assert!(a.as_mut().poll(&mut cx).is_pending());
-        assert!(b.as_mut().poll(&mut cx).is_pending());
-        assert_eq!(signal.waiters(), 2);
-        signal.set();
-        assert_eq!(counter.0.load(Ordering::SeqCst), 2);
-        assert!(a.as_mut().poll(&mut cx).is_ready());
-        assert!(b.as_mut().poll(&mut cx).is_ready());
-        assert!(signal.is_set());
-        // A wait begun after the set resolves at once.
-        assert!(std::pin::pin!(signal.wait()).poll(&mut cx).is_ready());
-    }
 
     /// A waker that counts its wakes.
     struct Count(AtomicUsize);
