@@ -503,6 +503,7 @@ async fn create_on_single_node(
     let opts = OpenOptions {
         defer_sync: true,
         hibernate: true,
+        campaign: false,
     };
     let failed = open_partitions(s0, &new, 0, opts).await;
     let synced = tidemark_storage::sync_filesystem(&s0.ctx.config.data_dir)
@@ -565,6 +566,7 @@ pub async fn add_partitions_on_single_node(
     let opts = OpenOptions {
         defer_sync: true,
         hibernate: true,
+        campaign: false,
     };
     let failed = open_partitions(s0, std::slice::from_ref(&t), from, opts).await;
     let outcome = match failed.into_values().next() {

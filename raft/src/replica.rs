@@ -203,6 +203,14 @@ pub struct OpenOptions {
     /// [`PartitionReplica::hibernate_if_idle`]): a partition just created
     /// costs no openraft instance until its first write.
     pub hibernate: bool,
+    /// This node is the new group's preferred leader: a group this open
+    /// initializes (a new partition) starts its first election at once
+    /// rather than after an election timeout (0.7-1.4 s in a cluster).
+    /// Creating 10,000 partitions at RF 3 waited that out for every
+    /// chunk of new groups: every leader after 157 s. Only one replica
+    /// of a group should be given it (the first of its replica list), so
+    /// that the others grant it their votes instead of competing.
+    pub campaign: bool,
 }
 
 /// Starts an openraft instance over the replica's log and state.
@@ -329,7 +337,9 @@ impl PartitionReplica {
                 lease: config.election_timeout_max,
             }));
         }
-        let replica = Self::open_running(dir, shared, node_id, voters, network, config).await?;
+        let replica =
+            Self::open_running(dir, shared, node_id, voters, network, config, opts.campaign)
+                .await?;
         if opts.hibernate {
             replica.hibernate_if_idle(Duration::ZERO).await?;
         }
@@ -344,6 +354,7 @@ impl PartitionReplica {
         voters: BTreeSet<NodeId>,
         network: N,
         config: ReplicaConfig,
+        campaign: bool,
     ) -> Result<Rc<Self>, Error>
     where
         N: RaftNetworkFactory<TypeConfig> + Clone + 'static,
@@ -383,6 +394,14 @@ impl PartitionReplica {
             let v: BTreeSet<NodeId> = m.membership().voter_ids().collect();
             v.len() == 1 && v.contains(&node_id)
         };
+        if campaign && !initialized && !voters.is_empty() && !single_voter {
+            // A new group: every log holds only the initial membership, so
+            // this candidate's is as long as any and the others grant it.
+            raft.trigger()
+                .elect(false)
+                .await
+                .map_err(|e| Error::Fatal(e.to_string()))?;
+        }
         let mut restart: Option<Restart> = None;
         if single_voter {
             if initialized {

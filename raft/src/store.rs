@@ -147,6 +147,9 @@ impl Shared {
         }
         // Votes must be durable before they are sent: only a group this
         // node is alone in (no one to vote for or with) defers its writes.
+        // A fresh state (below) holds no vote, so any new replica may write
+        // that one without an fsync.
+        let fresh_without_fsync = defer_sync;
         let defer_sync = defer_sync && adopt_foreign;
         let log = Log::open(dir, config).await?;
         let (log_start, leo) = (log.log_start_offset(), log.log_end_offset());
@@ -176,9 +179,13 @@ impl Shared {
                 m
             }
             None => {
+                // No vote and no membership: a crash that loses this file
+                // leaves what the next open makes again. Whatever is
+                // written later (membership, votes) is written durably,
+                // by a rename of a complete file, and supersedes it.
                 let m = Meta::fresh(log_start);
                 if !defer_sync {
-                    m.store(dir, true)?;
+                    m.store(dir, !fresh_without_fsync)?;
                 }
                 m
             }

@@ -21,8 +21,8 @@ use openraft::{EmptyNode, OptionalSend, RaftNetworkV2};
 
 use super::TransportConfig;
 use super::codec::{
-    CodecError, Frame, GroupId, RaftRequest, RaftResponse, RemoteFailure, decode_frame,
-    encode_hello, encode_request, request_len,
+    CodecError, FailureCode, Frame, GroupId, RaftRequest, RaftResponse, RemoteFailure,
+    decode_frame, encode_hello, encode_request, request_len,
 };
 use super::io::{FrameReader, TransportStats, write_loop};
 use super::stream::{PeerSecurity, Reader, open};
@@ -513,17 +513,45 @@ impl GroupClient {
         req: RaftRequest,
         option: RPCOption,
     ) -> Result<VoteResponse<TypeConfig>, RPCError<TypeConfig>> {
-        match self
-            .transport
-            .call(self.target, self.group, req, option.hard_ttl())
-            .await
-        {
-            Ok(RaftResponse::Vote(v)) => Ok(v),
-            Ok(_) => Err(CallError::WrongResponse { node: self.target }.to_rpc()),
-            Err(e) => Err(e.to_rpc()),
+        // A new group's preferred replica asks for votes as soon as it has
+        // opened its replica (`OpenOptions::campaign`), and a peer applying
+        // the same controller entry may open its replica a little later:
+        // ask again while the round's time lasts rather than fail the
+        // election and wait out a whole election timeout.
+        let deadline = Instant::now() + option.soft_ttl();
+        for _ in 0..VOTE_RETRIES_MAX {
+            match self
+                .transport
+                .call(self.target, self.group, req.clone(), option.hard_ttl())
+                .await
+            {
+                Ok(RaftResponse::Vote(v)) => return Ok(v),
+                Ok(_) => return Err(CallError::WrongResponse { node: self.target }.to_rpc()),
+                Err(CallError::Remote { failure, .. })
+                    if failure.code == FailureCode::GroupNotHere
+                        && Instant::now() + VOTE_RETRY_DELAY < deadline =>
+                {
+                    monoio::time::sleep(VOTE_RETRY_DELAY).await;
+                }
+                Err(e) => return Err(e.to_rpc()),
+            }
         }
+        Err(CallError::Unreachable {
+            node: self.target,
+            why: format!(
+                "group {} not there after {VOTE_RETRIES_MAX} tries",
+                self.group
+            ),
+        }
+        .to_rpc())
     }
 }
+
+/// How long a vote waits before asking a peer again whose replica of the
+/// group is not open yet.
+const VOTE_RETRY_DELAY: Duration = Duration::from_millis(20);
+/// A bound on those tries (the round's soft TTL ends them first).
+const VOTE_RETRIES_MAX: u32 = 100;
 
 /// How long a log reset may take at the follower (it copies the leader's
 /// log below the snapshot, which for a compacted topic is all of it).

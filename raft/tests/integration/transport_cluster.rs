@@ -24,7 +24,7 @@ use tidemark_raft::transport::{
     FailureCode, GroupId, Groups, HeartbeatTicker, Peers, RaftRequest, RaftResponse, RemoteFailure,
     Router, Signal, StatsSnapshot, Transport, TransportConfig, TransportStats, WokenSince, serve,
 };
-use tidemark_raft::{NodeId, PartitionReplica, ReplicaConfig};
+use tidemark_raft::{NodeId, OpenOptions, PartitionReplica, ReplicaConfig};
 
 /// In [`CutRouter::cut`]: every link is cut (while the nodes stop, so
 /// that a stopped replica's peers do not log its absence).
@@ -262,21 +262,38 @@ impl Cluster {
 
     /// Opens a replica of each of `groups` on every node (in parallel).
     fn open_groups(&self, groups: &[GroupId]) {
+        self.open_groups_with(groups, |_, _| false, Duration::ZERO);
+    }
+
+    /// [`Cluster::open_groups`], the nodes in order with `stagger` between
+    /// them, each group campaigning at once on the node `campaign` names
+    /// (see `OpenOptions::campaign`).
+    fn open_groups_with(
+        &self,
+        groups: &[GroupId],
+        campaign: fn(NodeId, GroupId) -> bool,
+        stagger: Duration,
+    ) {
         let (tx, rx) = mpsc::channel();
         for n in &self.nodes {
+            std::thread::sleep(stagger);
             let groups = groups.to_vec();
             let tx = tx.clone();
             let job: Job = Box::new(move |ctx: Rc<Ctx>| {
                 Box::pin(async move {
                     for g in groups {
                         let dir = ctx.dir.join(format!("{}", g.index));
-                        let r = PartitionReplica::open(
+                        let r = PartitionReplica::open_with(
                             &dir,
                             config(),
                             ctx.id,
                             BTreeSet::from([1, 2, 3]),
                             ctx.transport.network(g),
                             ctx.replica_config.clone(),
+                            OpenOptions {
+                                campaign: campaign(ctx.id, g),
+                                ..OpenOptions::default()
+                            },
                         )
                         .await
                         .unwrap();
@@ -601,6 +618,35 @@ fn fast() -> ReplicaConfig {
         election_timeout_max: Duration::from_millis(1000),
         max_payload_entries: 64,
     }
+}
+
+/// New groups whose preferred replica campaigns at once elect it, well
+/// before any election timeout runs out, even when the other replicas
+/// open theirs later (its votes ask again while the group is not there).
+#[test]
+fn new_groups_elect_the_replica_that_campaigns_without_waiting_out_a_timeout() {
+    // Election timeouts far longer than the wait below: a leader within it
+    // can only come from the campaign.
+    let slow = ReplicaConfig {
+        election_timeout_min: Duration::from_secs(30),
+        election_timeout_max: Duration::from_secs(40),
+        ..fast()
+    };
+    let cluster = Cluster::start("campaign3", slow, Ticking::Ticker);
+    let groups = group_ids(12);
+    let preferred = |g: GroupId| g.index as NodeId % 3 + 1;
+    // Node 1 opens first and nodes 2 and 3 150 and 300 ms later, so node
+    // 1's first votes find no replica there.
+    cluster.open_groups_with(
+        &groups,
+        |id, g| id == g.index as NodeId % 3 + 1,
+        Duration::from_millis(150),
+    );
+    let leaders = cluster.wait_leaders(&[1, 2, 3], Duration::from_secs(10));
+    for g in &groups {
+        assert_eq!(leaders[g], preferred(*g), "group {g}");
+    }
+    cluster.stop();
 }
 
 #[test]
