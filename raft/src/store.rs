@@ -147,8 +147,8 @@ impl Shared {
         }
         // Votes must be durable before they are sent: only a group this
         // node is alone in (no one to vote for or with) defers its writes.
-        // A fresh state (below) holds no vote, so any new replica may write
-        // that one without an fsync.
+        // A fresh state (below) holds no vote, so a new replica of any
+        // group may leave that one unwritten.
         let fresh_without_fsync = defer_sync;
         let defer_sync = defer_sync && adopt_foreign;
         let log = Log::open(dir, config).await?;
@@ -180,12 +180,14 @@ impl Shared {
             }
             None => {
                 // No vote and no membership: a crash that loses this file
-                // leaves what the next open makes again. Whatever is
-                // written later (membership, votes) is written durably,
-                // by a rename of a complete file, and supersedes it.
+                // leaves what the next open makes again, so a batch
+                // creation does not write it at all (the membership's
+                // durable write, by a rename of a complete file, is the
+                // replica's first state file; each write of the file is
+                // an inode for the file system to make).
                 let m = Meta::fresh(log_start);
-                if !defer_sync {
-                    m.store(dir, !fresh_without_fsync)?;
+                if !defer_sync && !fresh_without_fsync {
+                    m.store(dir, true)?;
                 }
                 m
             }
