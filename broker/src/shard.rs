@@ -196,7 +196,7 @@ impl Shard {
             // ends with a durable state-file write (group-committed). One
             // at a time, a three-node stop at 3,000 partitions took 55 s;
             // 32 at a time, a whole-cluster stop at 10,000 took 266 s;
-            // 512 at a time, 24-26 s.
+            // 512 at a time 24-26 s, 1,024 at a time 14-15 s.
             let drained_ms = began.elapsed().as_millis() as u64;
             let parts: Vec<Rc<Partition>> = shard.partitions.borrow().values().cloned().collect();
             for chunk in parts.chunks(CLOSE_AT_ONCE) {

@@ -193,11 +193,13 @@ pub struct OpenOptions {
     /// creates many partitions at once and makes the file system durable
     /// with one `tidemark_storage::sync_filesystem` before it relies on
     /// them (creating 10,000 partitions with ~20 fsyncs each took 187 s).
-    /// The Raft state file is then written once, at the end of the open.
-    /// Only for creation, and only for a group this node is alone in (a
-    /// vote of a multi-voter group is durable before it is cast); the log
-    /// never needs it (a new log is made durable by its first flush).
-    /// Anything written after `open_with` returns is durable as usual.
+    /// For a group this node is alone in, the Raft state file is then
+    /// written once, at the end of the open. A multi-voter group's votes
+    /// and membership stay durable before use (a vote is durable before
+    /// it is cast); only its fresh, empty state is not written at all (see
+    /// `Shared::open`). Only for creation; the log never needs it (a new
+    /// log is made durable by its first flush). Anything written after
+    /// `open_with` returns is durable as usual.
     pub defer_sync: bool,
     /// A single-voter group goes to sleep as soon as it is open (see
     /// [`PartitionReplica::hibernate_if_idle`]): a partition just created

@@ -148,8 +148,8 @@ impl Shared {
         // Votes must be durable before they are sent: only a group this
         // node is alone in (no one to vote for or with) defers its writes.
         // A fresh state (below) holds no vote, so a new replica of any
-        // group may leave that one unwritten.
-        let fresh_without_fsync = defer_sync;
+        // group created in a batch leaves that one unwritten.
+        let batch_creation = defer_sync;
         let defer_sync = defer_sync && adopt_foreign;
         let log = Log::open(dir, config).await?;
         let (log_start, leo) = (log.log_start_offset(), log.log_end_offset());
@@ -186,7 +186,7 @@ impl Shared {
                 // replica's first state file; each write of the file is
                 // an inode for the file system to make).
                 let m = Meta::fresh(log_start);
-                if !defer_sync && !fresh_without_fsync {
+                if !batch_creation {
                     m.store(dir, true)?;
                 }
                 m

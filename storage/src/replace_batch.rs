@@ -87,6 +87,7 @@ pub async fn replace_durably(path: PathBuf, data: Vec<u8>) -> Result<()> {
 
 /// Commits batches until nothing is pending.
 fn commit_all() {
+    let _reset = ResetOnPanic;
     loop {
         let batch = {
             let mut q = queue();
@@ -97,6 +98,26 @@ fn commit_all() {
             take_batch(&mut q.pending)
         };
         commit(batch);
+    }
+}
+
+/// Should a batch panic (a bug), frees the queue for the next committer
+/// and fails what waits: `committing` left set would make every later
+/// replace, so every later vote of the process, wait for ever.
+struct ResetOnPanic;
+
+impl Drop for ResetOnPanic {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        let mut q = queue();
+        q.committing = false;
+        for p in q.pending.drain(..) {
+            let _ = p.done.send(Err(StorageError::Failed(
+                "the state-file committer failed".into(),
+            )));
+        }
     }
 }
 
