@@ -77,6 +77,7 @@ pub mod transport;
 mod types;
 
 pub use error::Error;
+pub use meta::{read_state_text, write_state_text};
 pub use network::{LocalClientFrom, LocalNetwork, LocalRouter, NoPeer, NoPeers};
 pub use replica::{
     MemberProgress, Membership, OpenOptions, PartitionReplica, QuorumView, RaftHandle,

@@ -7,14 +7,17 @@
 //! and membership entries: a few per election or voter change, kept out
 //! of the Kafka offset space, see `lib.rs`).
 //!
-//! It is small (a few hundred bytes) and replaced atomically (temporary
-//! file, fsync, rename, fsync of the folder), so it is either the old or
-//! the new version after a crash, never a mix.
+//! It is small (a few hundred bytes) and kept as two checksummed copies
+//! written in place in turn (`tidemark_storage::slot_file`: `raft-state.0`
+//! and `raft-state.1`; a write never lands on the newest durable copy), so
+//! after a crash it is the old or the new version, never a mix. The first
+//! format, one `raft-state` file replaced by rename, is still read.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use tidemark_storage::StorageError;
+use tidemark_storage::slot_file::Slots;
 
 use crate::error::Error;
 use crate::types::{GroupMembership, LogId, NodeId, Payload, StoredMembership, Term, Vote, log_id};
@@ -78,62 +81,37 @@ impl Meta {
         }
     }
 
+    /// The base path of the state file's slots (and of its first format).
     pub fn path(dir: &Path) -> PathBuf {
         dir.join(FILE)
     }
 
-    /// Reads the state file; `Ok(None)` when there is none.
-    pub fn load(dir: &Path) -> Result<Option<Self>, Error> {
+    /// Reads the state file: its slots (kept for the writes that follow)
+    /// and the newest state, `None` when there is none.
+    pub fn load(dir: &Path) -> Result<(Slots, Option<Self>), Error> {
         let path = Self::path(dir);
-        match fs::read_to_string(&path) {
-            Ok(s) => Self::decode(&s)
-                .map(Some)
-                .map_err(|e| Error::CorruptState(format!("{}: {e}", path.display()))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::Io {
-                op: "read",
-                path,
-                source: e,
-            }),
-        }
-    }
-
-    /// Replaces the state file atomically and (with `durable`) durably;
-    /// with `durable` false, without the fsyncs (atomic
-    /// against a crash only once the caller has made the file system
-    /// durable, e.g. by one syncfs for a batch of new partitions; until
-    /// then a crash may leave the file empty or missing, which
-    /// `Shared::open` accepts only beside an empty log).
-    pub fn store(&self, dir: &Path, durable: bool) -> Result<(), Error> {
-        Self::store_text(dir, &self.encode(), durable)
-    }
-
-    /// [`Self::store`] of an already encoded state (see [`Self::encode`]),
-    /// which a helper thread can do.
-    pub fn store_text(dir: &Path, text: &str, durable: bool) -> Result<(), Error> {
-        let path = Self::path(dir);
-        let tmp = dir.join(format!("{FILE}.tmp"));
-        let io = |op: &'static str, p: &Path| {
-            let p = p.to_path_buf();
-            move |source| Error::Io {
-                op,
-                path: p,
-                source,
+        let (slots, payload) = Slots::load(&path).map_err(|e| match e {
+            StorageError::CorruptFile { path, reason } => {
+                Error::CorruptState(format!("{}: {reason}", path.display()))
             }
+            e => Error::Storage(e),
+        })?;
+        let Some(payload) = payload else {
+            return Ok((slots, None));
         };
-        let mut f = fs::File::create(&tmp).map_err(io("create", &tmp))?;
-        f.write_all(text.as_bytes()).map_err(io("write", &tmp))?;
-        if durable {
-            f.sync_data().map_err(io("fdatasync", &tmp))?;
-        }
-        drop(f);
-        fs::rename(&tmp, &path).map_err(io("rename", &path))?;
-        if durable {
-            fs::File::open(dir)
-                .and_then(|d| d.sync_all())
-                .map_err(io("fsync", dir))?;
-        }
-        Ok(())
+        let text = std::str::from_utf8(&payload)
+            .map_err(|e| Error::CorruptState(format!("{}: {e}", path.display())))?;
+        let meta = Self::decode(text)
+            .map_err(|e| Error::CorruptState(format!("{}: {e}", path.display())))?;
+        Ok((slots, Some(meta)))
+    }
+
+    /// Writes the state into `slots` on this thread, durably with
+    /// `durable`; without, a crash before the caller makes the file
+    /// system durable (one syncfs for a batch of new partitions, say) may
+    /// lose this write, and the copy before it is read instead.
+    pub fn store(&self, slots: &mut Slots, durable: bool) -> Result<(), Error> {
+        Ok(slots.write_now(self.encode().as_bytes(), durable)?)
     }
 
     pub fn encode(&self) -> String {
@@ -335,6 +313,28 @@ fn parse_ids(s: &str) -> Result<BTreeSet<NodeId>, String> {
     s.split(',')
         .map(|x| x.parse::<u64>().map_err(|e| format!("node id {x:?}: {e}")))
         .collect()
+}
+
+/// The state file's text as a closed replica left it (its newest copy),
+/// for tools and tests that inspect it; `None` when there is none.
+pub fn read_state_text(dir: &Path) -> Result<Option<String>, Error> {
+    let (_, payload) = Slots::load(&Meta::path(dir))?;
+    payload
+        .map(|p| {
+            String::from_utf8(p).map_err(|e| Error::CorruptState(format!("{}: {e}", dir.display())))
+        })
+        .transpose()
+}
+
+/// Makes `text` the state file of the closed replica in `dir` (a new,
+/// durable newest copy), for tools and tests that repair or damage it.
+pub fn write_state_text(dir: &Path, text: &str) -> Result<(), Error> {
+    let (mut slots, _) = match Slots::load(&Meta::path(dir)) {
+        Ok(x) => x,
+        Err(StorageError::CorruptFile { .. }) => (Slots::afresh(&Meta::path(dir)), None),
+        Err(e) => return Err(e.into()),
+    };
+    Ok(slots.write_now(text.as_bytes(), true)?)
 }
 
 #[cfg(test)]

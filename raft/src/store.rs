@@ -31,6 +31,7 @@ use futures_util::{Stream, StreamExt};
 use kafka_protocol::records::RecordBatch;
 use openraft::storage::{EntryResponder, IOFlushed, LogState, RaftLogStorage, RaftStateMachine};
 use openraft::{OptionalSend, RaftLogReader, RaftSnapshotBuilder};
+use tidemark_storage::slot_file::Slots;
 use tidemark_storage::{FlushPolicy, Log, LogConfig};
 
 use crate::error::{Error, to_io};
@@ -96,11 +97,14 @@ pub(crate) struct Shared {
     /// only the state machine knows when a follower's commit point moves.
     pub hw_listener: RefCell<Option<Rc<dyn Fn()>>>,
     /// One state-file write at a time (they run on the storage's helper
-    /// threads, `tidemark_storage::fs_pool`): the file is replaced through
-    /// one temporary name, and a later write must not land before an
-    /// earlier one. Each write encodes the state as it is once its turn
-    /// comes, so it carries every change made while it waited.
+    /// threads, `tidemark_storage::fs_pool`): which slot a write may use
+    /// depends on where the one before it landed, and a later write must
+    /// not land before an earlier one. Each write encodes the state as it
+    /// is once its turn comes, so it carries every change made while it
+    /// waited.
     persist_turn: futures_util::lock::Mutex<()>,
+    /// The state file's two slots and where the next write goes.
+    slots: RefCell<Slots>,
     /// The raft index purged up to once that purge is durable and the
     /// log's collectible limit has moved with it (`meta.purged` is set
     /// before its state-file write, which now awaits a helper thread):
@@ -153,7 +157,7 @@ impl Shared {
         let defer_sync = defer_sync && adopt_foreign;
         let log = Log::open(dir, config).await?;
         let (log_start, leo) = (log.log_start_offset(), log.log_end_offset());
-        let loaded = match Meta::load(dir) {
+        let (mut slots, loaded) = match Meta::load(dir) {
             // A state file written without fsync (a partition created in
             // a batch, see `OpenOptions::defer_sync`) may be empty or torn
             // after a crash before the batch was made durable. Beside an
@@ -161,7 +165,7 @@ impl Shared {
             // vote it held was cast later, durably: start afresh.
             Err(Error::CorruptState(why)) if leo == log_start && log_start == 0 => {
                 tracing::warn!(dir = %dir.display(), %why, "damaged raft state beside an empty log; starting afresh");
-                None
+                (Slots::afresh(&Meta::path(dir)), None)
             }
             other => other?,
         };
@@ -174,7 +178,7 @@ impl Shared {
                 tracing::warn!(dir = %dir.display(), log_start, log_end = leo, "adopting a log written without raft: its batches become the committed prefix");
                 let m = Meta::fresh(leo);
                 if !defer_sync {
-                    m.store(dir, true)?;
+                    m.store(&mut slots, true)?;
                 }
                 m
             }
@@ -182,12 +186,11 @@ impl Shared {
                 // No vote and no membership: a crash that loses this file
                 // leaves what the next open makes again, so a batch
                 // creation does not write it at all (the membership's
-                // durable write, by a rename of a complete file, is the
-                // replica's first state file; each write of the file is
-                // an inode for the file system to make).
+                // durable write is the replica's first state file; each
+                // new file is an inode for the file system to make).
                 let m = Meta::fresh(log_start);
                 if !batch_creation {
-                    m.store(dir, true)?;
+                    m.store(&mut slots, true)?;
                 }
                 m
             }
@@ -312,7 +315,7 @@ impl Shared {
         // Dropped entries must not come back at the next open (a later
         // batch could end where they claim to sit).
         if meta.side.len() != side_before {
-            meta.store(dir, true)?;
+            meta.store(&mut slots, true)?;
         }
         if interrupted_reset {
             remove_marker(dir)?;
@@ -331,6 +334,7 @@ impl Shared {
             store_pending: Cell::new(defer_sync),
             hw_listener: RefCell::new(None),
             persist_turn: futures_util::lock::Mutex::new(()),
+            slots: RefCell::new(slots),
             purged_durable: Cell::new(purged_index),
         }))
     }
@@ -338,13 +342,13 @@ impl Shared {
     /// Writes the state file from the current state, durably, and returns
     /// once it is on disk (a vote must survive a crash).
     ///
-    /// The write runs on a helper thread, not the shard's: a vote is two
-    /// fsyncs, and in an election storm (a three-node restart at 3,000
+    /// The write runs on a helper thread, not the shard's: a vote was two
+    /// fsyncs (now one), and in an election storm (a three-node restart at 3,000
     /// partitions) thousands of them ran back to back on the shard, which
     /// sent no heartbeat meanwhile, so more elections started than
     /// finished. The writes of all groups are group-committed
-    /// (`tidemark_storage::replace_batch`): two syncfs per batch instead
-    /// of two fsyncs per write, which is what lets ~3,400 simultaneous
+    /// (`tidemark_storage::write_batch`): one syncfs per batch instead
+    /// of an fsync per write, which is what lets ~3,400 simultaneous
     /// elections (a broker of 10,000 partitions lost) finish in time.
     pub async fn persist(&self) -> Result<(), Error> {
         if self.defer_sync.get() {
@@ -357,7 +361,9 @@ impl Shared {
         self.copy_map_into_meta();
         let text = self.meta.borrow().encode();
         let hw = self.hw.get();
-        tidemark_storage::replace_batch::replace_durably(Meta::path(&self.dir), text.into_bytes())
+        let mut w = self.slots.borrow_mut().prepare(text.as_bytes());
+        let bytes = std::mem::take(&mut w.bytes);
+        tidemark_storage::write_batch::write_durably(w.path.clone(), bytes)
             .await
             .map_err(|e| {
                 Error::Fatal(format!(
@@ -365,6 +371,7 @@ impl Shared {
                     self.dir.display()
                 ))
             })?;
+        self.slots.borrow_mut().landed(&w, true);
         self.meta_hw.set(hw);
         Ok(())
     }
@@ -386,7 +393,9 @@ impl Shared {
         }
         if self.store_pending.replace(false) {
             self.copy_map_into_meta();
-            self.meta.borrow().store(&self.dir, false)?;
+            self.meta
+                .borrow()
+                .store(&mut self.slots.borrow_mut(), false)?;
         }
         Ok(())
     }

@@ -60,6 +60,9 @@ pub enum StorageError {
         offset: i64,
         reason: String,
     },
+    /// A small checksummed file (`slot_file.rs`) with no whole copy.
+    #[error("no valid copy of {}: {reason}", path.display())]
+    CorruptFile { path: PathBuf, reason: String },
     /// An earlier write or fsync failed. After a failed fsync the kernel may
     /// have dropped dirty pages, so retrying could report success for data
     /// that is gone: the log refuses all further writes until reopened.

@@ -21,9 +21,10 @@ pub mod local_notify;
 mod log;
 mod notify;
 mod producers;
-pub mod replace_batch;
+pub mod slot_file;
 pub mod sync_stats;
 mod txn;
+pub mod write_batch;
 
 pub use compact::CompactionStats;
 pub use config::{CleanupPolicy, FlushPolicy, IoMode, LogConfig};

@@ -1220,8 +1220,8 @@ pub async fn reconcile(
                     .collect();
                 // A chunk's replicas open together, so that their first
                 // durable state-file writes share group commits
-                // (`tidemark_storage::replace_batch`): opened one after
-                // the other, each waited out two fsyncs of its own.
+                // (`tidemark_storage::write_batch`): opened one after
+                // the other, each waited out its own fsyncs.
                 let chunks = wanted.chunks(OPEN_CHUNK_PARTITIONS).count();
                 for (i, chunk) in wanted.chunks(OPEN_CHUNK_PARTITIONS).enumerate() {
                     // A stopping broker closes its replicas: none is

@@ -103,8 +103,7 @@ fn appends_commit_contiguously_and_survive_reopen() {
         // elects itself in a new term, and the new leader's blank entry
         // takes no offset (dense across restarts).
         let next = info.last_offset + 1;
-        let state = dir.join("raft-state");
-        let text = std::fs::read_to_string(&state).unwrap();
+        let text = tidemark_raft::read_state_text(&dir).unwrap().unwrap();
         let unclean: String = text
             .lines()
             .map(|l| {
@@ -117,7 +116,7 @@ fn appends_commit_contiguously_and_survive_reopen() {
             .collect::<Vec<_>>()
             .join("\n")
             + "\n";
-        std::fs::write(&state, unclean).unwrap();
+        tidemark_raft::write_state_text(&dir, &unclean).unwrap();
         let r = open(&dir).await;
         assert!(!r.is_hibernating());
         let epoch2 = r.leader_epoch();
@@ -373,6 +372,48 @@ fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A partition from before the two-slot state file (one `raft-state`
+/// replaced by rename) opens with its state, takes writes, and leaves
+/// only the slots behind.
+#[test]
+fn a_state_file_in_the_first_format_is_read_and_replaced_by_slots() {
+    let dir = test_dir("first-format");
+    run(async {
+        let r = open(&dir).await;
+        let mut next = 0;
+        for seed in 0..3 {
+            next = r
+                .append(batch_for(seed, 2, 10), None)
+                .await
+                .unwrap()
+                .last_offset
+                + 1;
+        }
+        let epoch = r.leader_epoch();
+        r.close().await.unwrap();
+        drop(r);
+        let text = tidemark_raft::read_state_text(&dir).unwrap().unwrap();
+        for slot in ["raft-state.0", "raft-state.1"] {
+            std::fs::remove_file(dir.join(slot)).ok();
+        }
+        std::fs::write(dir.join("raft-state"), &text).unwrap();
+
+        let r = open(&dir).await;
+        assert_eq!(r.high_watermark(), next, "the old file's state is read");
+        assert_eq!(r.leader_epoch(), epoch);
+        let i = r.append(batch_for(9, 1, 10), None).await.unwrap();
+        assert_eq!(i.base_offset, next);
+        r.close().await.unwrap();
+        drop(r);
+        assert!(!dir.join("raft-state").exists(), "the old file is removed");
+        assert!(dir.join("raft-state.0").exists() || dir.join("raft-state.1").exists());
+        let r = open(&dir).await;
+        assert_eq!(r.high_watermark(), next + 1);
+        r.close().await.unwrap();
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// openraft's non-data entries live in `raft-state`. One recorded past
 /// the recovered log end (its preceding data was never synced before a
 /// crash) is dropped at open, for good; one that contradicts the log is
@@ -393,8 +434,9 @@ fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() 
         }
         r.close().await.unwrap();
         drop(r);
-        let path = dir.join("raft-state");
-        let good = std::fs::read_to_string(&path).unwrap();
+        let read = || tidemark_raft::read_state_text(&dir).unwrap().unwrap();
+        let write = |text: &str| tidemark_raft::write_state_text(&dir, text).unwrap();
+        let good = read();
         // "applied <term> <index> <next offset>"
         let applied: Vec<u64> = good
             .lines()
@@ -406,29 +448,25 @@ fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() 
         let (term, index) = (applied[0], applied[1]);
         let with = |line: String| good.replace("end\n", &format!("{line}\nend\n"));
 
-        std::fs::write(
-            &path,
-            with(format!("entry {term} {} {} blank", index + 1, next + 7)),
-        )
-        .unwrap();
+        write(&with(format!(
+            "entry {term} {} {} blank",
+            index + 1,
+            next + 7
+        )));
         let r = open(&dir).await;
-        assert!(
-            !std::fs::read_to_string(&path)
-                .unwrap()
-                .contains(&format!(" {} blank", next + 7))
-        );
+        assert!(!read().contains(&format!(" {} blank", next + 7)));
         let i = r.append(batch_for(9, 1, 10), None).await.unwrap();
         assert_eq!(i.base_offset, next);
         next += 1;
         r.close().await.unwrap();
         drop(r);
 
-        let good = std::fs::read_to_string(&path).unwrap();
+        let good = read();
         let bad = good.replace(
             "end\n",
             &format!("entry {term} {} {next} blank\nend\n", index + 1000),
         );
-        std::fs::write(&path, bad).unwrap();
+        write(&bad);
         match PartitionReplica::open(
             &dir,
             config(),
@@ -445,7 +483,7 @@ fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() 
             Err(e) => panic!("unexpected error: {e}"),
             Ok(_) => panic!("a contradicting state file was accepted"),
         }
-        std::fs::write(&path, "tidemark-raft-state 2\nvote 1 1 x\nend\n").unwrap();
+        write("tidemark-raft-state 2\nvote 1 1 x\nend\n");
         assert!(matches!(
             PartitionReplica::open(
                 &dir,
@@ -545,7 +583,7 @@ fn a_killed_single_voter_catches_up_from_its_log_without_an_election() {
             let entry = entry.unwrap();
             std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
         }
-        let stale = std::fs::read_to_string(copy.join("raft-state")).unwrap();
+        let stale = tidemark_raft::read_state_text(&copy).unwrap().unwrap();
         let applied_next: i64 = stale
             .lines()
             .find_map(|l| l.strip_prefix("applied "))

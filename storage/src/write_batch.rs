@@ -1,42 +1,37 @@
-//! Small files replaced atomically and durably, many at a time: a group
-//! commit for the Raft state files.
+//! Small files written in place, durably, many at a time: a group commit
+//! for the Raft state files' slots (`slot_file.rs`).
 //!
 //! Why: every vote and every blank entry of a Raft election rewrites its
-//! group's state file, and a durable replace is two journal commits (the
-//! new file's fdatasync, the directory's fsync after the rename). When a
-//! broker of a three-node cluster with 10,000 partitions died, the two
-//! survivors ran ~3,400 elections at once, ~20,000 state-file writes,
-//! each waiting for its own two commits on four helper threads: the
-//! elections queued behind the disk for seconds (failover p50 6.6 s,
-//! 21 % of a survivor's CPU samples in the helper threads' fsyncs).
+//! group's state file, which must be on disk before the vote is sent.
+//! When a broker of a three-node cluster with 10,000 partitions died, the
+//! two survivors ran ~3,400 elections at once, ~20,000 state-file writes;
+//! each waiting for its own commit, they queued behind the disk for
+//! seconds (failover p50 6.6 s, 21 % of a survivor's CPU samples in the
+//! helper threads' fsyncs).
 //!
-//! How: a replace asked for while another batch is being committed waits
-//! for the next batch, and a batch costs two `syncfs` whatever its size:
+//! How: a write asked for while another batch is being committed waits
+//! for the next batch, and a batch costs one `syncfs` per file system
+//! whatever its size: every file's new bytes are written at offset 0
+//! (files created as needed), then one `syncfs` makes the contents and
+//! any new directory entries durable, and only then is any caller
+//! answered. A batch of one takes the plain path (fdatasync, and an fsync
+//! of the folder for a new file).
 //!
-//! 1. every file's new contents are written to `<name>.tmp`, not synced;
-//! 2. one `syncfs` per file system makes all the temporary files durable;
-//! 3. each temporary file is renamed over its file;
-//! 4. one more `syncfs` makes the renames durable; only then is any of
-//!    the callers answered.
-//!
-//! A crash before step 4 ends leaves each file either old or new, never
-//! torn: a rename can only be durable for a temporary file whose contents
-//! were durable before it (step 2). A batch of one takes the plain path
-//! (fdatasync, rename, directory fsync), which costs the same two commits
-//! without flushing anything else of the file system.
+//! A write in place can be torn by a crash: the caller keeps what it
+//! cannot lose elsewhere (`slot_file.rs` writes the slot that does not
+//! hold the newest durable copy, and checksums each copy).
 //!
 //! One committer at a time (on a `fs_pool` helper thread), so batches form
-//! by themselves under load and a lone replace waits for nothing. Two
-//! replaces of the same file never share a batch: the later one waits for
+//! by themselves under load and a lone write waits for nothing. Two
+//! writes of the same file never share a batch: the later one waits for
 //! the next, so the file ends with the later contents.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use crate::error::{Result, StorageError};
-use crate::{file, fs_pool};
+use crate::{file, fs_pool, slot_file};
 
 /// The most files one batch commits (a bound on the work between two
 /// answers; the rest wait for the next batch).
@@ -63,9 +58,9 @@ fn queue() -> MutexGuard<'static, Queue> {
         .unwrap_or_else(|e| e.into_inner())
 }
 
-/// Replaces the file at `path` with `data`, atomically and durably (see
-/// the module doc); returns once the new contents are on disk.
-pub async fn replace_durably(path: PathBuf, data: Vec<u8>) -> Result<()> {
+/// Writes `data` at offset 0 of the file at `path` (made if missing),
+/// durably (see the module doc); returns once it is on disk.
+pub async fn write_durably(path: PathBuf, data: Vec<u8>) -> Result<()> {
     let (done, answer) = futures_channel::oneshot::channel();
     let start = {
         let mut q = queue();
@@ -103,7 +98,7 @@ fn commit_all() {
 
 /// Should a batch panic (a bug), frees the queue for the next committer
 /// and fails what waits: `committing` left set would make every later
-/// replace, so every later vote of the process, wait for ever.
+/// write, so every later vote of the process, wait for ever.
 struct ResetOnPanic;
 
 impl Drop for ResetOnPanic {
@@ -121,8 +116,8 @@ impl Drop for ResetOnPanic {
     }
 }
 
-/// Up to [`MAX_BATCH_FILES`] pending replaces, each file at most once
-/// (a later replace of a file in the batch stays queued, in order).
+/// Up to [`MAX_BATCH_FILES`] pending writes, each file at most once
+/// (a later write of a file in the batch stays queued, in order).
 fn take_batch(pending: &mut VecDeque<Pending>) -> Vec<Pending> {
     let mut batch = Vec::new();
     let mut paths = HashSet::new();
@@ -143,26 +138,20 @@ fn take_batch(pending: &mut VecDeque<Pending>) -> Vec<Pending> {
     batch
 }
 
-fn tmp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    path.with_file_name(name)
-}
-
 fn commit(batch: Vec<Pending>) {
     if batch.len() == 1 {
         for p in batch {
-            let res = file::write_atomic_to(&tmp_path(&p.path), &p.path, &p.data);
+            let res = slot_file::write_in_place(&p.path, &p.data, true).map(|_| ());
             let _ = p.done.send(res);
         }
         return;
     }
-    // 1. Temporary files, written, not synced; one open file kept per
-    //    file system for its syncfs.
+    // 1. Every file written, not synced; one open file kept per file
+    //    system for its syncfs.
     let mut written = Vec::with_capacity(batch.len());
     let mut fs_files: HashMap<u64, (std::fs::File, PathBuf)> = HashMap::new();
     for p in batch {
-        match write_tmp(&p) {
+        match write_one(&p) {
             Ok((f, dev)) => {
                 fs_files.entry(dev).or_insert_with(|| (f, p.path.clone()));
                 written.push((p, dev));
@@ -172,25 +161,10 @@ fn commit(batch: Vec<Pending>) {
             }
         }
     }
-    // 2. Their contents durable.
+    // 2. All of it durable (contents and new directory entries); then the
+    //    answers.
     let failed = sync_each(&fs_files);
-    // 3. Renamed over the files.
-    let mut renamed = Vec::with_capacity(written.len());
     for (p, dev) in written {
-        if let Some(e) = failed.get(&dev) {
-            let _ = p.done.send(Err(StorageError::Failed(e.clone())));
-            continue;
-        }
-        match std::fs::rename(tmp_path(&p.path), &p.path) {
-            Ok(()) => renamed.push((p, dev)),
-            Err(e) => {
-                let _ = p.done.send(Err(StorageError::io("rename", &p.path, e)));
-            }
-        }
-    }
-    // 4. The renames durable; then the answers.
-    let failed = sync_each(&fs_files);
-    for (p, dev) in renamed {
         let res = match failed.get(&dev) {
             Some(e) => Err(StorageError::Failed(e.clone())),
             None => Ok(()),
@@ -199,17 +173,16 @@ fn commit(batch: Vec<Pending>) {
     }
 }
 
-/// Writes `p`'s contents to its temporary file; returns the open file and
-/// its file system's device id.
-fn write_tmp(p: &Pending) -> Result<(std::fs::File, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let tmp = tmp_path(&p.path);
-    let mut f = std::fs::File::create(&tmp).map_err(|e| StorageError::io("create", &tmp, e))?;
-    f.write_all(&p.data)
-        .map_err(|e| StorageError::io("write", &tmp, e))?;
+/// Writes `p`'s bytes in place; returns the open file and its file
+/// system's device id.
+fn write_one(p: &Pending) -> Result<(std::fs::File, u64)> {
+    use std::os::unix::fs::{FileExt, MetadataExt};
+    let (f, _) = slot_file::open_slot(&p.path)?;
+    f.write_all_at(&p.data, 0)
+        .map_err(|e| StorageError::io("write", &p.path, e))?;
     let dev = f
         .metadata()
-        .map_err(|e| StorageError::io("stat", &tmp, e))?
+        .map_err(|e| StorageError::io("stat", &p.path, e))?
         .dev();
     Ok((f, dev))
 }
@@ -239,7 +212,7 @@ mod tests {
 
     fn tempdir(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!(
-            "tidemark-replace-batch-{tag}-{}-{:?}",
+            "tidemark-write-batch-{tag}-{}-{:?}",
             std::process::id(),
             std::time::SystemTime::now()
         ));
@@ -248,46 +221,44 @@ mod tests {
     }
 
     #[test]
-    fn many_files_at_once_all_land_and_no_temporary_file_stays() {
+    fn many_files_at_once_all_land() {
         let dir = tempdir("many");
         block_on(async {
             let calls: Vec<_> = (0..300)
                 .map(|i| {
                     let path = dir.join(format!("f{i}"));
-                    std::fs::write(&path, b"old").expect("old");
-                    replace_durably(path, format!("new {i}").into_bytes())
+                    // Half of them exist (written over), half are made.
+                    if i % 2 == 0 {
+                        std::fs::write(&path, b"old").expect("old");
+                    }
+                    write_durably(path, format!("new {i}").into_bytes())
                 })
                 .collect();
             for c in join_all(calls).await {
-                c.expect("replaced");
+                c.expect("written");
             }
         });
         for i in 0..300 {
             let got = std::fs::read_to_string(dir.join(format!("f{i}"))).expect("read");
             assert_eq!(got, format!("new {i}"));
         }
-        let left: Vec<_> = std::fs::read_dir(&dir)
-            .expect("list")
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-            .collect();
-        assert!(left.is_empty(), "temporary files left: {left:?}");
+        assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 300);
         std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
-    fn the_later_of_two_replaces_of_one_file_wins() {
+    fn the_later_of_two_writes_of_one_file_wins() {
         let dir = tempdir("order");
         let path = dir.join("state");
         block_on(async {
             // Other files too, so that the two land in a real batch.
             let mut calls: Vec<_> = (0..20)
-                .map(|i| replace_durably(dir.join(format!("o{i}")), vec![b'x']))
+                .map(|i| write_durably(dir.join(format!("o{i}")), vec![b'x']))
                 .collect();
-            calls.push(replace_durably(path.clone(), b"first".to_vec()));
-            calls.push(replace_durably(path.clone(), b"second".to_vec()));
+            calls.push(write_durably(path.clone(), b"first".to_vec()));
+            calls.push(write_durably(path.clone(), b"second".to_vec()));
             for c in join_all(calls).await {
-                c.expect("replaced");
+                c.expect("written");
             }
         });
         assert_eq!(std::fs::read(&path).expect("read"), b"second");
@@ -299,9 +270,9 @@ mod tests {
         let dir = tempdir("fail");
         block_on(async {
             let mut calls: Vec<_> = (0..10)
-                .map(|i| replace_durably(dir.join(format!("ok{i}")), vec![b'y']))
+                .map(|i| write_durably(dir.join(format!("ok{i}")), vec![b'y']))
                 .collect();
-            calls.push(replace_durably(
+            calls.push(write_durably(
                 dir.join("missing-dir").join("state"),
                 vec![b'z'],
             ));
