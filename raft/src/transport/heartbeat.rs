@@ -51,7 +51,7 @@
 //! own election timers, so a ticker that stops (shard stalled) looks like
 //! a dead leader, as it should.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -139,7 +139,26 @@ struct Follow {
     shard: u32,
     term: u64,
     wake_at: Option<Instant>,
+    /// Whether `wake_at` was set because the leader's shard went silent
+    /// (the replica then wakes to stand for election, within the shard's
+    /// campaign budget), not because it stopped listing the group.
+    leader_silent: bool,
 }
+
+/// The most replicas a shard wakes to stand for election after their
+/// leader's shard went silent that have not yet learnt of a new leader.
+/// Why: a broker of a three-node cluster with 10,000 partitions killed,
+/// each survivor's shards woke ~1,700 groups each at once; thousands of
+/// simultaneous elections (votes, state-file writes, then thousands of
+/// awake groups heartbeating) kept both survivors' shards at 100 % CPU,
+/// where messages took longer than an election timeout, and in one run of
+/// four neither the partitions nor the controller group elected a leader
+/// for minutes. Woken in waves, each wave's elections finish at once; the
+/// other members' replicas (woken one `dead_after` later) stand for the
+/// groups this shard has not reached, within their own budget. The same
+/// pacing made creation converge (the controller opens new replicas 128
+/// at a time per broker).
+pub const MAX_CAMPAIGNS: usize = 256;
 
 /// A shard's heartbeat timer for the groups registered with it.
 pub struct HeartbeatTicker {
@@ -162,6 +181,12 @@ pub struct HeartbeatTicker {
     /// Bounded by [`MAX_WOKEN`]: past it, the watcher is told to look at
     /// everything.
     woken: RefCell<Woken>,
+    /// Follower side: groups woken here to stand for election because
+    /// their leader's shard went silent, with that leader and when, until
+    /// they learn of a new leader (see [`MAX_CAMPAIGNS`]).
+    campaigns: RefCell<HashMap<GroupId, (NodeId, Instant)>>,
+    /// At most this many of them ([`MAX_CAMPAIGNS`] unless set).
+    campaign_budget: Cell<usize>,
 }
 
 /// More wakes than this between two [`HeartbeatTicker::take_woken`] calls
@@ -212,6 +237,8 @@ impl HeartbeatTicker {
             in_flight: RefCell::default(),
             heard: RefCell::default(),
             woken: RefCell::default(),
+            campaigns: RefCell::default(),
+            campaign_budget: Cell::new(MAX_CAMPAIGNS),
         })
     }
 
@@ -622,6 +649,7 @@ impl HeartbeatTicker {
                 // Listed again (a wake was pending: the leader's shard is
                 // beating again).
                 f.wake_at = None;
+                f.leader_silent = false;
                 listed.insert(g.group);
                 continue;
             }
@@ -641,6 +669,7 @@ impl HeartbeatTicker {
                     shard: beat.shard,
                     term: g.term,
                     wake_at: None,
+                    leader_silent: false,
                 });
                 listed.insert(g.group);
             } else {
@@ -663,15 +692,34 @@ impl HeartbeatTicker {
     }
 
     /// Follower side, every interval: wakes quiet replicas whose leader
-    /// shard went silent or stopped listing them. Returns how many woke.
+    /// shard went silent or stopped listing them, those of a silent leader
+    /// at most [`MAX_CAMPAIGNS`] in flight at a time. Returns how many
+    /// woke.
     pub fn check_followers(&self) -> usize {
         let Some(q) = self.quiescence else {
             return 0;
         };
         let now = Instant::now();
         let heard = self.heard.borrow();
+        let mut groups = self.groups.borrow_mut();
+        let mut campaigns = self.campaigns.borrow_mut();
+        // A campaign ends when its replica knows a leader other than the
+        // silent one (itself included), went quiet again or left, or
+        // after twice `dead_after` (openraft's own timers go on with it;
+        // one group that cannot elect must not hold the budget).
+        campaigns.retain(|group, (silent, since)| {
+            let Some(m) = groups.get(group) else {
+                return false;
+            };
+            if m.follow.is_some() || now.saturating_duration_since(*since) > q.dead_after * 2 {
+                return false;
+            }
+            let metrics = m.raft.metrics();
+            let leader = metrics.borrow_watched().current_leader;
+            leader.is_none_or(|l| l == *silent)
+        });
         let mut woke = 0;
-        for (group, m) in self.groups.borrow_mut().iter_mut() {
+        for (group, m) in groups.iter_mut() {
             let Some(f) = &mut m.follow else {
                 continue;
             };
@@ -693,15 +741,36 @@ impl HeartbeatTicker {
                 } else {
                     now + q.dead_after
                 });
+                f.leader_silent = true;
             }
-            if f.wake_at.is_some_and(|t| t <= now) {
-                m.follow = None;
-                m.raft.runtime_config().tick(true);
-                self.note_woken(*group);
-                woke += 1;
+            if f.wake_at.is_none_or(|t| t > now) {
+                continue;
             }
+            if f.leader_silent {
+                if campaigns.len() >= self.campaign_budget.get() {
+                    // The next pass, once earlier campaigns have ended.
+                    continue;
+                }
+                campaigns.insert(*group, (f.leader, now));
+            }
+            m.follow = None;
+            m.raft.runtime_config().tick(true);
+            self.note_woken(*group);
+            woke += 1;
         }
         woke
+    }
+
+    /// How many replicas woken for a silent leader are campaigning here
+    /// (see [`MAX_CAMPAIGNS`]).
+    pub fn campaigns(&self) -> usize {
+        self.campaigns.borrow().len()
+    }
+
+    /// Sets how many may campaign at once (at least 1; tests use a small
+    /// budget to see the waves).
+    pub fn set_campaign_budget(&self, budget: usize) {
+        self.campaign_budget.set(budget.max(1));
     }
 
     /// Beats every interval until `stop` is set. The schedule is fixed
