@@ -89,21 +89,14 @@ impl Meta {
     /// Reads the state file: its slots (kept for the writes that follow)
     /// and the newest state, `None` when there is none.
     pub fn load(dir: &Path) -> Result<(Slots, Option<Self>), Error> {
-        let path = Self::path(dir);
-        let (slots, payload) = Slots::load(&path).map_err(|e| match e {
-            StorageError::CorruptFile { path, reason } => {
-                Error::CorruptState(format!("{}: {reason}", path.display()))
-            }
-            e => Error::Storage(e),
-        })?;
-        let Some(payload) = payload else {
-            return Ok((slots, None));
-        };
-        let text = std::str::from_utf8(&payload)
-            .map_err(|e| Error::CorruptState(format!("{}: {e}", path.display())))?;
-        let meta = Self::decode(text)
-            .map_err(|e| Error::CorruptState(format!("{}: {e}", path.display())))?;
-        Ok((slots, Some(meta)))
+        let (slots, text) = load_text(dir)?;
+        let meta = text
+            .map(|t| {
+                Self::decode(&t)
+                    .map_err(|e| Error::CorruptState(format!("{}: {e}", Self::path(dir).display())))
+            })
+            .transpose()?;
+        Ok((slots, meta))
     }
 
     /// Writes the state into `slots` on this thread, durably with
@@ -318,12 +311,26 @@ fn parse_ids(s: &str) -> Result<BTreeSet<NodeId>, String> {
 /// The state file's text as a closed replica left it (its newest copy),
 /// for tools and tests that inspect it; `None` when there is none.
 pub fn read_state_text(dir: &Path) -> Result<Option<String>, Error> {
-    let (_, payload) = Slots::load(&Meta::path(dir))?;
-    payload
+    Ok(load_text(dir)?.1)
+}
+
+/// The state file's slots and its newest copy as text; a file with no
+/// whole copy, or one that is not text, is `CorruptState`.
+fn load_text(dir: &Path) -> Result<(Slots, Option<String>), Error> {
+    let path = Meta::path(dir);
+    let (slots, payload) = Slots::load(&path).map_err(|e| match e {
+        StorageError::CorruptFile { path, reason } => {
+            Error::CorruptState(format!("{}: {reason}", path.display()))
+        }
+        e => Error::Storage(e),
+    })?;
+    let text = payload
         .map(|p| {
-            String::from_utf8(p).map_err(|e| Error::CorruptState(format!("{}: {e}", dir.display())))
+            String::from_utf8(p)
+                .map_err(|e| Error::CorruptState(format!("{}: {e}", path.display())))
         })
-        .transpose()
+        .transpose()?;
+    Ok((slots, text))
 }
 
 /// Makes `text` the state file of the closed replica in `dir` (a new,

@@ -361,16 +361,21 @@ impl Shared {
         self.copy_map_into_meta();
         let text = self.meta.borrow().encode();
         let hw = self.hw.get();
-        let mut w = self.slots.borrow_mut().prepare(text.as_bytes());
+        let fatal = |e: tidemark_storage::StorageError| {
+            Error::Fatal(format!(
+                "writing the raft state in {}: {e}",
+                self.dir.display()
+            ))
+        };
+        let mut w = self
+            .slots
+            .borrow_mut()
+            .prepare(text.as_bytes())
+            .map_err(fatal)?;
         let bytes = std::mem::take(&mut w.bytes);
         tidemark_storage::write_batch::write_durably(w.path.clone(), bytes)
             .await
-            .map_err(|e| {
-                Error::Fatal(format!(
-                    "writing the raft state in {}: {e}",
-                    self.dir.display()
-                ))
-            })?;
+            .map_err(fatal)?;
         self.slots.borrow_mut().landed(&w, true);
         self.meta_hw.set(hw);
         Ok(())

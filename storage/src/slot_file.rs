@@ -30,7 +30,6 @@
 //! change, or one whose first slot write a crash tore) and removed once a
 //! slot holds a durable copy.
 
-use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -80,12 +79,6 @@ pub struct SlotWrite {
     slot: u8,
 }
 
-impl SlotWrite {
-    pub fn slot(&self) -> u8 {
-        self.slot
-    }
-}
-
 /// The path of slot `slot` of the file at `base`.
 pub fn slot_path(base: &Path, slot: u8) -> PathBuf {
     let mut name = base.file_name().unwrap_or_default().to_os_string();
@@ -94,12 +87,16 @@ pub fn slot_path(base: &Path, slot: u8) -> PathBuf {
 }
 
 /// A slot's bytes: header and payload.
-fn encode(seq: u64, payload: &[u8]) -> Vec<u8> {
-    assert!(
-        payload.len() <= MAX_PAYLOAD_BYTES,
-        "a slot payload of {} bytes",
-        payload.len()
-    );
+fn encode(path: &Path, seq: u64, payload: &[u8]) -> Result<Vec<u8>> {
+    if payload.len() > MAX_PAYLOAD_BYTES {
+        return Err(StorageError::CorruptFile {
+            path: path.to_path_buf(),
+            reason: format!(
+                "a copy of {} bytes, over the {MAX_PAYLOAD_BYTES}-byte limit, was not written",
+                payload.len()
+            ),
+        });
+    }
     let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&seq.to_le_bytes());
@@ -107,7 +104,7 @@ fn encode(seq: u64, payload: &[u8]) -> Vec<u8> {
     let crc = crc32c::crc32c_append(crc32c::crc32c(&out[4..16]), payload);
     out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(payload);
-    out
+    Ok(out)
 }
 
 /// Reads a slot's bytes (a stale tail past the payload is ignored).
@@ -229,19 +226,16 @@ impl Slots {
     /// durable by other means, such as one `syncfs` for a batch of new
     /// partitions), the slots alternate, so a write never lands on the
     /// copy written just before it.
-    pub fn prepare(&mut self, payload: &[u8]) -> SlotWrite {
+    pub fn prepare(&mut self, payload: &[u8]) -> Result<SlotWrite> {
         let slot = match (self.durable, self.last) {
             (Some(d), _) => 1 - d,
             (None, Some(l)) => 1 - l,
             (None, None) => 0,
         };
-        let seq = self.next_seq;
+        let path = slot_path(&self.base, slot);
+        let bytes = encode(&path, self.next_seq, payload)?;
         self.next_seq += 1;
-        SlotWrite {
-            path: slot_path(&self.base, slot),
-            bytes: encode(seq, payload),
-            slot,
-        }
+        Ok(SlotWrite { path, bytes, slot })
     }
 
     /// Records that `w` was written, durably or not. After the first
@@ -261,7 +255,7 @@ impl Slots {
     /// Writes `payload` now, on this thread: [`Self::prepare`],
     /// [`write_in_place`] and [`Self::landed`].
     pub fn write_now(&mut self, payload: &[u8], durable: bool) -> Result<()> {
-        let w = self.prepare(payload);
+        let w = self.prepare(payload)?;
         write_in_place(&w.path, &w.bytes, durable)?;
         self.landed(&w, durable);
         Ok(())
@@ -270,8 +264,7 @@ impl Slots {
 
 /// Writes `data` at offset 0 of `path`, creating it if needed; with
 /// `durable`, fdatasync (and, for a new file, an fsync of its folder).
-/// Returns whether the file was created.
-pub fn write_in_place(path: &Path, data: &[u8], durable: bool) -> Result<bool> {
+pub fn write_in_place(path: &Path, data: &[u8], durable: bool) -> Result<()> {
     let (f, created) = open_slot(path)?;
     f.write_all_at(data, 0)
         .map_err(|e| StorageError::io("write", path, e))?;
@@ -282,7 +275,7 @@ pub fn write_in_place(path: &Path, data: &[u8], durable: bool) -> Result<bool> {
             file::fsync_dir(path.parent().unwrap_or(Path::new(".")))?;
         }
     }
-    Ok(created)
+    Ok(())
 }
 
 /// Opens `path` for writing, creating it if missing; whether it was made.
@@ -302,69 +295,57 @@ pub(crate) fn open_slot(path: &Path) -> Result<(std::fs::File, bool)> {
     }
 }
 
-/// Writes a first-format file (tests of the upgrade path).
-#[doc(hidden)]
-pub fn write_legacy_for_tests(base: &Path, payload: &[u8]) -> std::io::Result<()> {
-    std::fs::File::create(base)?.write_all(payload)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tempdir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!(
-            "tidemark-slot-file-{tag}-{}-{:?}",
-            std::process::id(),
-            std::time::SystemTime::now()
-        ));
-        std::fs::create_dir_all(&d).expect("dir");
-        d
-    }
 
     fn load(base: &Path) -> (Slots, Option<Vec<u8>>) {
         Slots::load(base).expect("load")
     }
 
+    impl Slots {
+        fn prepare_ok(&mut self, payload: &[u8]) -> SlotWrite {
+            self.prepare(payload).expect("prepared")
+        }
+    }
+
     #[test]
     fn each_write_is_read_back_and_the_slots_alternate() {
-        let dir = tempdir("alternate");
-        let base = dir.join("state");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
         let (mut s, none) = load(&base);
         assert_eq!(none, None);
         let mut used = Vec::new();
         for i in 0..5u32 {
-            let w = s.prepare(format!("v{i}").as_bytes());
-            used.push(w.slot());
+            let w = s.prepare_ok(format!("v{i}").as_bytes());
+            used.push(w.slot);
             write_in_place(&w.path, &w.bytes, true).expect("write");
             s.landed(&w, true);
             assert_eq!(load(&base).1.as_deref(), Some(format!("v{i}").as_bytes()));
         }
         assert_eq!(used, [0, 1, 0, 1, 0]);
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn a_shorter_copy_over_a_longer_one_reads_back_without_the_old_tail() {
-        let dir = tempdir("shorter");
-        let base = dir.join("state");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
         let (mut s, _) = load(&base);
         s.write_now(&[b'x'; 5000], true).expect("long");
         s.write_now(b"other", true).expect("other slot");
         s.write_now(b"short", true).expect("over the long one");
         assert_eq!(load(&base).1.as_deref(), Some(&b"short"[..]));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn a_torn_write_leaves_the_newest_durable_copy() {
-        let dir = tempdir("torn");
-        let base = dir.join("state");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
         let (mut s, _) = load(&base);
         s.write_now(b"durable one", true).expect("one");
         s.write_now(b"durable two", true).expect("two");
         // A crash in the middle of the third write: half of its bytes.
-        let w = s.prepare(b"the third, never finished");
+        let w = s.prepare_ok(b"the third, never finished");
         assert_ne!(
             w.path,
             slot_path(&base, 1),
@@ -378,13 +359,12 @@ mod tests {
         bad[last] ^= 1;
         std::fs::write(&w.path, &bad).expect("flipped");
         assert_eq!(load(&base).1.as_deref(), Some(&b"durable two"[..]));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn writes_that_are_not_durable_never_replace_the_durable_copy() {
-        let dir = tempdir("lazy");
-        let base = dir.join("state");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
         let (mut s, _) = load(&base);
         s.write_now(b"durable", true).expect("durable");
         s.write_now(b"lazy 1", false).expect("lazy");
@@ -395,65 +375,74 @@ mod tests {
         assert_eq!(load(&base).1.as_deref(), Some(&b"lazy 2"[..]));
         std::fs::write(&other, b"TSS1 torn").expect("torn");
         assert_eq!(load(&base).1.as_deref(), Some(&b"durable"[..]));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn before_any_durable_write_the_slots_alternate() {
-        let dir = tempdir("unknown");
-        let base = dir.join("state");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
         let (mut s, _) = load(&base);
         // Made durable by the caller's own syncfs, say.
         s.write_now(b"lazy", false).expect("lazy");
-        let w = s.prepare(b"durable");
-        assert_eq!(w.slot(), 1, "not over the copy written just before");
+        let w = s.prepare_ok(b"durable");
+        assert_eq!(w.slot, 1, "not over the copy written just before");
         std::fs::write(&w.path, &w.bytes[..4]).expect("torn");
         assert_eq!(load(&base).1.as_deref(), Some(&b"lazy"[..]));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn after_a_reload_the_next_write_spares_the_loaded_copy() {
-        let dir = tempdir("reload");
-        let base = dir.join("state");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
         let (mut s, _) = load(&base);
         s.write_now(b"a", true).expect("a");
         s.write_now(b"b", true).expect("b");
         s.write_now(b"c", true).expect("c"); // slot 0
         let (mut s, got) = load(&base);
         assert_eq!(got.as_deref(), Some(&b"c"[..]));
-        let w = s.prepare(b"d");
-        assert_eq!(w.slot(), 1);
-        std::fs::remove_dir_all(&dir).ok();
+        let w = s.prepare_ok(b"d");
+        assert_eq!(w.slot, 1);
     }
 
     #[test]
     fn a_first_format_file_is_read_and_removed_after_the_first_durable_slot() {
-        let dir = tempdir("legacy");
-        let base = dir.join("state");
-        write_legacy_for_tests(&base, b"old format").expect("legacy");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
+        std::fs::write(&base, b"old format").expect("legacy");
         let (mut s, got) = load(&base);
         assert_eq!(got.as_deref(), Some(&b"old format"[..]));
         // A torn first slot write falls back to the old file.
-        let w = s.prepare(b"new");
+        let w = s.prepare_ok(b"new");
         std::fs::write(&w.path, &w.bytes[..3]).expect("torn");
         assert_eq!(load(&base).1.as_deref(), Some(&b"old format"[..]));
         write_in_place(&w.path, &w.bytes, true).expect("whole");
         s.landed(&w, true);
         assert!(!base.exists(), "the old file is removed");
         assert_eq!(load(&base).1.as_deref(), Some(&b"new"[..]));
-        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_copy_over_the_size_limit_is_refused_not_written() {
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
+        let (mut s, _) = load(&base);
+        s.write_now(b"kept", true).expect("kept");
+        let big = vec![b'x'; MAX_PAYLOAD_BYTES + 1];
+        assert!(matches!(
+            s.write_now(&big, true),
+            Err(StorageError::CorruptFile { .. })
+        ));
+        assert_eq!(load(&base).1.as_deref(), Some(&b"kept"[..]));
     }
 
     #[test]
     fn slots_without_any_valid_copy_are_refused() {
-        let dir = tempdir("refused");
-        let base = dir.join("state");
+        let dir = tempfile::tempdir().expect("dir");
+        let base = dir.path().join("state");
         std::fs::write(slot_path(&base, 0), b"garbage").expect("garbage");
         match Slots::load(&base) {
             Err(StorageError::CorruptFile { path, .. }) => assert_eq!(path, slot_path(&base, 0)),
             other => panic!("accepted: {other:?}"),
         }
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

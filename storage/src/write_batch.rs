@@ -141,7 +141,7 @@ fn take_batch(pending: &mut VecDeque<Pending>) -> Vec<Pending> {
 fn commit(batch: Vec<Pending>) {
     if batch.len() == 1 {
         for p in batch {
-            let res = slot_file::write_in_place(&p.path, &p.data, true).map(|_| ());
+            let res = slot_file::write_in_place(&p.path, &p.data, true);
             let _ = p.done.send(res);
         }
         return;
@@ -210,19 +210,10 @@ mod tests {
             .block_on(f)
     }
 
-    fn tempdir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!(
-            "tidemark-write-batch-{tag}-{}-{:?}",
-            std::process::id(),
-            std::time::SystemTime::now()
-        ));
-        std::fs::create_dir_all(&d).expect("dir");
-        d
-    }
-
     #[test]
     fn many_files_at_once_all_land() {
-        let dir = tempdir("many");
+        let tmp = tempfile::tempdir().expect("dir");
+        let dir = tmp.path();
         block_on(async {
             let calls: Vec<_> = (0..300)
                 .map(|i| {
@@ -242,13 +233,13 @@ mod tests {
             let got = std::fs::read_to_string(dir.join(format!("f{i}"))).expect("read");
             assert_eq!(got, format!("new {i}"));
         }
-        assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 300);
-        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(std::fs::read_dir(dir).expect("list").count(), 300);
     }
 
     #[test]
     fn the_later_of_two_writes_of_one_file_wins() {
-        let dir = tempdir("order");
+        let tmp = tempfile::tempdir().expect("dir");
+        let dir = tmp.path();
         let path = dir.join("state");
         block_on(async {
             // Other files too, so that the two land in a real batch.
@@ -262,12 +253,12 @@ mod tests {
             }
         });
         assert_eq!(std::fs::read(&path).expect("read"), b"second");
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn a_failed_file_fails_alone() {
-        let dir = tempdir("fail");
+        let tmp = tempfile::tempdir().expect("dir");
+        let dir = tmp.path();
         block_on(async {
             let mut calls: Vec<_> = (0..10)
                 .map(|i| write_durably(dir.join(format!("ok{i}")), vec![b'y']))
@@ -287,7 +278,6 @@ mod tests {
                 b"y"
             );
         }
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// Polls every future to completion (they run on the helper threads;

@@ -24,6 +24,26 @@ async fn open(dir: &Path) -> std::rc::Rc<PartitionReplica> {
     r
 }
 
+/// Appends one batch per seed (`records` records of `size` bytes each);
+/// returns the offset after the last.
+async fn append_seeds(
+    r: &PartitionReplica,
+    seeds: std::ops::Range<u64>,
+    records: usize,
+    size: usize,
+) -> i64 {
+    let mut next = 0;
+    for seed in seeds {
+        next = r
+            .append(batch_for(seed, records, size), None)
+            .await
+            .unwrap()
+            .last_offset
+            + 1;
+    }
+    next
+}
+
 #[test]
 fn appends_commit_contiguously_and_survive_reopen() {
     let dir = test_dir("single");
@@ -302,15 +322,7 @@ fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
     run(async {
         let r = open(&dir).await;
         let epoch = r.leader_epoch();
-        let mut next = 0;
-        for seed in 0..10 {
-            next = r
-                .append(batch_for(seed, 3, 50), None)
-                .await
-                .unwrap()
-                .last_offset
-                + 1;
-        }
+        let mut next = append_seeds(&r, 0..10, 3, 50).await;
         // Not idle long enough.
         assert!(!r.hibernate_if_idle(Duration::from_secs(60)).await.unwrap());
         assert!(!r.is_hibernating());
@@ -380,15 +392,7 @@ fn a_state_file_in_the_first_format_is_read_and_replaced_by_slots() {
     let dir = test_dir("first-format");
     run(async {
         let r = open(&dir).await;
-        let mut next = 0;
-        for seed in 0..3 {
-            next = r
-                .append(batch_for(seed, 2, 10), None)
-                .await
-                .unwrap()
-                .last_offset
-                + 1;
-        }
+        let next = append_seeds(&r, 0..3, 2, 10).await;
         let epoch = r.leader_epoch();
         r.close().await.unwrap();
         drop(r);
@@ -423,15 +427,7 @@ fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() 
     let dir = test_dir("side");
     run(async {
         let r = open(&dir).await;
-        let mut next = 0;
-        for seed in 0..5 {
-            next = r
-                .append(batch_for(seed, 2, 10), None)
-                .await
-                .unwrap()
-                .last_offset
-                + 1;
-        }
+        let mut next = append_seeds(&r, 0..5, 2, 10).await;
         r.close().await.unwrap();
         drop(r);
         let read = || tidemark_raft::read_state_text(&dir).unwrap().unwrap();
@@ -570,15 +566,7 @@ fn a_killed_single_voter_catches_up_from_its_log_without_an_election() {
         }
         // The state file now says everything up to here is applied.
         assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
-        let mut next = 0;
-        for seed in 5..12 {
-            next = r
-                .append(batch_for(seed, 2, 20), None)
-                .await
-                .unwrap()
-                .last_offset
-                + 1;
-        }
+        let next = append_seeds(&r, 5..12, 2, 20).await;
         for entry in std::fs::read_dir(&dir).unwrap() {
             let entry = entry.unwrap();
             std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
