@@ -105,10 +105,22 @@ pub fn partition_group(key: &PartitionKey) -> GroupId {
 /// kill -9 (conformance cluster tests), too close to the 5 s target once
 /// clients find it. Heartbeats every 200 ms leave 3.5 of them per shortest
 /// timeout, enough on a busy 2-core machine.
+///
+/// The shard's `HeartbeatTicker` sends those heartbeats, so openraft's own
+/// heartbeat interval (`core_heartbeat_interval`) only sets how long a
+/// heartbeat waits for its answer and how often each awake replica ticks:
+/// 600 ms, just under the shortest election timeout, lets an answer that
+/// a loaded peer sends late still renew the lease, and ticks every
+/// ~120 ms instead of ~40 ms (a follower's election starts up to one
+/// tick after its timeout). With every one of 10,000 partitions awake on
+/// three brokers sharing 2 cores (one write to each), the 40 ms ticks and
+/// the heartbeats dropped after 200 ms kept leases lapsing on brokers
+/// that were all alive, and the re-elections kept every group awake.
 pub fn replica_config() -> ReplicaConfig {
     ReplicaConfig {
         election_timeout_min: Duration::from_millis(700),
         election_timeout_max: Duration::from_millis(1400),
+        core_heartbeat_interval: Some(Duration::from_millis(600)),
         ..ReplicaConfig::default()
     }
 }

@@ -62,7 +62,7 @@ use openraft::async_runtime::watch::WatchReceiver;
 use super::client::Transport;
 use super::codec::{Beat, GroupId, QuietGroup, RaftRequest, RaftResponse};
 use super::sync::Signal;
-use crate::replica::RaftHandle;
+use crate::replica::{MetricsReceiver, RaftHandle};
 use crate::types::NodeId;
 
 /// Beats in a row a leader group must be settled (everything acknowledged
@@ -91,6 +91,9 @@ struct Quiescence {
 /// A registered group's replica on this shard.
 struct Member {
     raft: RaftHandle,
+    /// `raft`'s metrics, kept rather than cloned on every read (see
+    /// `MetricsReceiver`).
+    metrics: MetricsReceiver,
     /// Whether the group may go quiet (the controller group, whose
     /// heartbeats tell it which brokers are alive, does not).
     may_quiesce: bool,
@@ -277,6 +280,7 @@ impl HeartbeatTicker {
             group,
             Member {
                 raft: raft.clone(),
+                metrics: raft.metrics(),
                 may_quiesce: may_quiesce && self.quiescence.is_some(),
                 lead: Lead::active(),
                 follow: None,
@@ -444,8 +448,7 @@ impl HeartbeatTicker {
         heartbeat: &mut Vec<RaftHandle>,
         lists: &mut BTreeMap<NodeId, Vec<QuietGroup>>,
     ) {
-        let metrics = m.raft.metrics();
-        let mm = metrics.borrow_watched();
+        let mm = m.metrics.borrow_watched();
         if mm.state != ServerState::Leader {
             if matches!(m.lead, Lead::Quiet { .. }) {
                 m.raft.runtime_config().tick(true);
@@ -460,6 +463,34 @@ impl HeartbeatTicker {
         }
         let term = mm.current_term;
         let last = mm.last_log_index;
+        // A quiet group that went quiet with every follower holding
+        // everything, at the term and last entry it still has, is still
+        // settled: its replication progress only moves with Raft traffic,
+        // and any write or election changes the term or the last entry.
+        // Skipping the check below for it (the progress of every member
+        // and the voters of its membership) matters because this pass
+        // looks at every group, quiet or not, every interval.
+        if let Lead::Quiet {
+            term: t,
+            last_index,
+            followers,
+            down,
+            ..
+        } = &m.lead
+            && down.is_empty()
+            && *t == term
+            && *last_index == last
+            && mm.last_applied.map(|l| l.index) == last
+        {
+            for f in followers {
+                lists.entry(*f).or_default().push(QuietGroup {
+                    group,
+                    term,
+                    last_index: last,
+                });
+            }
+            return;
+        }
         // Settled: everything in the log applied (so committed) and
         // acknowledged by every member, except members whose broker is
         // down (it answers no beats) as long as a majority of the voters
@@ -654,8 +685,7 @@ impl HeartbeatTicker {
                 continue;
             }
             let matches = m.may_quiesce && {
-                let metrics = m.raft.metrics();
-                let mm = metrics.borrow_watched();
+                let mm = m.metrics.borrow_watched();
                 matches!(mm.state, ServerState::Follower | ServerState::Learner)
                     && mm.current_leader == Some(from)
                     && mm.current_term == g.term
@@ -714,8 +744,7 @@ impl HeartbeatTicker {
             if m.follow.is_some() || now.saturating_duration_since(*since) > q.dead_after * 2 {
                 return false;
             }
-            let metrics = m.raft.metrics();
-            let leader = metrics.borrow_watched().current_leader;
+            let leader = m.metrics.borrow_watched().current_leader;
             leader.is_none_or(|l| l == *silent)
         });
         let mut woke = 0;
@@ -728,8 +757,7 @@ impl HeartbeatTicker {
                 .is_none_or(|t| now.saturating_duration_since(*t) > q.dead_after);
             if silent && f.wake_at.is_none() {
                 // The lowest id among the other members stands first.
-                let metrics = m.raft.metrics();
-                let mm = metrics.borrow_watched();
+                let mm = m.metrics.borrow_watched();
                 let first = mm
                     .membership_config
                     .membership()

@@ -617,6 +617,7 @@ fn fast() -> ReplicaConfig {
         election_timeout_min: Duration::from_millis(500),
         election_timeout_max: Duration::from_millis(1000),
         max_payload_entries: 64,
+        core_heartbeat_interval: None,
     }
 }
 

@@ -100,6 +100,7 @@ pub fn fast() -> ReplicaConfig {
         election_timeout_min: Duration::from_millis(150),
         election_timeout_max: Duration::from_millis(300),
         max_payload_entries: 64,
+        core_heartbeat_interval: None,
     }
 }
 
