@@ -144,12 +144,20 @@ def main():
                            "p50_s": pct(times, 50), "p99_s": pct(times, 99),
                            "max_s": max(times) if times else None,
                            "within_5s": sum(1 for t in times if t <= 5.0),
+                           # How many partitions were first seen led in
+                           # each half second after the kill: the shape
+                           # says whether elections were paced (a ramp)
+                           # or waited on one slow step (a cliff).
+                           "led_per_half_second": [
+                               sum(1 for t in times if i / 2 <= t < (i + 1) / 2)
+                               for i in range(int(max(times, default=0) * 2) + 1)],
                            "poll_seconds": args.poll_seconds,
                            "poll_client_cpu_s": lb.client_cpu_self() - cpu0}
         log(f"failover: {len(times)}/{len(moved)} led again; p50 {res['failover']['p50_s']:.2f} s, "
             f"p99 {res['failover']['p99_s']:.2f} s, max {res['failover']['max_s']:.2f} s; "
             f"{res['failover']['within_5s']} within 5 s (polled every {args.poll_seconds} s, "
             f"{res['failover']['poll_client_cpu_s']:.1f} CPU-s of this client)")
+        log(f"led per half second after the kill: {res['failover']['led_per_half_second']}")
         t = time.monotonic()
         again, _ = sb.produce_all(",".join(b.kafka_addr for b in group.nodes), parts, tag,
                                   deadline, group)
