@@ -1129,14 +1129,19 @@ pub async fn reconcile(
     changes: Option<&Changes>,
 ) {
     let node = s0.ctx.config.node_id;
-    let ids: BTreeSet<uuid::Uuid> = match changes {
-        Some(c) => c.topics.clone(),
+    // In the order the log touched them (see `metadata::TouchedTopics`:
+    // replicas open in that order, so every broker opens the same groups
+    // together however its rounds were split).
+    let ids: Vec<uuid::Uuid> = match changes {
+        Some(c) => c.topics.iter().copied().collect(),
         None => old
             .by_id
             .keys()
             .chain(new.by_id.keys())
             .chain(new.deleted_topics.keys())
             .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
             .collect(),
     };
     // Deleted topics.
