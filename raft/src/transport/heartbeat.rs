@@ -37,11 +37,11 @@
 //!   AppendEntries, another replica's vote) wakes it after delivery. A
 //!   group no longer listed is woken after a grace period (its leader's
 //!   AppendEntries normally comes first). A leader shard silent for
-//!   `dead_after` (the longest election timeout) is taken for dead: the
-//!   replica with the lowest id among the other members wakes at once
-//!   and, its election timer long expired, stands for election at its
-//!   first tick; the others wake one `dead_after` later unless the
-//!   election reached them first.
+//!   `dead_after` (the longest election timeout) is taken for dead: one
+//!   of the other members, picked by the group id so that the survivors
+//!   share the elections, wakes at once and, its election timer long
+//!   expired, stands for election at its first tick; the others wake one
+//!   `dead_after` later unless the election reached them first.
 //!
 //! Quiet groups change only liveness, never safety: every decision is
 //! still openraft's, and a wrong guess (a beat lost, a follower behind)
@@ -162,6 +162,32 @@ struct Follow {
 /// pacing made creation converge (the controller opens new replicas 128
 /// at a time per broker).
 pub const MAX_CAMPAIGNS: usize = 256;
+
+/// Which of a group's other voters stands first for election when its
+/// leader went silent: one picked by the group id, the same on every
+/// node. Why not simply the lowest id: with a broker of a three-node
+/// cluster killed, the survivor with the lower id then stood for every
+/// one of the dead broker's groups while the other only voted (and led
+/// none of them afterwards), and the other's own campaigns, one
+/// `dead_after` later, collided with the first's on the groups it had not
+/// reached yet (both candidates in the same term, neither elected, both
+/// waiting out an election timeout). Spread by group, both survivors
+/// stand at once, each for about half.
+fn first_to_stand(group: &GroupId, others: impl Iterator<Item = NodeId>) -> Option<NodeId> {
+    let mut others: Vec<NodeId> = others.collect();
+    if others.is_empty() {
+        return None;
+    }
+    others.sort_unstable();
+    others.dedup();
+    // splitmix64's finaliser over the group id: topic ids are random, but
+    // a topic's partitions differ only in `index`.
+    let mut x = (group.key as u64) ^ ((group.key >> 64) as u64) ^ (group.index as u32 as u64);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^= x >> 31;
+    Some(others[(x % others.len() as u64) as usize])
+}
 
 /// A shard's heartbeat timer for the groups registered with it.
 pub struct HeartbeatTicker {
@@ -756,14 +782,14 @@ impl HeartbeatTicker {
                 .get(&(f.leader, f.shard))
                 .is_none_or(|t| now.saturating_duration_since(*t) > q.dead_after);
             if silent && f.wake_at.is_none() {
-                // The lowest id among the other members stands first.
                 let mm = m.metrics.borrow_watched();
-                let first = mm
-                    .membership_config
-                    .membership()
-                    .voter_ids()
-                    .filter(|id| *id != f.leader)
-                    .min();
+                let first = first_to_stand(
+                    group,
+                    mm.membership_config
+                        .membership()
+                        .voter_ids()
+                        .filter(|id| *id != f.leader),
+                );
                 f.wake_at = Some(if first == Some(mm.id) {
                     now
                 } else {
@@ -837,5 +863,39 @@ impl HeartbeatTicker {
                 next = now + self.interval;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(i: u32) -> GroupId {
+        // Topic ids are random UUIDs; any spread of bits will do here.
+        let key = (u128::from(i / 5) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        GroupId {
+            key,
+            index: (i % 5) as i32,
+        }
+    }
+
+    #[test]
+    fn the_survivors_of_a_dead_leader_share_who_stands_first() {
+        let mut stands = BTreeMap::new();
+        for i in 0..3_000 {
+            let g = group(i);
+            let first = first_to_stand(&g, [2, 1].into_iter()).unwrap();
+            // Every node computes the same answer, whatever order it
+            // lists the voters in.
+            assert_eq!(first_to_stand(&g, [1, 2, 1].into_iter()), Some(first));
+            *stands.entry(first).or_insert(0) += 1;
+        }
+        assert_eq!(stands.len(), 2, "{stands:?}");
+        assert!(
+            stands.values().all(|n| (1_200..=1_800).contains(n)),
+            "{stands:?}"
+        );
+        assert_eq!(first_to_stand(&group(0), [7].into_iter()), Some(7));
+        assert_eq!(first_to_stand(&group(0), std::iter::empty()), None);
     }
 }

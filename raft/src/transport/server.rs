@@ -91,8 +91,16 @@ impl Router for Groups {
                 None => b.groups.iter().map(|g| g.group).collect(),
             });
         }
+        // A pre-vote leaves a quiet follower quiet: it restarts no
+        // election timer (openraft changes nothing for one), so a replica
+        // woken by it stood for election itself at its first tick, its
+        // timer long expired, and collided with the candidate whose real
+        // vote was on the way (a failover with both survivors standing
+        // spent seconds in split votes). The candidate's vote, once the
+        // pre-vote passes, wakes it with its timer restarted.
+        let wakes = !matches!(req, RaftRequest::PreVote(_));
         let resp = self.deliver_to_group(group, req).await;
-        if let Some(t) = &self.1 {
+        if wakes && let Some(t) = &self.1 {
             t.delivered(group);
         }
         resp
