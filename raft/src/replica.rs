@@ -635,7 +635,7 @@ impl PartitionReplica {
             )?;
         }
         let raft = self.running().await?;
-        self.keep_cache_for_followers(&raft);
+        self.keep_cache_for_followers();
         self.writes_in_flight.set(self.writes_in_flight.get() + 1);
         // No retry here even when openraft refuses for an expired lease:
         // appends must reach openraft in the order they were called (the
@@ -674,10 +674,15 @@ impl PartitionReplica {
     /// further behind is catching up from the files anyway, one silent may
     /// be gone: neither holds the cache). Called on each write, which is
     /// when the cache grows.
-    fn keep_cache_for_followers(&self, raft: &openraft::Raft<TypeConfig, StateMachine>) {
+    fn keep_cache_for_followers(&self) {
+        let floor = self.with_metrics(|m| self.followers_floor(m));
+        self.shared.log.set_cache_floor(floor.unwrap_or(i64::MAX));
+    }
+
+    /// The cache floor [`PartitionReplica::keep_cache_for_followers`]
+    /// sets (`i64::MAX`: none needed).
+    fn followers_floor(&self, m: &openraft::RaftMetrics<TypeConfig>) -> i64 {
         use openraft::Instant as _;
-        let m = raft.metrics();
-        let m = m.borrow_watched();
         let mut floor = i64::MAX;
         if m.current_leader == Some(self.node_id)
             && let Some(rep) = &m.replication
@@ -700,7 +705,7 @@ impl PartitionReplica {
                 }
             }
         }
-        self.shared.log.set_cache_floor(floor);
+        floor
     }
 
     /// [`PartitionReplica::keep_cache_for_followers`] outside of writes,
@@ -708,11 +713,7 @@ impl PartitionReplica {
     /// so that a partition that went idle (or stopped leading) while a
     /// follower trailed does not keep the extra cache.
     pub fn refresh_cache_floor(&self) {
-        let raft = self.raft.borrow().clone();
-        match raft {
-            Some(r) => self.keep_cache_for_followers(&r),
-            None => self.shared.log.set_cache_floor(i64::MAX),
-        }
+        self.keep_cache_for_followers();
         self.shared.log.trim_cache();
     }
 
@@ -860,12 +861,11 @@ impl PartitionReplica {
         if self.is_synced() {
             return true;
         }
-        let raft = self.raft.borrow();
-        let Some(r) = raft.as_ref() else {
+        let metrics = self.metrics.borrow();
+        let Some(rx) = metrics.as_ref() else {
             return true;
         };
-        let m = r.metrics();
-        let m = m.borrow_watched();
+        let m = rx.borrow_watched();
         let grant = unsynced_vote(self.sync_target.get(), candidate_last, m.last_log_index);
         if !grant {
             tracing::info!(
@@ -892,12 +892,11 @@ impl PartitionReplica {
         if !self.unsynced.get() {
             return true;
         }
-        let raft = self.raft.borrow();
-        let Some(r) = raft.as_ref() else {
+        let metrics = self.metrics.borrow();
+        let Some(rx) = metrics.as_ref() else {
             return true;
         };
-        let m = r.metrics();
-        let m = m.borrow_watched();
+        let m = rx.borrow_watched();
         // The target is the first commit point a leader reported after
         // this replica started empty: what was committed before the wipe
         // is at or below it. (Chasing the leader's latest commit point
@@ -918,12 +917,11 @@ impl PartitionReplica {
 
     /// Every node of the group: voters and learners.
     pub fn members(&self) -> BTreeSet<NodeId> {
-        let raft = self.raft.borrow();
-        let Some(r) = raft.as_ref() else {
+        let metrics = self.metrics.borrow();
+        let Some(rx) = metrics.as_ref() else {
             return BTreeSet::from([self.node_id]);
         };
-        let m = r.metrics();
-        let m = m.borrow_watched();
+        let m = rx.borrow_watched();
         m.membership_config
             .membership()
             .nodes()
@@ -951,8 +949,8 @@ impl PartitionReplica {
 
     /// The group's membership as this replica last saw it.
     pub fn membership(&self) -> Membership {
-        let raft = self.raft.borrow();
-        let Some(r) = raft.as_ref() else {
+        let metrics = self.metrics.borrow();
+        let Some(rx) = metrics.as_ref() else {
             let me = BTreeSet::from([self.node_id]);
             return Membership {
                 voters: me,
@@ -961,8 +959,7 @@ impl PartitionReplica {
                 committed: true,
             };
         };
-        let m = r.metrics();
-        let m = m.borrow_watched();
+        let m = rx.borrow_watched();
         let eff = m.membership_config.membership();
         let configs = eff.get_joint_config();
         let voters: BTreeSet<NodeId> = configs.last().cloned().unwrap_or_default();
@@ -1090,12 +1087,11 @@ impl PartitionReplica {
     /// does not know.
     pub fn in_sync_replicas(&self, max_lag: Duration) -> Option<Vec<NodeId>> {
         use openraft::Instant as _;
-        let raft = self.raft.borrow();
-        let Some(r) = raft.as_ref() else {
+        let metrics = self.metrics.borrow();
+        let Some(rx) = metrics.as_ref() else {
             return Some(vec![self.node_id]);
         };
-        let m = r.metrics();
-        let m = m.borrow_watched();
+        let m = rx.borrow_watched();
         if m.current_leader != Some(self.node_id) {
             return None;
         }
@@ -1109,15 +1105,15 @@ impl PartitionReplica {
                 }
             }
         }
-        let beats = m.heartbeat.clone().unwrap_or_default();
-        let voters: Vec<NodeId> = m.membership_config.membership().voter_ids().collect();
+        let beats = m.heartbeat.as_ref();
         Some(
-            voters
-                .into_iter()
+            m.membership_config
+                .membership()
+                .voter_ids()
                 .filter(|v| {
                     *v == self.node_id
                         || (beats
-                            .get(v)
+                            .and_then(|b| b.get(v))
                             .and_then(|t| t.as_ref())
                             .is_some_and(|t| t.elapsed() <= max_lag)
                             && caught_up
@@ -1134,10 +1130,8 @@ impl PartitionReplica {
     /// tail: a member further behind is left out, as one that cannot
     /// serve a reader at the tail anyway). `None` on a follower.
     pub fn follower_end_offsets(&self) -> Option<BTreeMap<NodeId, i64>> {
-        let raft = self.raft.borrow();
-        let r = raft.as_ref()?;
-        let m = r.metrics();
-        let m = m.borrow_watched();
+        let metrics = self.metrics.borrow();
+        let m = metrics.as_ref()?.borrow_watched();
         if m.current_leader != Some(self.node_id) {
             return None;
         }
@@ -1167,10 +1161,8 @@ impl PartitionReplica {
     /// term). `None` on a follower, which does not know.
     pub fn last_heard(&self) -> Option<BTreeMap<NodeId, Option<Duration>>> {
         use openraft::Instant as _;
-        let raft = self.raft.borrow();
-        let r = raft.as_ref()?;
-        let m = r.metrics();
-        let m = m.borrow_watched();
+        let metrics = self.metrics.borrow();
+        let m = metrics.as_ref()?.borrow_watched();
         if m.current_leader != Some(self.node_id) {
             return None;
         }
