@@ -38,6 +38,16 @@ const PACE: u32 = 8;
 const INTERVAL_MAX: Duration = Duration::from_millis(200);
 /// In-sync replicas are recomputed this often.
 const ISR_INTERVAL: Duration = Duration::from_millis(500);
+/// ... and this often for the quiet partitions this broker leads. Their
+/// in-sync set changes only when a follower's broker stops answering
+/// beats for [`REPLICA_LAG_MAX`] (a follower that answers again wakes the
+/// group, and an awake group is looked at every pass), and their cache
+/// floor not at all, yet at 10,000 partitions on three brokers they were
+/// half of every full pass during a failover, when the survivors' CPU
+/// goes to elections. A dead follower leaves their in-sync set 10-15 s
+/// after its last answer (Kafka: `replica.lag.time.max.ms`, 30 s, checked
+/// every 15 s).
+const QUIET_ISR_INTERVAL: Duration = Duration::from_secs(5);
 /// A follower that acknowledged nothing for this long is out of sync
 /// (Kafka's `replica.lag.time.max.ms` is 30 s; a Raft follower that is
 /// alive acknowledges a heartbeat every 200 ms, so 10 s is generous).
@@ -69,6 +79,7 @@ pub async fn run(shard: Rc<Shard>) {
     let mut reported: HashMap<PartitionKey, ReportEntry> = HashMap::new();
     let mut pause = INTERVAL;
     let (mut last_isr, mut last_full) = (Instant::now(), Instant::now());
+    let mut last_quiet_isr = Instant::now();
     // Partitions whose group was awake at the last look (see below).
     let mut awake: HashSet<PartitionKey> = HashSet::new();
     // Quiet partitions led elsewhere that an ISR pass has looked at since
@@ -87,6 +98,11 @@ pub async fn run(shard: Rc<Shard>) {
         if isr_pass {
             last_isr = started;
         }
+        let quiet_isr_pass =
+            isr_pass && started.duration_since(last_quiet_isr) >= QUIET_ISR_INTERVAL;
+        if quiet_isr_pass {
+            last_quiet_isr = started;
+        }
         let me = shard.ctx.config.node_id;
         let mut changed = Vec::new();
         let mut led_now = HashSet::new();
@@ -103,7 +119,9 @@ pub async fn run(shard: Rc<Shard>) {
         // since they went quiet: nothing about them (leader, epoch, cache
         // floor) changes until they wake, and at 10,000 partitions on
         // three brokers they were two thirds of every full pass, which
-        // had most of the watcher's CPU during a failover.
+        // had most of the watcher's CPU during a failover. Quiet
+        // partitions led here (and handed to their preferred replica)
+        // are looked at every `QUIET_ISR_INTERVAL` instead.
         let woken = shard.net().map(|n| n.ticker.take_woken());
         let scan_all = isr_pass || !matches!(woken, Some(WokenSince::Groups(_)));
         if let Some(WokenSince::Groups(groups)) = woken {
@@ -129,8 +147,14 @@ pub async fn run(shard: Rc<Shard>) {
                                 led_now.insert(*k);
                             }
                             return None;
-                        } else if seen_quiet.contains(k) && !reported.contains_key(k) {
-                            return None;
+                        } else if seen_quiet.contains(k) {
+                            if !reported.contains_key(k) {
+                                return None;
+                            }
+                            if !quiet_isr_pass && placed.contains(k) {
+                                led_now.insert(*k);
+                                return None;
+                            }
                         }
                         Some((*k, p.clone()))
                     })
@@ -189,7 +213,7 @@ pub async fn run(shard: Rc<Shard>) {
             part.is_synced();
             if isr_pass {
                 part.replica().refresh_cache_floor();
-                if leader != me && part.is_quiet() {
+                if part.is_quiet() {
                     seen_quiet.insert(key);
                 }
             }
