@@ -122,6 +122,7 @@ def main():
         sb.LIVE.pop(victim.pid, None)
         group.nodes = [b for b in group.nodes if b.id != victim_id]
         first = {}
+        new_leader = {}
         cpu0 = lb.client_cpu_self()
         while len(first) < len(moved) and time.monotonic() < deadline:
             try:
@@ -137,6 +138,7 @@ def main():
                 leader = t[1].get(p, -1) if t else -1
                 if leader >= 0 and leader != victim_id:
                     first[(name, p)] = now
+                    new_leader[leader] = new_leader.get(leader, 0) + 1
             time.sleep(args.poll_seconds)
         times = list(first.values())
         res["failover"] = {"victim": victim_id, "partitions_led": len(moved),
@@ -151,13 +153,17 @@ def main():
                            "led_per_half_second": [
                                sum(1 for t in times if i / 2 <= t < (i + 1) / 2)
                                for i in range(int(max(times, default=0) * 2) + 1)],
+                           # Which survivor took the victim's partitions:
+                           # whether the elections were shared.
+                           "new_leaders": {str(k): v for k, v in sorted(new_leader.items())},
                            "poll_seconds": args.poll_seconds,
                            "poll_client_cpu_s": lb.client_cpu_self() - cpu0}
         log(f"failover: {len(times)}/{len(moved)} led again; p50 {res['failover']['p50_s']:.2f} s, "
             f"p99 {res['failover']['p99_s']:.2f} s, max {res['failover']['max_s']:.2f} s; "
             f"{res['failover']['within_5s']} within 5 s (polled every {args.poll_seconds} s, "
             f"{res['failover']['poll_client_cpu_s']:.1f} CPU-s of this client)")
-        log(f"led per half second after the kill: {res['failover']['led_per_half_second']}")
+        log(f"led per half second after the kill: {res['failover']['led_per_half_second']}; "
+            f"new leaders by broker: {res['failover']['new_leaders']}")
         t = time.monotonic()
         again, _ = sb.produce_all(",".join(b.kafka_addr for b in group.nodes), parts, tag,
                                   deadline, group)
