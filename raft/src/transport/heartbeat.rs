@@ -163,6 +163,14 @@ struct Follow {
 /// at a time per broker).
 pub const MAX_CAMPAIGNS: usize = 256;
 
+/// How many `dead_after` the other members of a group wait for the one
+/// standing first ([`first_to_stand`]) while its node is alive. One was
+/// too few once the survivors of a dead broker shared the elections: at
+/// 10,000 partitions each survivor's own share took 3-4 s to reach, and
+/// the other, waking after 1 s for the groups not yet led, campaigned for
+/// them at the same time (a split vote costs an election timeout).
+const SECOND_STANDS_AFTER: u32 = 3;
+
 /// Which of a group's other voters stands first for election when its
 /// leader went silent: one picked by the group id, the same on every
 /// node. Why not simply the lowest id: with a broker of a three-node
@@ -790,8 +798,20 @@ impl HeartbeatTicker {
                         .voter_ids()
                         .filter(|id| *id != f.leader),
                 );
+                // The others wait for the first: one `dead_after`, or
+                // `SECOND_STANDS_AFTER` of them while its node beats (it
+                // is standing, for this group and its share of the
+                // others; if its vote is refused, that refusal wakes
+                // this replica to stand at once).
+                let first_beats = first.is_some_and(|n| {
+                    heard.iter().any(|((node, _), t)| {
+                        *node == n && now.saturating_duration_since(*t) <= q.dead_after
+                    })
+                });
                 f.wake_at = Some(if first == Some(mm.id) {
                     now
+                } else if first_beats {
+                    now + q.dead_after * SECOND_STANDS_AFTER
                 } else {
                     now + q.dead_after
                 });
