@@ -37,11 +37,12 @@
 //!   AppendEntries, another replica's vote) wakes it after delivery. A
 //!   group no longer listed is woken after a grace period (its leader's
 //!   AppendEntries normally comes first). A leader shard silent for
-//!   `dead_after` (the longest election timeout) is taken for dead: one
+//!   `dead_after` (about the longest election timeout) is taken for dead: one
 //!   of the other members, picked by the group id so that the survivors
 //!   share the elections, wakes at once and, its election timer long
-//!   expired, stands for election at its first tick; the others wake one
-//!   `dead_after` later unless the election reached them first.
+//!   expired, stands for election at its first tick; the others wake
+//!   later (three `dead_after` while its node beats, else one) unless the
+//!   election reached them first.
 //!
 //! Quiet groups change only liveness, never safety: every decision is
 //! still openraft's, and a wrong guess (a beat lost, a follower behind)
@@ -801,8 +802,9 @@ impl HeartbeatTicker {
                 // The others wait for the first: one `dead_after`, or
                 // `SECOND_STANDS_AFTER` of them while its node beats (it
                 // is standing, for this group and its share of the
-                // others; if its vote is refused, that refusal wakes
-                // this replica to stand at once).
+                // others; a vote request wakes this replica even when it
+                // refuses it, and a quiet group's members hold the same
+                // log, so its pre-vote is not refused for the log).
                 let first_beats = first.is_some_and(|n| {
                     heard.iter().any(|((node, _), t)| {
                         *node == n && now.saturating_duration_since(*t) <= q.dead_after
