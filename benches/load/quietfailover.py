@@ -11,6 +11,15 @@ then the time for one acks=all record to every partition through the
 survivors. (That nothing acknowledged is lost across such a kill is the
 fault suite's job: conformance/test_cluster.py and its checker.)
 
+With `--produce-rate R`, a background producer (its own process, acks=all,
+100-byte records) writes R records a second round-robin over every
+partition from `--load-warmup` seconds before the kill until the
+failover is measured: the issue's "light produce load on all of them".
+Partitions written more often than they settle stay awake, and awake
+groups elect by openraft's own timers, not the quiet path. It reports
+what it sent and had acknowledged, delivery errors, and the longest
+acknowledgement around the kill.
+
 Reuses scalebench.py's broker handling (every process it starts is
 stopped by its PID; every wait is bounded).
 
@@ -45,6 +54,54 @@ def pct(vals, p):
     return vals[min(len(vals) - 1, int(round(p / 100.0 * (len(vals) - 1))))]
 
 
+def background_load(bootstrap, parts, rate, stop, out):
+    """Produces `rate` records/s round-robin over `parts` until `stop` is
+    set (bounded: at most 10 minutes), then flushes for at most 60 s and
+    puts its figures on `out`. Runs in a child process."""
+    from confluent_kafka import Producer
+    lat, errs = [], []
+    acked_at = []
+
+    def on_dr(err, msg):
+        if err is not None:
+            if len(errs) < 20:
+                errs.append(f"{msg.topic()}[{msg.partition()}]: {err}")
+            else:
+                errs.append(None)
+            return
+        now = time.monotonic()
+        lat.append(msg.latency())
+        acked_at.append(now)
+
+    prod = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5,
+                     "message.timeout.ms": 120000, "request.timeout.ms": 30000,
+                     "queue.buffering.max.messages": 1000000,
+                     "reconnect.backoff.ms": 50, "reconnect.backoff.max.ms": 1000,
+                     "on_delivery": on_dr, "logger": sb.CLIENT_LOGGER})
+    value = b"x" * 100
+    t0 = time.monotonic()
+    end = t0 + 600
+    sent, i = 0, 0
+    tick = 0.01
+    while not stop.is_set() and time.monotonic() < end:
+        due = int((time.monotonic() - t0) * rate) - sent
+        for _ in range(max(0, due)):
+            topic, p = parts[i % len(parts)]
+            i += 1
+            try:
+                prod.produce(topic, value, partition=p)
+                sent += 1
+            except BufferError:
+                break
+        prod.poll(0)
+        time.sleep(tick)
+    left = prod.flush(60)
+    out.put({"sent": sent, "acked": len(lat), "unflushed": left,
+             "delivery_errors": len(errs), "error_examples": [e for e in errs if e][:5],
+             "ack_latency_s": {"p50": pct(lat, 50), "p99": pct(lat, 99), "max": max(lat, default=None)},
+             "acked_at": acked_at, "started": t0})
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--broker", default=os.path.join(sb.REPO, "target/release/tidemark"))
@@ -60,6 +117,9 @@ def main():
     # as first seen, so a coarser poll can only make them look later.
     ap.add_argument("--poll-seconds", type=float, default=0.25)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--produce-rate", type=float, default=0,
+                    help="records/s written round-robin over every partition around the kill (0: none)")
+    ap.add_argument("--load-warmup", type=float, default=10)
     # On ext4 without a journal (this VM's disk) a new inode skips those
     # deleted in the last 60-300 s, a scan that made file creation several
     # times slower right after a previous run's data was removed: keep it
@@ -103,6 +163,18 @@ def main():
         wrote, _ = sb.produce_all(group.bootstrap, parts, tag, deadline, group)
         log(f"{len(parts)} partitions created and written ({wrote['acked']} acked); idle {args.idle_seconds} s")
         group.sleep(args.idle_seconds)
+        load = None
+        if args.produce_rate > 0:
+            import multiprocessing as mp
+            # spawn, not fork: this process already runs librdkafka threads.
+            ctx = mp.get_context("spawn")
+            load_stop, load_out = ctx.Event(), ctx.Queue()
+            load = ctx.Process(target=background_load,
+                               args=(group.bootstrap, parts, args.produce_rate, load_stop, load_out))
+            load.start()
+            log(f"background load: {args.produce_rate:.0f} records/s over {len(parts)} partitions "
+                f"(each written every {len(parts) / args.produce_rate:.1f} s); {args.load_warmup} s before the kill")
+            group.sleep(args.load_warmup)
 
         _, md = sb.raw_metadata(group.nodes[0].kafka_port)
         led = {}
@@ -164,6 +236,30 @@ def main():
             f"{res['failover']['poll_client_cpu_s']:.1f} CPU-s of this client)")
         log(f"led per half second after the kill: {res['failover']['led_per_half_second']}; "
             f"new leaders by broker: {res['failover']['new_leaders']}")
+        if load is not None:
+            group.sleep(5)
+            load_stop.set()
+            try:
+                lr = load_out.get(timeout=90)
+            except Exception as e:  # noqa: BLE001 - reported, not raised
+                lr = {"error": repr(e)}
+            load.join(timeout=30)
+            if load.is_alive():
+                load.kill()
+                load.join(timeout=5)
+            acked_at = lr.pop("acked_at", [])
+            # The longest stretch without any acknowledgement from the kill on.
+            after = sorted(t for t in acked_at if t >= t_kill)
+            gaps = [b - a for a, b in zip([t_kill] + after, after)]
+            lr["longest_ack_gap_after_kill_s"] = max(gaps, default=None)
+            lr["acked_per_second_after_kill"] = [
+                sum(1 for t in after if i <= t - t_kill < i + 1)
+                for i in range(int(max((t - t_kill for t in after), default=0)) + 1)][:20]
+            res["background_load"] = lr
+            log(f"background load: sent {lr.get('sent')}, acked {lr.get('acked')}, "
+                f"delivery errors {lr.get('delivery_errors')}, ack latency {lr.get('ack_latency_s')}, "
+                f"longest gap without an ack after the kill {lr.get('longest_ack_gap_after_kill_s')}")
+            log(f"acked per second after the kill: {lr.get('acked_per_second_after_kill')}")
         t = time.monotonic()
         again, _ = sb.produce_all(",".join(b.kafka_addr for b in group.nodes), parts, tag,
                                   deadline, group)
@@ -173,7 +269,8 @@ def main():
         log(f"write after the kill: {again['acked']}/{len(parts)} acked in "
             f"{res['write_after']['seconds']:.2f} s ({res['write_after']['seconds_since_kill']:.2f} s "
             f"after the kill), errors {again['delivery_errors']}")
-        res["ok"] = len(times) == len(moved) and again["acked"] == len(parts)
+        res["ok"] = (len(times) == len(moved) and again["acked"] == len(parts)
+                     and res.get("background_load", {}).get("delivery_errors", 0) == 0)
     finally:
         group.kill_all()
         res["logs"] = group.logs(4)
