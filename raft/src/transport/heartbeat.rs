@@ -37,12 +37,14 @@
 //!   AppendEntries, another replica's vote) wakes it after delivery. A
 //!   group no longer listed is woken after a grace period (its leader's
 //!   AppendEntries normally comes first). A leader shard silent for
-//!   `dead_after` (about the longest election timeout) is taken for dead: one
-//!   of the other members, picked by the group id so that the survivors
-//!   share the elections, wakes at once and, its election timer long
-//!   expired, stands for election at its first tick; the others wake
-//!   later (three `dead_after` while its node beats, else one) unless the
-//!   election reached them first.
+//!   `dead_after` (about the longest election timeout) is taken for
+//!   dead: one of the other members, picked by the group id so that the
+//!   survivors share the elections, wakes at once and, its election
+//!   timer long expired, stands for election at its first tick; the
+//!   others wake later (three `dead_after` while its node beats, else
+//!   one) unless the election reached them first. A pre-vote does not
+//!   wake a quiet follower (it restarts no election timer); the vote
+//!   that follows it does.
 //!
 //! Quiet groups change only liveness, never safety: every decision is
 //! still openraft's, and a wrong guess (a beat lost, a follower behind)
