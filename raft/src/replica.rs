@@ -861,11 +861,7 @@ impl PartitionReplica {
         if self.is_synced() {
             return true;
         }
-        let metrics = self.metrics.borrow();
-        let Some(rx) = metrics.as_ref() else {
-            return true;
-        };
-        let m = rx.borrow_watched();
+        self.with_metrics(|m| {
         let grant = unsynced_vote(self.sync_target.get(), candidate_last, m.last_log_index);
         if !grant {
             tracing::info!(
@@ -881,6 +877,8 @@ impl PartitionReplica {
             );
         }
         grant
+        })
+        .unwrap_or(true)
     }
 
     /// Whether this replica holds every entry a leader has told it is
@@ -892,41 +890,37 @@ impl PartitionReplica {
         if !self.unsynced.get() {
             return true;
         }
-        let metrics = self.metrics.borrow();
-        let Some(rx) = metrics.as_ref() else {
-            return true;
-        };
-        let m = rx.borrow_watched();
-        // The target is the first commit point a leader reported after
-        // this replica started empty: what was committed before the wipe
-        // is at or below it. (Chasing the leader's latest commit point
-        // instead never ended for a follower that stays a little behind
-        // under load, and two survivors then refused each other.)
-        if self.sync_target.get().is_none() {
-            self.sync_target
-                .set(m.cluster_committed.map(|c| (c.leader_id.term, c.index)));
-        }
-        if let Some((_, target)) = self.sync_target.get()
-            && m.last_log_index >= Some(target)
-        {
-            self.unsynced.set(false);
-            return true;
-        }
-        false
+        self.with_metrics(|m| {
+            // The target is the first commit point a leader reported after
+            // this replica started empty: what was committed before the wipe
+            // is at or below it. (Chasing the leader's latest commit point
+            // instead never ended for a follower that stays a little behind
+            // under load, and two survivors then refused each other.)
+            if self.sync_target.get().is_none() {
+                self.sync_target
+                    .set(m.cluster_committed.map(|c| (c.leader_id.term, c.index)));
+            }
+            if let Some((_, target)) = self.sync_target.get()
+                && m.last_log_index >= Some(target)
+            {
+                self.unsynced.set(false);
+                return true;
+            }
+            false
+        })
+        .unwrap_or(true)
     }
 
     /// Every node of the group: voters and learners.
     pub fn members(&self) -> BTreeSet<NodeId> {
-        let metrics = self.metrics.borrow();
-        let Some(rx) = metrics.as_ref() else {
-            return BTreeSet::from([self.node_id]);
-        };
-        let m = rx.borrow_watched();
-        m.membership_config
-            .membership()
-            .nodes()
-            .map(|(id, _)| *id)
-            .collect()
+        self.with_metrics(|m| {
+            m.membership_config
+                .membership()
+                .nodes()
+                .map(|(id, _)| *id)
+                .collect()
+        })
+        .unwrap_or_else(|| BTreeSet::from([self.node_id]))
     }
 
     /// On the leader: adds `node` as a learner (it receives the log but
@@ -949,31 +943,28 @@ impl PartitionReplica {
 
     /// The group's membership as this replica last saw it.
     pub fn membership(&self) -> Membership {
-        let metrics = self.metrics.borrow();
-        let Some(rx) = metrics.as_ref() else {
-            let me = BTreeSet::from([self.node_id]);
-            return Membership {
-                voters: me,
-                learners: BTreeSet::new(),
-                joint: false,
-                committed: true,
-            };
-        };
-        let m = rx.borrow_watched();
-        let eff = m.membership_config.membership();
-        let configs = eff.get_joint_config();
-        let voters: BTreeSet<NodeId> = configs.last().cloned().unwrap_or_default();
-        let any_voter: BTreeSet<NodeId> = configs.iter().flatten().copied().collect();
-        Membership {
-            voters,
-            learners: eff
-                .nodes()
-                .map(|(id, _)| *id)
-                .filter(|id| !any_voter.contains(id))
-                .collect(),
-            joint: configs.len() > 1,
-            committed: m.membership_config.log_id() == m.committed_membership_config.log_id(),
-        }
+        self.with_metrics(|m| {
+            let eff = m.membership_config.membership();
+            let configs = eff.get_joint_config();
+            let voters: BTreeSet<NodeId> = configs.last().cloned().unwrap_or_default();
+            let any_voter: BTreeSet<NodeId> = configs.iter().flatten().copied().collect();
+            Membership {
+                voters,
+                learners: eff
+                    .nodes()
+                    .map(|(id, _)| *id)
+                    .filter(|id| !any_voter.contains(id))
+                    .collect(),
+                joint: configs.len() > 1,
+                committed: m.membership_config.log_id() == m.committed_membership_config.log_id(),
+            }
+        })
+        .unwrap_or_else(|| Membership {
+            voters: BTreeSet::from([self.node_id]),
+            learners: BTreeSet::new(),
+            joint: false,
+            committed: true,
+        })
     }
 
     /// On the leader: makes `voters` the group's voters, through joint
@@ -1087,41 +1078,39 @@ impl PartitionReplica {
     /// does not know.
     pub fn in_sync_replicas(&self, max_lag: Duration) -> Option<Vec<NodeId>> {
         use openraft::Instant as _;
-        let metrics = self.metrics.borrow();
-        let Some(rx) = metrics.as_ref() else {
-            return Some(vec![self.node_id]);
-        };
-        let m = rx.borrow_watched();
-        if m.current_leader != Some(self.node_id) {
-            return None;
-        }
-        let committed = m.local_committed.map(|c| c.index);
-        let now = Instant::now();
-        let mut caught_up = self.caught_up.borrow_mut();
-        if let Some(rep) = &m.replication {
-            for (node, matched) in rep {
-                if matched.map(|l| l.index) >= committed {
-                    caught_up.insert(*node, now);
+        self.with_metrics(|m| {
+            if m.current_leader != Some(self.node_id) {
+                return None;
+            }
+            let committed = m.local_committed.map(|c| c.index);
+            let now = Instant::now();
+            let mut caught_up = self.caught_up.borrow_mut();
+            if let Some(rep) = &m.replication {
+                for (node, matched) in rep {
+                    if matched.map(|l| l.index) >= committed {
+                        caught_up.insert(*node, now);
+                    }
                 }
             }
-        }
-        let beats = m.heartbeat.as_ref();
-        Some(
-            m.membership_config
-                .membership()
-                .voter_ids()
-                .filter(|v| {
-                    *v == self.node_id
-                        || (beats
-                            .and_then(|b| b.get(v))
-                            .and_then(|t| t.as_ref())
-                            .is_some_and(|t| t.elapsed() <= max_lag)
-                            && caught_up
-                                .get(v)
-                                .is_some_and(|t| now.duration_since(*t) <= max_lag))
-                })
-                .collect(),
-        )
+            let beats = m.heartbeat.as_ref();
+            Some(
+                m.membership_config
+                    .membership()
+                    .voter_ids()
+                    .filter(|v| {
+                        *v == self.node_id
+                            || (beats
+                                .and_then(|b| b.get(v))
+                                .and_then(|t| t.as_ref())
+                                .is_some_and(|t| t.elapsed() <= max_lag)
+                                && caught_up
+                                    .get(v)
+                                    .is_some_and(|t| now.duration_since(*t) <= max_lag))
+                    })
+                    .collect(),
+            )
+        })
+        .unwrap_or_else(|| Some(vec![self.node_id]))
     }
 
     /// On the leader: the Kafka offset each other member's log is known
@@ -1130,23 +1119,24 @@ impl PartitionReplica {
     /// tail: a member further behind is left out, as one that cannot
     /// serve a reader at the tail anyway). `None` on a follower.
     pub fn follower_end_offsets(&self) -> Option<BTreeMap<NodeId, i64>> {
-        let metrics = self.metrics.borrow();
-        let m = metrics.as_ref()?.borrow_watched();
-        if m.current_leader != Some(self.node_id) {
-            return None;
-        }
-        let map = self.shared.map.borrow();
-        let mut out = BTreeMap::new();
-        for (node, matched) in m.replication.iter().flatten() {
-            if *node == self.node_id {
-                continue;
+        self.with_metrics(|m| {
+            if m.current_leader != Some(self.node_id) {
+                return None;
             }
-            let Some(matched) = matched else { continue };
-            if let crate::index::Locate::Exact(end) = map.locate(matched.index + 1) {
-                out.insert(*node, end);
+            let map = self.shared.map.borrow();
+            let mut out = BTreeMap::new();
+            for (node, matched) in m.replication.iter().flatten() {
+                if *node == self.node_id {
+                    continue;
+                }
+                let Some(matched) = matched else { continue };
+                if let crate::index::Locate::Exact(end) = map.locate(matched.index + 1) {
+                    out.insert(*node, end);
+                }
             }
-        }
-        Some(out)
+            Some(out)
+        })
+        .flatten()
     }
 
     /// Calls `f` after each apply round that moved the high watermark
@@ -1161,24 +1151,28 @@ impl PartitionReplica {
     /// term). `None` on a follower, which does not know.
     pub fn last_heard(&self) -> Option<BTreeMap<NodeId, Option<Duration>>> {
         use openraft::Instant as _;
-        let metrics = self.metrics.borrow();
-        let m = metrics.as_ref()?.borrow_watched();
-        if m.current_leader != Some(self.node_id) {
-            return None;
-        }
-        let beats = m.heartbeat.clone().unwrap_or_default();
-        Some(
-            m.membership_config
-                .membership()
-                .nodes()
-                .map(|(id, _)| *id)
-                .filter(|id| *id != self.node_id)
-                .map(|id| {
-                    let ago = beats.get(&id).and_then(|t| t.as_ref()).map(|t| t.elapsed());
-                    (id, ago)
-                })
-                .collect(),
-        )
+        self.with_metrics(|m| {
+            if m.current_leader != Some(self.node_id) {
+                return None;
+            }
+            let beats = m.heartbeat.as_ref();
+            Some(
+                m.membership_config
+                    .membership()
+                    .nodes()
+                    .map(|(id, _)| *id)
+                    .filter(|id| *id != self.node_id)
+                    .map(|id| {
+                        let ago = beats
+                            .and_then(|b| b.get(&id))
+                            .and_then(|t| t.as_ref())
+                            .map(|t| t.elapsed());
+                        (id, ago)
+                    })
+                    .collect(),
+            )
+        })
+        .flatten()
     }
 
     /// On the leader: each member's log end offset and when it last
