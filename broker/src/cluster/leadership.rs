@@ -82,8 +82,8 @@ pub async fn run(shard: Rc<Shard>) {
     let mut last_quiet_isr = Instant::now();
     // Partitions whose group was awake at the last look (see below).
     let mut awake: HashSet<PartitionKey> = HashSet::new();
-    // Quiet partitions led elsewhere that an ISR pass has looked at since
-    // they went quiet (see below).
+    // Quiet partitions that an ISR pass has looked at since they went
+    // quiet (see below).
     let mut seen_quiet: HashSet<PartitionKey> = HashSet::new();
     let mut last_rebalance = Instant::now();
     let reassigning = Rc::new(super::reassignment::Driver::default());
@@ -142,21 +142,19 @@ pub async fn run(shard: Rc<Shard>) {
                         if !p.is_quiet() {
                             awake.insert(*k);
                             seen_quiet.remove(k);
-                        } else if !isr_pass {
-                            if reported.contains_key(k) {
-                                led_now.insert(*k);
-                            }
-                            return None;
-                        } else if seen_quiet.contains(k) {
-                            if !reported.contains_key(k) {
-                                return None;
-                            }
-                            if !quiet_isr_pass && placed.contains(k) {
-                                led_now.insert(*k);
-                                return None;
-                            }
+                            return Some((*k, p.clone()));
                         }
-                        Some((*k, p.clone()))
+                        let led_here = reported.contains_key(k);
+                        let skip = !isr_pass
+                            || (seen_quiet.contains(k)
+                                && (!led_here || (!quiet_isr_pass && placed.contains(k))));
+                        if !skip {
+                            return Some((*k, p.clone()));
+                        }
+                        if led_here {
+                            led_now.insert(*k);
+                        }
+                        None
                     })
                     .collect()
             } else {
