@@ -22,6 +22,8 @@ pub mod peer;
 pub mod principal;
 
 use std::cell::RefCell;
+use std::io::IoSlice;
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
@@ -496,6 +498,55 @@ fn drain_tls_output(s: &mut Connection, out: &mut Vec<u8>) -> std::io::Result<()
     Ok(())
 }
 
+/// Sends ciphertext from rustls's queue straight to the socket without
+/// waiting (`sendmsg` with `MSG_DONTWAIT`): each `write_vectored` is one
+/// system call over rustls's queued records, and a full socket buffer is
+/// `WouldBlock`, not a wait.
+///
+/// Why: going through io_uring needs an owned buffer, so every byte of a
+/// Fetch response over TLS was copied once more, from rustls's queue into
+/// that buffer. Loopback and LAN sockets usually have room, so most
+/// writes now skip the copy; what does not fit goes the old way.
+struct SendNow<'a>(socket2::SockRef<'a>);
+
+/// No SIGPIPE on a closed peer (the error is returned instead), and
+/// never block the shard.
+const SEND_NOW_FLAGS: libc::c_int = libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL;
+
+impl std::io::Write for SendNow<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.send_with_flags(buf, SEND_NOW_FLAGS)
+    }
+
+    fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
+        self.0.send_vectored_with_flags(bufs, SEND_NOW_FLAGS)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Sends what rustls has queued through `now` until the queue is empty or
+/// the socket is full. Returns whether everything went.
+fn send_queued_now(s: &mut Connection, now: &mut SendNow<'_>) -> std::io::Result<bool> {
+    // Each call sends at least one byte or stops the loop; the count
+    // bound is only a guard.
+    for _ in 0..1_000_000 {
+        if !s.wants_write() {
+            return Ok(true);
+        }
+        match s.write_tls(now) {
+            Ok(0) => return Ok(false),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(false),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(!s.wants_write())
+}
+
 /// A TLS connection's halves and its shared session.
 pub type TlsHalves = (TlsReadHalf, TlsWriteHalf, Rc<RefCell<Connection>>);
 
@@ -534,6 +585,7 @@ async fn handshake(mut s: Connection, mut io: TcpStream) -> std::io::Result<TlsH
         }
         if !s.is_handshaking() {
             let session = Rc::new(RefCell::new(s));
+            let fd = io.as_raw_fd();
             let (rd, wr) = io.into_split();
             return Ok((
                 TlsReadHalf {
@@ -546,6 +598,7 @@ async fn handshake(mut s: Connection, mut io: TcpStream) -> std::io::Result<TlsH
                 },
                 TlsWriteHalf {
                     io: wr,
+                    fd,
                     session: session.clone(),
                     out: Vec::new(),
                 },
@@ -742,6 +795,8 @@ impl TlsReadHalf {
 /// The writing side of a TLS connection.
 pub struct TlsWriteHalf {
     io: OwnedWriteHalf<TcpStream>,
+    /// `io`'s socket, for [`SendNow`].
+    fd: RawFd,
     session: Rc<RefCell<Connection>>,
     /// Ciphertext on its way to the socket, kept between pieces (and
     /// between writes while small) so that its memory is reused rather
@@ -750,17 +805,40 @@ pub struct TlsWriteHalf {
 }
 
 impl TlsWriteHalf {
+    /// The socket, borrowed for as long as `self`.
+    fn socket(&self) -> BorrowedFd<'_> {
+        // SAFETY: `fd` is the descriptor of the stream that `self.io`
+        // holds (an `Rc` shared with the read half). The stream, and so
+        // the descriptor, is closed only when both halves are dropped, so
+        // it is open for as long as `self` is borrowed.
+        unsafe { BorrowedFd::borrow_raw(self.fd) }
+    }
+
     /// Encrypts and sends `data` (and anything rustls queued meanwhile,
     /// such as a key update).
+    ///
+    /// Each piece is sent straight from rustls's queue while the socket
+    /// takes it ([`SendNow`]); the rest of a piece is copied out and
+    /// written through io_uring, which waits for room. One piece is sent
+    /// whole before the next is encrypted, so the two ways never reorder
+    /// bytes.
     pub async fn write_all(&mut self, data: Bytes) -> std::io::Result<()> {
         for piece in data.chunks(WRITE_PIECE_BYTES) {
             let mut out = std::mem::take(&mut self.out);
             out.clear();
             {
+                let fd = self.socket();
+                let mut now = SendNow(socket2::SockRef::from(&fd));
                 let mut s = self.session.borrow_mut();
                 std::io::Write::write_all(&mut s.writer(), piece)?;
-                out.reserve(piece.len() + piece.len() / 512 + 64);
-                drain_tls_output(&mut s, &mut out)?;
+                if !send_queued_now(&mut s, &mut now)? {
+                    out.reserve(piece.len() + piece.len() / 512 + 64);
+                    drain_tls_output(&mut s, &mut out)?;
+                }
+            }
+            if out.is_empty() {
+                self.out = out;
+                continue;
             }
             let (r, out) = self.io.write_all(out).await;
             self.out = out;
@@ -918,7 +996,10 @@ mod tests {
     fn large_writes_arrive_whole_with_records_split_across_reads() {
         for version in [&rustls::version::TLS13, &rustls::version::TLS12] {
             // 3 MiB in 16 KiB records over reads of 64-512 KiB: records
-            // straddle read boundaries.
+            // straddle read boundaries. The client's task runs before the
+            // server reads, so its sends fill the socket: the write half
+            // goes from sending straight from rustls's queue to the
+            // io_uring (here epoll) write and back, in order.
             let data = pattern(3 * 1024 * 1024 + 17, 1);
             for capacity in [1 << 20, 1000, 0] {
                 let got = transfer(version, vec![Bytes::from(data.clone())], capacity);
