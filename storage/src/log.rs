@@ -16,7 +16,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::rc::{Rc, Weak};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::records::{RecordBatch, RecordBatchMut, RecordBatches, Stamp, stamp_batch};
@@ -242,6 +242,26 @@ fn encode_epochs(epochs: &[(i32, i64)]) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// Frees removed segments' data a step at a time (`file::Removal`), a
+/// pause before each step; one such task per retention pass of a log, so
+/// the log's writes never wait for it. A failure is logged: the segments
+/// are already out of the log, and `Log::open` removes what is left.
+async fn free_in_steps(removals: Vec<file::Removal>) {
+    for first in removals {
+        let mut left = Some(first);
+        while let Some(mut r) = left.take() {
+            monoio::time::sleep(Duration::from_micros(file::DELETE_STEP_PAUSE_US)).await;
+            match fs_pool::run(move || r.step().map(|done| (r, done))).await {
+                Ok((_, true)) => {}
+                Ok((r, false)) => left = Some(r),
+                Err(e) => {
+                    tracing::warn!(error = %e, "freeing a removed segment; its file is left for the next start")
+                }
+            }
+        }
+    }
+}
+
 fn decode_epochs(s: &str) -> Option<Vec<(i32, i64)>> {
     let mut lines = s.lines();
     if lines.next()? != "0" {
@@ -275,9 +295,13 @@ impl Log {
         for entry in entries {
             let entry = entry.map_err(|e| StorageError::io("readdir", &dir, e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".tmp") || name.ends_with(".cleaned") {
-                // Leftovers of an interrupted atomic write or compaction:
-                // the originals are intact, so these are dropped.
+            if name.ends_with(".tmp")
+                || name.ends_with(".cleaned")
+                || name.ends_with(file::DELETING_SUFFIX)
+            {
+                // Leftovers of an interrupted atomic write or compaction
+                // (the originals are intact), or of a segment removal
+                // (`file::Removal`): these are dropped.
                 file::remove_if_exists(&entry.path())?;
                 continue;
             }
@@ -1312,16 +1336,31 @@ impl Log {
                     fs_pool::run(move || file::write_atomic(&path, &data)).await?
                 }
                 IoOp::Delete { bases } => {
+                    // The small files go at once and each segment's data
+                    // file is renamed aside (`file::Removal`); the data is
+                    // then freed a step at a time, with pauses between, by
+                    // a task of its own (`free_in_steps`), so this log's
+                    // writes do not wait for it.
                     let dir = self.dir.clone();
-                    fs_pool::run(move || {
+                    let removals = fs_pool::run(move || {
+                        let mut removals = Vec::new();
                         for b in bases {
                             for ext in SEGMENT_FILES {
-                                file::remove_if_exists(&seg_path(&dir, b, ext))?;
+                                let path = seg_path(&dir, b, ext);
+                                if ext == "log" {
+                                    removals.extend(file::Removal::start(&path)?);
+                                } else {
+                                    file::remove_if_exists(&path)?;
+                                }
                             }
                         }
-                        file::fsync_dir(&dir)
+                        file::fsync_dir(&dir)?;
+                        Ok(removals)
                     })
                     .await?;
+                    if !removals.is_empty() {
+                        monoio::spawn(free_in_steps(removals));
+                    }
                 }
             }
         }
@@ -1502,6 +1541,11 @@ impl Log {
         'outer: while pos < disk_end {
             let n = want.min((disk_end - pos) as usize);
             let chunk = reader.read(&path, pos, n).await?;
+            // The file ends before `disk_end` only when it was cut under
+            // this read: the segment left the log meanwhile and is being
+            // freed (`file::Removal`). What was read is whole batches and
+            // then part of one: serve the whole ones and stop.
+            let cut_short = chunk.len() < n;
             let mut it = RecordBatches::new(chunk.clone());
             let mut consumed = 0;
             for item in it.by_ref() {
@@ -1548,7 +1592,7 @@ impl Log {
                         if pos + (consumed + needed) as u64 <= disk_end
                             && needed <= self.config.max_batch_bytes =>
                     {
-                        if out.bytes > 0 {
+                        if out.bytes > 0 || cut_short {
                             break 'outer;
                         }
                         want = needed.max(want);
@@ -1564,7 +1608,7 @@ impl Log {
                 }
             }
             pos += consumed as u64;
-            if out.bytes >= max_bytes {
+            if out.bytes >= max_bytes || cut_short {
                 break;
             }
         }

@@ -871,3 +871,69 @@ fn a_batch_larger_than_a_segment_is_refused_on_append_only() {
         assert_eq!(got.len(), 2);
     });
 }
+
+#[test]
+fn a_segment_file_cut_under_a_read_serves_its_whole_batches_and_stops() {
+    // What a read that still holds a segment removed by retention sees
+    // while `file::Removal` frees it from the end: the file ends before
+    // the segment's known end. The read must neither wait for the rest
+    // (it never comes) nor report corruption.
+    let dir = test_dir("cut-short");
+    run(async {
+        let log = Log::open(&dir, small_config()).await.unwrap();
+        let mut expected = Vec::new();
+        for i in 0..200u64 {
+            let b = batch_for(i, 3, 100);
+            let info = log.append(BytesMut::from(&b[..]), 5, None).await.unwrap();
+            expected.push(stamped(&b, info.base_offset, 5));
+        }
+        assert!(log.segment_count() > 2);
+        log.flush().await.unwrap();
+        // Cut the first segment in the middle of a batch, under the open
+        // log (which still counts its whole length).
+        let first = dir.join("00000000000000000000.log");
+        let len = std::fs::metadata(&first).unwrap().len();
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&first)
+            .unwrap();
+        f.set_len(len / 2 + 7).unwrap();
+        drop(f);
+        let r = monoio::time::timeout(
+            std::time::Duration::from_secs(10),
+            log.read(0, 1 << 20, None),
+        )
+        .await
+        .expect("a read of a cut file must not wait for the rest")
+        .expect("a cut file is not an error");
+        assert!(!r.batches.is_empty(), "the whole batches before the cut");
+        let whole = r.batches.len();
+        for (g, e) in r.batches.iter().zip(&expected) {
+            assert_eq!(&g[..], &e[..]);
+        }
+        let served: u64 = r.batches.iter().map(|b| b.len() as u64).sum();
+        assert!(
+            served <= len / 2 + 7,
+            "nothing past the cut ({whole} batches)"
+        );
+        // A read starting at the batch the cut went through ends at once;
+        // whatever it serves (the log goes on to the next segment) is
+        // whole batches as appended.
+        let r = monoio::time::timeout(
+            std::time::Duration::from_secs(10),
+            log.read(r.next_offset, 1 << 20, None),
+        )
+        .await
+        .expect("a read starting in the cut batch must not wait for the rest")
+        .expect("a cut file is not an error");
+        for b in &r.batches {
+            let base = i64::from_be_bytes(b[..8].try_into().unwrap());
+            let e = expected
+                .iter()
+                .find(|e| i64::from_be_bytes(e[..8].try_into().unwrap()) == base)
+                .expect("a batch that was appended");
+            assert_eq!(&b[..], &e[..]);
+        }
+        assert!(log.corruption().is_none(), "a cut is not corruption");
+    });
+}
