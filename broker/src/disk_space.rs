@@ -270,6 +270,10 @@ impl DiskSpace {
         } else {
             DiskState::Ok
         };
+        // Logs keep removed segment files for reuse only while space is
+        // plentiful (`tidemark_storage::spare`); below the alert threshold
+        // retention and DeleteRecords give space back at once.
+        tidemark_storage::spare::set_allowed(state == DiskState::Ok);
         let before = DiskState::from_u8(self.state.swap(state.as_u8(), Ordering::Relaxed));
         if before != state {
             let dir = self.dir.display();

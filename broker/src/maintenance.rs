@@ -25,6 +25,10 @@ pub async fn run(shard: Rc<Shard>) {
             if shard.is_stopping() {
                 return;
             }
+            if !tidemark_storage::spare::allowed() {
+                // The disk guard says space is short (`disk_space.rs`).
+                p.log.release_spares();
+            }
             let now = now_ms();
             match p.apply_retention(now).await {
                 Ok(0) => {}

@@ -449,6 +449,25 @@ impl SegmentWriter {
         })
     }
 
+    /// The blocking open of a new, empty segment at `path` made from the
+    /// spare file `spare` (`crate::spare`): renamed into place and written
+    /// over from the start. Its old bytes stay past what is written (see
+    /// the invariants in `spare.rs`); its whole length counts as allocated.
+    pub fn open_recycled(spare: &Path, path: &Path, mode: IoMode) -> Result<OpenedSegment> {
+        std::fs::rename(spare, path).map_err(|e| StorageError::io("rename", spare, e))?;
+        let (file, _direct) = open_for_write(path, false, mode)?;
+        let allocated = file
+            .metadata()
+            .map_err(|e| StorageError::io("stat", path, e))?
+            .len();
+        Ok(OpenedSegment {
+            file,
+            len: 0,
+            allocated,
+            tail: Vec::new(),
+        })
+    }
+
     /// The writer over a file [`Self::open_file`] opened.
     pub async fn from_opened(
         base: i64,

@@ -22,6 +22,7 @@ mod log;
 mod notify;
 mod producers;
 pub mod slot_file;
+pub mod spare;
 pub mod sync_stats;
 mod txn;
 pub mod write_batch;

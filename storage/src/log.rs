@@ -31,6 +31,7 @@ use crate::fs_pool;
 use crate::index::{self, SegIndex};
 use crate::notify::Notify;
 use crate::producers::{PRODUCER_ID_EXPIRATION_MS, ProducerBatch, ProducerBatches};
+use crate::spare::{self, Spare};
 use crate::txn::{
     AbortedRange, AbortedTxn, MAX_STATE_FILE_BYTES, ProducerTxnState, Transactions, TxnMarkerInfo,
 };
@@ -136,8 +137,10 @@ pub(crate) enum IoOp {
         name: &'static str,
         data: Vec<u8>,
     },
+    /// Removes a prefix of the log (retention, DeleteRecords): the
+    /// segments' bases and end offsets.
     Delete {
-        bases: Vec<i64>,
+        segments: Vec<(i64, i64)>,
     },
 }
 
@@ -192,6 +195,8 @@ pub struct Log {
     last_append: Cell<std::time::Instant>,
     changed: Notify,
     direct: bool,
+    /// Removed data files kept for the next segments (`crate::spare`).
+    spares: RefCell<Vec<Spare>>,
 }
 
 /// Holds the I/O role; releasing it wakes the waiters.
@@ -262,6 +267,30 @@ async fn free_in_steps(removals: Vec<file::Removal>) {
     }
 }
 
+/// Frees spare data files (`crate::spare`) in the background, the large
+/// ones a step at a time like removed segments.
+fn free_spares(spares: Vec<Spare>) {
+    if spares.is_empty() {
+        return;
+    }
+    monoio::spawn(async move {
+        let started = fs_pool::run(move || {
+            let mut removals = Vec::new();
+            for s in spares {
+                removals.extend(file::Removal::start(&s.path)?);
+            }
+            Ok(removals)
+        })
+        .await;
+        match started {
+            Ok(removals) => free_in_steps(removals).await,
+            Err(e) => {
+                tracing::warn!(error = %e, "freeing spare segment files; what is left goes at the next start")
+            }
+        }
+    });
+}
+
 fn decode_epochs(s: &str) -> Option<Vec<(i32, i64)>> {
     let mut lines = s.lines();
     if lines.next()? != "0" {
@@ -298,10 +327,12 @@ impl Log {
             if name.ends_with(".tmp")
                 || name.ends_with(".cleaned")
                 || name.ends_with(file::DELETING_SUFFIX)
+                || name.ends_with(crate::spare::SPARE_SUFFIX)
             {
                 // Leftovers of an interrupted atomic write or compaction
-                // (the originals are intact), or of a segment removal
-                // (`file::Removal`): these are dropped.
+                // (the originals are intact), of a segment removal
+                // (`file::Removal`), or spares of the last run
+                // (`crate::spare`): these are dropped.
                 file::remove_if_exists(&entry.path())?;
                 continue;
             }
@@ -376,7 +407,13 @@ impl Log {
             let mut expected = base;
             let interval = u64::from(config.index_interval_bytes);
             let scan_epochs = base >= recovery_point;
+            // Where a batch from before the segment's base was met: the
+            // old bytes of a recycled file past its new data (`spare.rs`).
+            let mut stale_at = None;
             let end = file::scan_segment(&reader, &path, len, config.max_batch_bytes, |pos, b| {
+                if b.base_offset() < base {
+                    stale_at = Some(pos);
+                }
                 if b.base_offset() < expected || b.last_offset() < b.base_offset() {
                     return Err(format!(
                         "batch offsets {}..={} out of order (expected >= {expected})",
@@ -425,7 +462,9 @@ impl Log {
                         )
                         .await
                         .is_ok_and(|b| b.iter().all(|&x| x == 0));
-                    if position < len && !zeros {
+                    if stale_at == Some(position) {
+                        tracing::debug!(path = %path.display(), position, "recycled segment: old bytes past its data");
+                    } else if position < len && !zeros {
                         tracing::warn!(path = %path.display(), position, %reason, "cutting torn or corrupt tail");
                     }
                     position
@@ -550,6 +589,7 @@ impl Log {
             changed: Notify::default(),
             direct,
             config,
+            spares: RefCell::new(Vec::new()),
         });
         if let FlushPolicy::Interval { interval, .. } = log.config.flush {
             monoio::spawn(interval_flusher(Rc::downgrade(&log), interval));
@@ -1303,6 +1343,7 @@ impl Log {
                     let txnindex = crate::txn::encode_txnindex(len, &aborted);
                     let new_path = seg_path(&self.dir, new, "log");
                     let path = new_path.clone();
+                    let spare = self.take_spare(new);
                     let opened = fs_pool::run(move || {
                         index::write_files(
                             &index,
@@ -1317,7 +1358,10 @@ impl Log {
                         if let Some(b) = drop_snapshot {
                             file::remove_if_exists(&seg_path(&dir, b, "snapshot"))?;
                         }
-                        SegmentWriter::open_file(&path, 0, true, mode, prealloc)
+                        match spare {
+                            Some(s) => SegmentWriter::open_recycled(&s.path, &path, mode),
+                            None => SegmentWriter::open_file(&path, 0, true, mode, prealloc),
+                        }
                     })
                     .await?;
                     *slot = Some(
@@ -1335,29 +1379,45 @@ impl Log {
                     let path = self.dir.join(name);
                     fs_pool::run(move || file::write_atomic(&path, &data)).await?
                 }
-                IoOp::Delete { bases } => {
-                    // The small files go at once and each segment's data
-                    // file is renamed aside (`file::Removal`); the data is
-                    // then freed a step at a time, with pauses between, by
-                    // a task of its own (`free_in_steps`), so this log's
-                    // writes do not wait for it.
+                IoOp::Delete { segments } => {
+                    // The small files go at once. Each segment's data file
+                    // is kept as a spare for the next segments while there
+                    // is room (`crate::spare`), or renamed aside
+                    // (`file::Removal`) and freed a step at a time, with
+                    // pauses between, by a task of its own
+                    // (`free_in_steps`), so this log's writes do not wait.
+                    let room = if spare::allowed() {
+                        spare::MAX_SPARES_PER_LOG.saturating_sub(self.spares.borrow().len())
+                    } else {
+                        // Space is short: give back what is kept, too.
+                        self.release_spares();
+                        0
+                    };
                     let dir = self.dir.clone();
-                    let removals = fs_pool::run(move || {
+                    let (removals, kept) = fs_pool::run(move || {
                         let mut removals = Vec::new();
-                        for b in bases {
+                        let mut kept = Vec::new();
+                        for (b, next) in segments {
                             for ext in SEGMENT_FILES {
                                 let path = seg_path(&dir, b, ext);
-                                if ext == "log" {
-                                    removals.extend(file::Removal::start(&path)?);
-                                } else {
+                                if ext != "log" {
                                     file::remove_if_exists(&path)?;
+                                    continue;
                                 }
+                                if kept.len() < room
+                                    && let Some(s) = Spare::set_aside(&path, next)?
+                                {
+                                    kept.push(s);
+                                    continue;
+                                }
+                                removals.extend(file::Removal::start(&path)?);
                             }
                         }
                         file::fsync_dir(&dir)?;
-                        Ok(removals)
+                        Ok((removals, kept))
                     })
                     .await?;
+                    self.spares.borrow_mut().extend(kept);
                     if !removals.is_empty() {
                         monoio::spawn(free_in_steps(removals));
                     }
@@ -2053,11 +2113,7 @@ impl Log {
         let deleted = {
             let mut st = self.st.borrow_mut();
             Self::check_writable(&st)?;
-            let doomed: Vec<i64> = self
-                .retention_doomed(&st, now_ms, self.max_collectible.get())
-                .into_iter()
-                .map(|(base, _)| base)
-                .collect();
+            let doomed = self.retention_doomed(&st, now_ms, self.max_collectible.get());
             if !doomed.is_empty() {
                 self.remove_segments(&mut st, &doomed);
             }
@@ -2110,11 +2166,14 @@ impl Log {
         doomed
     }
 
-    fn remove_segments(&self, st: &mut State, doomed: &[i64]) {
-        for b in doomed {
+    /// Removes the segments `doomed` (base, end offset), a prefix of the
+    /// log.
+    fn remove_segments(&self, st: &mut State, doomed: &[(i64, i64)]) {
+        for (b, _) in doomed {
             st.segments.remove(b);
         }
-        st.index_cache.retain(|e| !doomed.contains(&e.0));
+        st.index_cache
+            .retain(|e| !doomed.iter().any(|&(b, _)| b == e.0));
         let first = *st.segments.keys().next().expect("active remains");
         st.log_start = st.log_start.max(first);
         let log_start = st.log_start;
@@ -2130,7 +2189,7 @@ impl Log {
             data: epochs,
         });
         st.ops.push(IoOp::Delete {
-            bases: doomed.to_vec(),
+            segments: doomed.to_vec(),
         });
     }
 
@@ -2155,12 +2214,12 @@ impl Log {
             if offset > st.log_start {
                 st.log_start = offset;
                 let n = st.segments.len();
-                let doomed: Vec<i64> = st
+                let doomed: Vec<(i64, i64)> = st
                     .segments
                     .values()
                     .take(n - 1)
                     .take_while(|s| s.next <= offset)
-                    .map(|s| s.base)
+                    .map(|s| (s.base, s.next))
                     .collect();
                 self.remove_segments(&mut st, &doomed);
             }
@@ -2207,7 +2266,39 @@ impl Log {
         for seg in st.segments.values_mut() {
             seg.reader = None;
         }
+        drop(st);
+        self.release_spares();
         true
+    }
+
+    /// A spare data file for a new segment at `base` (`crate::spare`), if
+    /// the log keeps one. Spares that could hold offsets at or past `base`
+    /// (the log was reset below them) are freed instead: their old
+    /// batches would pass for the new segment's.
+    fn take_spare(&self, base: i64) -> Option<Spare> {
+        let mut spares = self.spares.borrow_mut();
+        if spares.iter().any(|s| s.next > base) {
+            let (ok, unsafe_here): (Vec<Spare>, Vec<Spare>) =
+                spares.drain(..).partition(|s| s.next <= base);
+            *spares = ok;
+            drop(spares);
+            free_spares(unsafe_here);
+            spares = self.spares.borrow_mut();
+        }
+        spares.pop()
+    }
+
+    /// Frees the spare data files this log keeps (`crate::spare`), in the
+    /// background. Called when the log parks and when the disk guard says
+    /// space is short.
+    pub fn release_spares(&self) {
+        let spares = std::mem::take(&mut *self.spares.borrow_mut());
+        free_spares(spares);
+    }
+
+    /// How many spare data files the log keeps (`crate::spare`).
+    pub fn spare_count(&self) -> usize {
+        self.spares.borrow().len()
     }
 
     /// [`Log::park`] if no batch was appended for `idle`.

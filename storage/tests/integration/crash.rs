@@ -3,6 +3,12 @@
 //! with sync-before-ack and prints each acknowledged offset; the parent
 //! SIGKILLs it at a random moment, reopens the log and checks that every
 //! acknowledged batch is there byte-identical and nothing torn is served.
+//!
+//! Modes: `append` (appends and rolls), `compact` (and compaction now and
+//! then), `recycle` (larger batches and DeleteRecords now and then, so
+//! removed segments' files are kept as spares and written over as new
+//! segments: a crash leaves a segment whose file holds old batches past
+//! its data, which must never be served).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -16,7 +22,16 @@ use tidemark_storage::{CleanupPolicy, Log, LogConfig};
 const DIR_VAR: &str = "TIDEMARK_CRASH_DIR";
 const MODE_VAR: &str = "TIDEMARK_CRASH_MODE";
 
-fn crash_config() -> LogConfig {
+fn crash_config(mode: &str) -> LogConfig {
+    if mode == "recycle" {
+        // Segments above `spare::MIN_SPARE_BYTES`, so removed ones are kept.
+        return LogConfig {
+            segment_bytes: 128 * 1024,
+            max_batch_bytes: 16 * 1024,
+            cleanup_policy: CleanupPolicy::Delete,
+            ..small_config()
+        };
+    }
     LogConfig {
         segment_bytes: 32 * 1024,
         max_batch_bytes: 8 * 1024,
@@ -26,15 +41,16 @@ fn crash_config() -> LogConfig {
     }
 }
 
-/// The batch appended at `base`: a pure function of the offset, so the
-/// parent can rebuild it. One record with key `k{base % 7}`.
-fn batch_at(base: i64) -> bytes::Bytes {
+/// The batch appended at `base`: a pure function of the offset (and the
+/// mode), so the parent can rebuild it. One record with key `k{base % 7}`.
+fn batch_at(base: i64, mode: &str) -> bytes::Bytes {
+    let pad = if mode == "recycle" { 4000 } else { 0 };
     keyed_batch(
         &[(
             Some(&format!("k{}", base % 7)),
             Some(&format!(
                 "value-{base}-{}",
-                "x".repeat((base % 300) as usize)
+                "x".repeat(pad + (base % 300) as usize)
             )),
         )],
         1000 + base,
@@ -43,27 +59,32 @@ fn batch_at(base: i64) -> bytes::Bytes {
 }
 
 /// Child mode: append forever (compacting now and then in mode
-/// `compact`), printing `ack <base>` after each acknowledged append.
+/// `compact`, moving the log start forward in mode `recycle`), printing
+/// `ack <base>` after each acknowledged append.
 #[test]
 fn child_writer() {
     let Ok(dir) = std::env::var(DIR_VAR) else {
         return;
     };
-    let compact = std::env::var(MODE_VAR).as_deref() == Ok("compact");
+    let mode = std::env::var(MODE_VAR).unwrap_or_default();
     run(async {
-        let log = Log::open(&dir, crash_config()).await.unwrap();
+        let log = Log::open(&dir, crash_config(&mode)).await.unwrap();
         let mut n = 0u64;
         loop {
             let base = log.log_end_offset();
             let info = log
-                .append(BytesMut::from(&batch_at(base)[..]), 1, None)
+                .append(BytesMut::from(&batch_at(base, &mode)[..]), 1, None)
                 .await
                 .unwrap();
             assert_eq!(info.base_offset, base);
             println!("ack {base}");
             n += 1;
-            if compact && n.is_multiple_of(50) {
+            if mode == "compact" && n.is_multiple_of(50) {
                 log.compact(0).await.unwrap();
+            }
+            if mode == "recycle" && n.is_multiple_of(20) && base > 60 {
+                // Keeps about 60 batches (~240 KiB, two segments).
+                log.delete_records(base - 60).await.unwrap();
             }
         }
     });
@@ -108,10 +129,12 @@ fn run_and_kill(mut child: std::process::Child, kill_after: Duration) -> Vec<i64
 
 /// Checks the reopened log: offsets strictly increase, every batch is the
 /// one the writer would have appended there, every acknowledged batch is
-/// present (or, with compaction, superseded by a later record of its key).
-fn verify(dir: &std::path::Path, acked: &[i64], compacted: bool) -> i64 {
+/// present (or, with compaction, superseded by a later record of its key;
+/// in mode `recycle`, below the log start).
+fn verify(dir: &std::path::Path, acked: &[i64], mode: &str) -> i64 {
+    let compacted = mode == "compact";
     run(async {
-        let log = Log::open(dir, crash_config()).await.unwrap();
+        let log = Log::open(dir, crash_config(mode)).await.unwrap();
         assert!(log.corruption().is_none(), "{:?}", log.corruption());
         let batches = read_all(&log, log.log_start_offset()).await;
         let mut prev = -1;
@@ -122,14 +145,14 @@ fn verify(dir: &std::path::Path, acked: &[i64], compacted: bool) -> i64 {
             b.verify_crc().unwrap();
             assert_eq!(
                 b.as_bytes(),
-                &stamped(&batch_at(b.base_offset()), b.base_offset(), 1),
+                &stamped(&batch_at(b.base_offset(), mode), b.base_offset(), 1),
                 "batch at {} is what was appended",
                 b.base_offset()
             );
             present.insert(b.base_offset(), b.base_offset() % 7);
         }
         for &a in acked {
-            if present.contains_key(&a) {
+            if present.contains_key(&a) || (mode == "recycle" && a < log.log_start_offset()) {
                 continue;
             }
             assert!(compacted, "acknowledged batch {a} lost");
@@ -147,6 +170,7 @@ fn crash_rounds(name: &str, mode: &str, rounds: usize) {
     let mut acked = Vec::new();
     let start = Instant::now();
     let mut total_acks = 0;
+    let mut spares_seen = 0;
     for _ in 0..rounds {
         if start.elapsed() > Duration::from_secs(40) {
             break;
@@ -155,17 +179,37 @@ fn crash_rounds(name: &str, mode: &str, rounds: usize) {
         let acks = run_and_kill(child, Duration::from_millis(rng.random_range(30..250)));
         total_acks += acks.len();
         acked.extend(acks);
-        verify(&dir, &acked, mode == "compact");
+        spares_seen += spare_files(&dir);
+        verify(&dir, &acked, mode);
     }
     assert!(
         total_acks > 100,
         "children acknowledged only {total_acks} appends"
     );
+    if mode == "recycle" {
+        assert!(spares_seen > 0, "no child kept a spare segment file");
+    }
+}
+
+/// How many spare segment files (`*.log.spare`) `dir` holds.
+fn spare_files(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".log.spare"))
+        })
+        .count()
 }
 
 #[test]
 fn kill_9_during_appends_and_rolls() {
     crash_rounds("crash-append", "append", 12);
+}
+
+#[test]
+fn kill_9_while_segments_are_recycled() {
+    crash_rounds("crash-recycle", "recycle", 12);
 }
 
 #[test]
@@ -203,6 +247,6 @@ fn abort_at_every_failpoint() {
         );
         let mut all = acked.clone();
         all.extend(more);
-        verify(&dir, &all, mode == "compact");
+        verify(&dir, &all, mode);
     }
 }

@@ -934,3 +934,130 @@ fn a_segment_file_cut_under_a_read_serves_its_whole_batches_and_stops() {
         assert!(log.corruption().is_none(), "a cut is not corruption");
     });
 }
+
+/// Appends `batch_for(seed, 4, 1000)` (about 4 KiB) until the log rolls
+/// to a new active segment, then `extra` more; returns the next seed.
+async fn append_past_a_roll(log: &Log, mut seed: u64, extra: u64) -> u64 {
+    let active = log.active_segment_base();
+    for _ in 0..1000 {
+        if log.active_segment_base() != active {
+            break;
+        }
+        log.append(BytesMut::from(&batch_for(seed, 4, 1000)[..]), 0, None)
+            .await
+            .unwrap();
+        seed += 1;
+    }
+    assert_ne!(log.active_segment_base(), active, "the log rolled");
+    for _ in 0..extra {
+        log.append(BytesMut::from(&batch_for(seed, 4, 1000)[..]), 0, None)
+            .await
+            .unwrap();
+        seed += 1;
+    }
+    log.flush().await.unwrap();
+    seed
+}
+
+/// Every batch from the log start on: offsets follow each other without
+/// a gap or a step back, up to the log end.
+async fn assert_contiguous(log: &Log) {
+    let mut at = log.log_start_offset();
+    let batches = read_all(log, at).await;
+    assert!(!batches.is_empty());
+    assert!(batches[0].base_offset() <= at);
+    for b in &batches {
+        b.verify_crc().unwrap();
+        assert!(
+            b.base_offset() <= at && b.last_offset() >= at,
+            "batch {}..={} served where offset {at} belongs",
+            b.base_offset(),
+            b.last_offset()
+        );
+        at = b.next_offset();
+    }
+    assert_eq!(at, log.log_end_offset());
+}
+
+fn spare_files(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".log.spare"))
+        })
+        .count()
+}
+
+/// Removed segments' files are kept as spares and written over as the
+/// next segments (`spare.rs`); their old batches are never served, before
+/// or after a reopen without a clean close; and a spare that could hold
+/// offsets a reset brings back is freed, not used.
+#[test]
+fn removed_segments_are_recycled_and_their_old_bytes_never_served() {
+    let dir = test_dir("recycle");
+    let cfg = || LogConfig {
+        segment_bytes: 128 * 1024,
+        max_batch_bytes: 16 * 1024,
+        ..small_config()
+    };
+    run(async {
+        let log = Log::open(&dir, cfg()).await.unwrap();
+        let mut seed = 0;
+        for _ in 0..6 {
+            seed = append_past_a_roll(&log, seed, 0).await;
+        }
+        let segments = log.segment_count();
+        log.delete_records(log.active_segment_base()).await.unwrap();
+        assert_eq!(log.segment_count(), 1);
+        let kept = log.spare_count();
+        assert_eq!(kept, (segments - 1).min(4), "removed files kept, at most 4");
+        assert_eq!(spare_files(&dir), kept);
+
+        // The next segment is a spare written over: its file is as long
+        // as the old segment, far past its own few KiB.
+        seed = append_past_a_roll(&log, seed, 1).await;
+        assert_eq!(log.spare_count(), kept - 1);
+        let active = log.active_segment_base();
+        let path = dir.join(format!("{active:020}.log"));
+        let file_len = std::fs::metadata(&path).unwrap().len();
+        assert!(file_len >= 100 * 1024, "recycled file of {file_len} bytes");
+        assert_contiguous(&log).await;
+
+        // A reopen without a clean close scans the active segment and
+        // stops where its data ends, before the old batches.
+        let leo = log.log_end_offset();
+        drop(log);
+        let log = Log::open(&dir, cfg()).await.unwrap();
+        assert_eq!(log.log_end_offset(), leo);
+        assert_eq!(spare_files(&dir), 0, "the last run's spares are removed");
+        assert_contiguous(&log).await;
+        seed = append_past_a_roll(&log, seed, 2).await;
+        assert_contiguous(&log).await;
+
+        // Spares again, then a reset below their offsets: a segment
+        // starting there must not be made from them.
+        for _ in 0..4 {
+            seed = append_past_a_roll(&log, seed, 0).await;
+        }
+        log.delete_records(log.active_segment_base()).await.unwrap();
+        assert!(log.spare_count() > 0);
+        log.reset_to(1).await.unwrap();
+        append_past_a_roll(&log, seed, 1).await;
+        assert_eq!(log.spare_count(), 0, "spares past the new offsets freed");
+        let active = log.active_segment_base();
+        let file_len = std::fs::metadata(dir.join(format!("{active:020}.log")))
+            .unwrap()
+            .len();
+        assert!(
+            file_len < 64 * 1024,
+            "a new file, not a spare: {file_len} bytes"
+        );
+        let leo = log.log_end_offset();
+        drop(log);
+        let log = Log::open(&dir, cfg()).await.unwrap();
+        assert_eq!(log.log_end_offset(), leo);
+        assert_contiguous(&log).await;
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
