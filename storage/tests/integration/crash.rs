@@ -24,7 +24,8 @@ const MODE_VAR: &str = "TIDEMARK_CRASH_MODE";
 
 fn crash_config(mode: &str) -> LogConfig {
     if mode == "recycle" {
-        // Segments above `spare::MIN_SPARE_BYTES`, so removed ones are kept.
+        // Segments of many 4 KiB batches: spares are written over far past
+        // a block, and a crash leaves whole old batches after the new data.
         return LogConfig {
             segment_bytes: 128 * 1024,
             max_batch_bytes: 16 * 1024,
