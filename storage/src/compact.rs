@@ -71,6 +71,9 @@ impl Log {
     /// timestamp is older than `now_ms - delete.retention.ms`; transaction
     /// markers by the rule of [`TxnMarkers`].
     pub async fn compact(&self, now_ms: i64) -> Result<CompactionStats> {
+        // Its reads of sealed segments count as reads in flight: a segment
+        // removed meanwhile is not written over under them (`spare.rs`).
+        let _reading = self.start_read();
         if !self.config.cleanup_policy.compacts() || self.cleaning.replace(true) {
             return Ok(CompactionStats::default());
         }

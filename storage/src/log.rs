@@ -138,9 +138,11 @@ pub(crate) enum IoOp {
         data: Vec<u8>,
     },
     /// Removes a prefix of the log (retention, DeleteRecords): the
-    /// segments' bases and end offsets.
+    /// segments' bases and end offsets, and the number of the first read
+    /// that started after they left the log (`spare::ReadsInFlight`).
     Delete {
         segments: Vec<(i64, i64)>,
+        reads_before: u64,
     },
 }
 
@@ -197,6 +199,17 @@ pub struct Log {
     direct: bool,
     /// Removed data files kept for the next segments (`crate::spare`).
     spares: RefCell<Vec<Spare>>,
+    /// Reads in flight, so that a spare is never written over under one.
+    reads: RefCell<spare::ReadsInFlight>,
+}
+
+/// A read in flight (`spare::ReadsInFlight`), ended when dropped.
+pub(crate) struct ReadTicket<'a>(&'a Log, u64);
+
+impl Drop for ReadTicket<'_> {
+    fn drop(&mut self) {
+        self.0.reads.borrow_mut().end(self.1);
+    }
 }
 
 /// Holds the I/O role; releasing it wakes the waiters.
@@ -590,6 +603,7 @@ impl Log {
             direct,
             config,
             spares: RefCell::new(Vec::new()),
+            reads: RefCell::new(spare::ReadsInFlight::default()),
         });
         if let FlushPolicy::Interval { interval, .. } = log.config.flush {
             monoio::spawn(interval_flusher(Rc::downgrade(&log), interval));
@@ -710,6 +724,7 @@ impl Log {
     /// batches of a producer with older ones: then the segment holding the
     /// cut is read again once (see `producers.rs`).
     pub async fn producer_batches(&self) -> Result<(Vec<ProducerBatch>, bool)> {
+        let _reading = self.start_read();
         for _ in 0..3 {
             let (from, until, generation) = {
                 let st = self.st.borrow();
@@ -1379,7 +1394,10 @@ impl Log {
                     let path = self.dir.join(name);
                     fs_pool::run(move || file::write_atomic(&path, &data)).await?
                 }
-                IoOp::Delete { segments } => {
+                IoOp::Delete {
+                    segments,
+                    reads_before,
+                } => {
                     // The small files go at once. Each segment's data file
                     // is kept as a spare for the next segments while there
                     // is room (`crate::spare`), or renamed aside
@@ -1405,7 +1423,7 @@ impl Log {
                                     continue;
                                 }
                                 if kept.len() < room
-                                    && let Some(s) = Spare::set_aside(&path, next)?
+                                    && let Some(s) = Spare::set_aside(&path, next, reads_before)?
                                 {
                                     kept.push(s);
                                     continue;
@@ -1461,6 +1479,7 @@ impl Log {
         max_bytes: usize,
         max_offset: Option<i64>,
     ) -> Result<ReadResult> {
+        let _reading = self.start_read();
         loop {
             let plan = {
                 let mut st = self.st.borrow_mut();
@@ -1741,6 +1760,7 @@ impl Log {
     /// ListOffsets by timestamp: the first record whose timestamp is at
     /// least `ts`, as (offset, timestamp), or `None` when there is none.
     pub async fn offset_for_timestamp(&self, ts: i64) -> Result<Option<(i64, i64)>> {
+        let _reading = self.start_read();
         let (seg_base, log_start) = {
             let st = self.st.borrow();
             let seg = st
@@ -2190,6 +2210,7 @@ impl Log {
         });
         st.ops.push(IoOp::Delete {
             segments: doomed.to_vec(),
+            reads_before: self.reads.borrow().next(),
         });
     }
 
@@ -2285,7 +2306,18 @@ impl Log {
             free_spares(unsafe_here);
             spares = self.spares.borrow_mut();
         }
-        spares.pop()
+        // The newest spare no read may still use (`spare::ReadsInFlight`).
+        let reads = self.reads.borrow();
+        let i = spares
+            .iter()
+            .rposition(|s| reads.all_ended_before(s.reads_before))?;
+        Some(spares.remove(i))
+    }
+
+    /// Numbers a read starting now, until the ticket is dropped.
+    pub(crate) fn start_read(&self) -> ReadTicket<'_> {
+        let n = self.reads.borrow_mut().start();
+        ReadTicket(self, n)
     }
 
     /// Frees the spare data files this log keeps (`crate::spare`), in the
@@ -2568,5 +2600,74 @@ async fn interval_flusher(log: Weak<Log>, interval: std::time::Duration) {
         if pending && let Err(e) = log.flush().await {
             tracing::warn!(error = %e, "interval flush failed");
         }
+    }
+}
+
+#[cfg(test)]
+mod spare_read_tests {
+    use super::*;
+    use kafka_protocol::records::{NewRecord, RecordBatchBuilder};
+
+    fn batch(i: u64) -> BytesMut {
+        let mut b = RecordBatchBuilder::new();
+        b.push(NewRecord::new(vec![i as u8; 4000]));
+        BytesMut::from(&b.build().unwrap()[..])
+    }
+
+    /// Appends until the log rolls, then flushes (the roll's file work runs).
+    async fn append_past_a_roll(log: &Log, i: &mut u64) {
+        let active = log.active_segment_base();
+        for _ in 0..1000 {
+            if log.active_segment_base() != active {
+                break;
+            }
+            log.append(batch(*i), 0, None).await.unwrap();
+            *i += 1;
+        }
+        assert_ne!(log.active_segment_base(), active);
+        log.append(batch(*i), 0, None).await.unwrap();
+        *i += 1;
+        log.flush().await.unwrap();
+    }
+
+    #[test]
+    fn a_spare_is_not_written_over_while_an_earlier_read_is_in_flight() {
+        let dir = std::env::temp_dir().join(format!("tm-spare-read-{}", std::process::id()));
+        std::fs::remove_dir_all(&dir).ok();
+        monoio::RuntimeBuilder::<monoio::FusionDriver>::new()
+            .enable_timer()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let cfg = LogConfig {
+                    segment_bytes: 64 * 1024,
+                    max_batch_bytes: 16 * 1024,
+                    retention_ms: -1,
+                    ..LogConfig::default()
+                };
+                let log = Log::open(&dir, cfg).await.unwrap();
+                let mut i = 0;
+                while log.segment_count() < 3 {
+                    append_past_a_roll(&log, &mut i).await;
+                }
+                // A read of the oldest segments, started before they go.
+                let reading = log.start_read();
+                log.delete_records(log.active_segment_base()).await.unwrap();
+                let kept = log.spare_count();
+                assert_eq!(kept, 2);
+                append_past_a_roll(&log, &mut i).await;
+                assert_eq!(
+                    log.spare_count(),
+                    kept,
+                    "no spare written over under the read"
+                );
+                // A read that starts after the removal does not hold them.
+                let later = log.start_read();
+                drop(reading);
+                append_past_a_roll(&log, &mut i).await;
+                assert_eq!(log.spare_count(), kept - 1);
+                drop(later);
+            });
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -28,6 +28,9 @@
 //! - **Sealed segments hold no stale bytes.** Sealing cuts the file to its
 //!   data and syncs before the next segment's file exists, so a segment
 //!   that is not the last one ends exactly at its data.
+//! - **A spare is never written over under a read.** A read that started
+//!   before the segment's removal may still read its file; the spare
+//!   waits until all such reads have ended ([`ReadsInFlight`]).
 //! - **Bounded.** At most [`MAX_SPARES_PER_LOG`] per log, none while the
 //!   broker's disk guard says space is short ([`set_allowed`]), and a
 //!   log's spares are freed when it parks (idle) and when it is opened
@@ -79,13 +82,56 @@ pub struct Spare {
     /// The offset after the last one the file's batches can hold: the
     /// removed segment's end. It may become a segment at or past this.
     pub next: i64,
+    /// Reads numbered below this (`ReadsInFlight`) started before the
+    /// segment left the log and may still read its file: it is not
+    /// written over while one of them is in flight.
+    pub reads_before: u64,
+}
+
+/// A log's reads in flight, numbered as they start. A read finds its
+/// segment's file when it starts; a segment removed while it runs may
+/// become a spare and be written over by the next roll (`take_spare`),
+/// and the read would then get the new segment's bytes where it expects
+/// the old ones (a false corruption, or records from past the segment).
+/// So a spare waits until every read that started before its removal
+/// has ended (**a spare is never written over under a read**).
+#[derive(Debug, Default)]
+pub struct ReadsInFlight {
+    next: u64,
+    open: std::collections::BTreeSet<u64>,
+}
+
+impl ReadsInFlight {
+    /// Numbers a read starting now; `end` it when it is done.
+    pub fn start(&mut self) -> u64 {
+        let n = self.next;
+        self.next += 1;
+        self.open.insert(n);
+        n
+    }
+
+    pub fn end(&mut self, n: u64) {
+        let was_open = self.open.remove(&n);
+        debug_assert!(was_open, "read {n} ended twice");
+    }
+
+    /// The number the next read will get: every read that may have seen
+    /// the log as it is now is numbered below it.
+    pub fn next(&self) -> u64 {
+        self.next
+    }
+
+    /// Whether every read numbered below `n` has ended.
+    pub fn all_ended_before(&self, n: u64) -> bool {
+        self.open.first().is_none_or(|&first| first >= n)
+    }
 }
 
 impl Spare {
     /// Sets the data file at `path` aside as a spare, if it is large
     /// enough to be worth it (blocking: call it on a helper thread).
     /// `None`: the file is missing or small, and left where it is.
-    pub fn set_aside(path: &Path, next: i64) -> Result<Option<Spare>> {
+    pub fn set_aside(path: &Path, next: i64, reads_before: u64) -> Result<Option<Spare>> {
         let len = match std::fs::metadata(path) {
             Ok(m) => m.len(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -96,7 +142,11 @@ impl Spare {
         }
         let spare = PathBuf::from(format!("{}{SPARE_SUFFIX}", path.display()));
         std::fs::rename(path, &spare).map_err(|e| StorageError::io("rename", path, e))?;
-        Ok(Some(Spare { path: spare, next }))
+        Ok(Some(Spare {
+            path: spare,
+            next,
+            reads_before,
+        }))
     }
 }
 
@@ -105,12 +155,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_spare_waits_for_the_reads_that_started_before_its_removal() {
+        let mut r = ReadsInFlight::default();
+        let early = r.start();
+        let removed_at = r.next();
+        let late = r.start();
+        assert!(
+            !r.all_ended_before(removed_at),
+            "the early read may read it"
+        );
+        r.end(early);
+        assert!(r.all_ended_before(removed_at), "the late read cannot");
+        r.end(late);
+        assert!(r.all_ended_before(r.next()));
+    }
+
+    #[test]
     fn only_files_worth_keeping_are_set_aside() {
         let dir = std::env::temp_dir().join(format!("tm-spare-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let small = dir.join("00000000000000000000.log");
         std::fs::write(&small, vec![1u8; 100]).unwrap();
-        assert!(Spare::set_aside(&small, 10).unwrap().is_none());
+        assert!(Spare::set_aside(&small, 10, 0).unwrap().is_none());
         assert!(
             small.exists(),
             "a small file is left for the caller to remove"
@@ -118,14 +184,14 @@ mod tests {
 
         let big = dir.join("00000000000000000010.log");
         std::fs::write(&big, vec![1u8; MIN_SPARE_BYTES as usize]).unwrap();
-        let s = Spare::set_aside(&big, 20).unwrap().expect("kept");
+        let s = Spare::set_aside(&big, 20, 0).unwrap().expect("kept");
         assert_eq!(s.next, 20);
         assert!(!big.exists());
         assert!(s.path.to_string_lossy().ends_with(".log.spare"));
         assert_eq!(std::fs::metadata(&s.path).unwrap().len(), MIN_SPARE_BYTES);
 
         let gone = dir.join("00000000000000000030.log");
-        assert!(Spare::set_aside(&gone, 40).unwrap().is_none());
+        assert!(Spare::set_aside(&gone, 40, 0).unwrap().is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
