@@ -201,6 +201,8 @@ pub struct Log {
     spares: RefCell<Vec<Spare>>,
     /// Reads in flight, so that a spare is never written over under one.
     reads: RefCell<spare::ReadsInFlight>,
+    /// When the log last rolled (wall-clock ms; `spare::RECENT_ROLL_MS`).
+    last_roll_ms: Cell<i64>,
 }
 
 /// A read in flight (`spare::ReadsInFlight`), ended when dropped.
@@ -604,6 +606,7 @@ impl Log {
             config,
             spares: RefCell::new(Vec::new()),
             reads: RefCell::new(spare::ReadsInFlight::default()),
+            last_roll_ms: Cell::new(i64::MIN),
         });
         if let FlushPolicy::Interval { interval, .. } = log.config.flush {
             monoio::spawn(interval_flusher(Rc::downgrade(&log), interval));
@@ -1140,6 +1143,7 @@ impl Log {
         seg.index = Some(SegIndex::new());
         st.segments.insert(new, seg);
         let now = now_ms();
+        self.last_roll_ms.set(now);
         st.producers.expire(now);
         st.txns
             .expire(now.saturating_sub(PRODUCER_ID_EXPIRATION_MS));
@@ -1404,11 +1408,18 @@ impl Log {
                     // (`file::Removal`) and freed a step at a time, with
                     // pauses between, by a task of its own
                     // (`free_in_steps`), so this log's writes do not wait.
-                    let room = if spare::allowed() {
-                        spare::MAX_SPARES_PER_LOG.saturating_sub(self.spares.borrow().len())
-                    } else {
+                    let now = now_ms();
+                    let rolled_recently =
+                        now.saturating_sub(self.last_roll_ms.get()) <= spare::RECENT_ROLL_MS;
+                    let room = if !spare::allowed() {
                         // Space is short: give back what is kept, too.
                         self.release_spares();
+                        0
+                    } else if rolled_recently {
+                        self.release_stale_spares();
+                        spare::MAX_SPARES_PER_LOG.saturating_sub(self.spares.borrow().len())
+                    } else {
+                        self.release_stale_spares();
                         0
                     };
                     let dir = self.dir.clone();
@@ -1423,7 +1434,8 @@ impl Log {
                                     continue;
                                 }
                                 if kept.len() < room
-                                    && let Some(s) = Spare::set_aside(&path, next, reads_before)?
+                                    && let Some(s) =
+                                        Spare::set_aside(&path, next, reads_before, now)?
                                 {
                                     kept.push(s);
                                     continue;
@@ -2326,6 +2338,25 @@ impl Log {
     pub fn release_spares(&self) {
         let spares = std::mem::take(&mut *self.spares.borrow_mut());
         free_spares(spares);
+    }
+
+    /// Frees the spares kept longer than `spare::MAX_SPARE_AGE_MS`
+    /// without being written over (the log stopped rolling as fast);
+    /// called by every removal and by the broker's retention pass.
+    pub fn release_stale_spares(&self) {
+        let oldest_kept_ms = now_ms().saturating_sub(spare::MAX_SPARE_AGE_MS);
+        let stale: Vec<Spare> = {
+            let mut spares = self.spares.borrow_mut();
+            if spares.iter().all(|s| s.kept_at_ms >= oldest_kept_ms) {
+                return;
+            }
+            let (stale, keep) = spares
+                .drain(..)
+                .partition(|s| s.kept_at_ms < oldest_kept_ms);
+            *spares = keep;
+            stale
+        };
+        free_spares(stale);
     }
 
     /// How many spare data files the log keeps (`crate::spare`).

@@ -31,7 +31,9 @@
 //! - **A spare is never written over under a read.** A read that started
 //!   before the segment's removal may still read its file; the spare
 //!   waits until all such reads have ended ([`ReadsInFlight`]).
-//! - **Bounded.** At most [`MAX_SPARES_PER_LOG`] per log, none while the
+//! - **Bounded.** At most [`MAX_SPARES_PER_LOG`] per log, only in a log
+//!   that rolled within [`RECENT_ROLL_MS`], each freed if unused after
+//!   [`MAX_SPARE_AGE_MS`], none while the
 //!   broker's disk guard says space is short ([`set_allowed`]), and a
 //!   log's spares are freed when it parks (idle) and when it is opened
 //!   (leftovers of the previous run are removed, not adopted). A spare
@@ -51,6 +53,18 @@ pub const SPARE_SUFFIX: &str = ".spare";
 /// about one 64 MiB segment a second, with a pass every second); what a
 /// pass removes beyond this is freed as before (`file::Removal`).
 pub const MAX_SPARES_PER_LOG: usize = 4;
+
+/// A log keeps spares only if it rolled within this long: such a log
+/// writes over them within about that long. One that rolls less often
+/// would hold a segment's space far longer, for removals that are rare
+/// and so cost its neighbours little (deleteprobe.py's harm came from a
+/// removal per file written at 400 MB/s).
+pub const RECENT_ROLL_MS: i64 = 60_000;
+
+/// A spare not written over within this long is freed, at the log's next
+/// removal or retention pass (`Log::release_stale_spares`) or when it
+/// parks.
+pub const MAX_SPARE_AGE_MS: i64 = 60_000;
 
 /// A removed data file smaller than one block holds nothing to write
 /// over: it is removed. Anything larger is kept, small ones too: a rename
@@ -86,6 +100,8 @@ pub struct Spare {
     /// segment left the log and may still read its file: it is not
     /// written over while one of them is in flight.
     pub reads_before: u64,
+    /// When it was set aside (wall-clock ms; see [`MAX_SPARE_AGE_MS`]).
+    pub kept_at_ms: i64,
 }
 
 /// A log's reads in flight, numbered as they start. A read finds its
@@ -131,7 +147,12 @@ impl Spare {
     /// Sets the data file at `path` aside as a spare, if it is large
     /// enough to be worth it (blocking: call it on a helper thread).
     /// `None`: the file is missing or small, and left where it is.
-    pub fn set_aside(path: &Path, next: i64, reads_before: u64) -> Result<Option<Spare>> {
+    pub fn set_aside(
+        path: &Path,
+        next: i64,
+        reads_before: u64,
+        now_ms: i64,
+    ) -> Result<Option<Spare>> {
         let len = match std::fs::metadata(path) {
             Ok(m) => m.len(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -146,6 +167,7 @@ impl Spare {
             path: spare,
             next,
             reads_before,
+            kept_at_ms: now_ms,
         }))
     }
 }
@@ -176,7 +198,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let small = dir.join("00000000000000000000.log");
         std::fs::write(&small, vec![1u8; 100]).unwrap();
-        assert!(Spare::set_aside(&small, 10, 0).unwrap().is_none());
+        assert!(Spare::set_aside(&small, 10, 0, 0).unwrap().is_none());
         assert!(
             small.exists(),
             "a small file is left for the caller to remove"
@@ -184,14 +206,14 @@ mod tests {
 
         let big = dir.join("00000000000000000010.log");
         std::fs::write(&big, vec![1u8; MIN_SPARE_BYTES as usize]).unwrap();
-        let s = Spare::set_aside(&big, 20, 0).unwrap().expect("kept");
+        let s = Spare::set_aside(&big, 20, 0, 0).unwrap().expect("kept");
         assert_eq!(s.next, 20);
         assert!(!big.exists());
         assert!(s.path.to_string_lossy().ends_with(".log.spare"));
         assert_eq!(std::fs::metadata(&s.path).unwrap().len(), MIN_SPARE_BYTES);
 
         let gone = dir.join("00000000000000000030.log");
-        assert!(Spare::set_aside(&gone, 40, 0).unwrap().is_none());
+        assert!(Spare::set_aside(&gone, 40, 0, 0).unwrap().is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

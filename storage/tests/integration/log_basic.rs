@@ -1032,6 +1032,13 @@ fn removed_segments_are_recycled_and_their_old_bytes_never_served() {
         assert_eq!(log.log_end_offset(), leo);
         assert_eq!(spare_files(&dir), 0, "the last run's spares are removed");
         assert_contiguous(&log).await;
+        // A log that has not rolled lately (none since it opened) keeps
+        // no spare: it may not roll again for a long time.
+        let segments = log.segment_count();
+        log.delete_records(log.active_segment_base()).await.unwrap();
+        assert!(log.segment_count() < segments, "a segment was removed");
+        assert_eq!(log.spare_count(), 0, "no spare without a recent roll");
+        assert_eq!(spare_files(&dir), 0);
         seed = append_past_a_roll(&log, seed, 2).await;
         assert_contiguous(&log).await;
 
