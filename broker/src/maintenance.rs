@@ -25,14 +25,10 @@ pub async fn run(shard: Rc<Shard>) {
             if shard.is_stopping() {
                 return;
             }
-            if !tidemark_storage::spare::allowed() {
-                // The disk guard says space is short (`disk_space.rs`).
-                p.log.release_spares();
-            } else {
-                // Spare segment files the partition no longer rolls fast
-                // enough to use (`tidemark_storage::spare`).
-                p.log.release_stale_spares();
-            }
+            // Spare segment files the partition no longer rolls fast
+            // enough to use, or all of them while the disk guard says
+            // space is short (`tidemark_storage::spare`).
+            p.log.release_unneeded_spares();
             let now = now_ms();
             match p.apply_retention(now).await {
                 Ok(0) => {}

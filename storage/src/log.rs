@@ -1409,17 +1409,12 @@ impl Log {
                     // pauses between, by a task of its own
                     // (`free_in_steps`), so this log's writes do not wait.
                     let now = now_ms();
+                    self.release_unneeded_spares();
                     let rolled_recently =
                         now.saturating_sub(self.last_roll_ms.get()) <= spare::RECENT_ROLL_MS;
-                    let room = if !spare::allowed() {
-                        // Space is short: give back what is kept, too.
-                        self.release_spares();
-                        0
-                    } else if rolled_recently {
-                        self.release_stale_spares();
+                    let room = if spare::allowed() && rolled_recently {
                         spare::MAX_SPARES_PER_LOG.saturating_sub(self.spares.borrow().len())
                     } else {
-                        self.release_stale_spares();
                         0
                     };
                     let dir = self.dir.clone();
@@ -2222,7 +2217,7 @@ impl Log {
         });
         st.ops.push(IoOp::Delete {
             segments: doomed.to_vec(),
-            reads_before: self.reads.borrow().next(),
+            reads_before: self.reads.borrow_mut().mark_removal(),
         });
     }
 
@@ -2300,7 +2295,7 @@ impl Log {
             seg.reader = None;
         }
         drop(st);
-        self.release_spares();
+        self.free_spares_where(|_| true);
         true
     }
 
@@ -2309,15 +2304,8 @@ impl Log {
     /// (the log was reset below them) are freed instead: their old
     /// batches would pass for the new segment's.
     fn take_spare(&self, base: i64) -> Option<Spare> {
+        self.free_spares_where(|s| s.next > base);
         let mut spares = self.spares.borrow_mut();
-        if spares.iter().any(|s| s.next > base) {
-            let (ok, unsafe_here): (Vec<Spare>, Vec<Spare>) =
-                spares.drain(..).partition(|s| s.next <= base);
-            *spares = ok;
-            drop(spares);
-            free_spares(unsafe_here);
-            spares = self.spares.borrow_mut();
-        }
         // The newest spare no read may still use (`spare::ReadsInFlight`).
         let reads = self.reads.borrow();
         let i = spares
@@ -2332,31 +2320,33 @@ impl Log {
         ReadTicket(self, n)
     }
 
-    /// Frees the spare data files this log keeps (`crate::spare`), in the
-    /// background. Called when the log parks and when the disk guard says
-    /// space is short.
-    pub fn release_spares(&self) {
-        let spares = std::mem::take(&mut *self.spares.borrow_mut());
-        free_spares(spares);
-    }
-
-    /// Frees the spares kept longer than `spare::MAX_SPARE_AGE_MS`
-    /// without being written over (the log stopped rolling as fast);
-    /// called by every removal and by the broker's retention pass.
-    pub fn release_stale_spares(&self) {
-        let oldest_kept_ms = now_ms().saturating_sub(spare::MAX_SPARE_AGE_MS);
-        let stale: Vec<Spare> = {
+    /// Frees, in the background, the spares this log keeps that `doomed`
+    /// picks.
+    fn free_spares_where(&self, doomed: impl Fn(&Spare) -> bool) {
+        let freed: Vec<Spare> = {
             let mut spares = self.spares.borrow_mut();
-            if spares.iter().all(|s| s.kept_at_ms >= oldest_kept_ms) {
+            if !spares.iter().any(&doomed) {
                 return;
             }
-            let (stale, keep) = spares
-                .drain(..)
-                .partition(|s| s.kept_at_ms < oldest_kept_ms);
-            *spares = keep;
-            stale
+            let (freed, kept) = spares.drain(..).partition(|s| doomed(s));
+            *spares = kept;
+            freed
         };
-        free_spares(stale);
+        free_spares(freed);
+    }
+
+    /// Frees the spares the log no longer needs (`crate::spare`): all of
+    /// them while the disk guard says space is short, else those kept
+    /// longer than `spare::MAX_SPARE_AGE_MS` without being written over
+    /// (the log stopped rolling as fast). Called by every removal and by
+    /// the broker's retention pass.
+    pub fn release_unneeded_spares(&self) {
+        if !spare::allowed() {
+            self.free_spares_where(|_| true);
+            return;
+        }
+        let oldest_kept_ms = now_ms().saturating_sub(spare::MAX_SPARE_AGE_MS);
+        self.free_spares_where(|s| s.kept_at_ms < oldest_kept_ms);
     }
 
     /// How many spare data files the log keeps (`crate::spare`).

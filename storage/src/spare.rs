@@ -62,7 +62,7 @@ pub const MAX_SPARES_PER_LOG: usize = 4;
 pub const RECENT_ROLL_MS: i64 = 60_000;
 
 /// A spare not written over within this long is freed, at the log's next
-/// removal or retention pass (`Log::release_stale_spares`) or when it
+/// removal or retention pass (`Log::release_unneeded_spares`) or when it
 /// parks.
 pub const MAX_SPARE_AGE_MS: i64 = 60_000;
 
@@ -79,7 +79,7 @@ static ALLOWED: AtomicBool = AtomicBool::new(true);
 /// Lets logs keep spares, or stops them from keeping new ones. The
 /// broker's disk guard turns this off while free space is below its alert
 /// threshold, so that retention and DeleteRecords give space back at
-/// once, and frees the spares already kept (`Log::release_spares`).
+/// once, and frees the spares already kept (`Log::release_unneeded_spares`).
 pub fn set_allowed(allowed: bool) {
     ALLOWED.store(allowed, Ordering::Relaxed);
 }
@@ -96,7 +96,7 @@ pub struct Spare {
     /// The offset after the last one the file's batches can hold: the
     /// removed segment's end. It may become a segment at or past this.
     pub next: i64,
-    /// Reads numbered below this (`ReadsInFlight`) started before the
+    /// Reads of an epoch before this (`ReadsInFlight`) started before the
     /// segment left the log and may still read its file: it is not
     /// written over while one of them is in flight.
     pub reads_before: u64,
@@ -104,42 +104,56 @@ pub struct Spare {
     pub kept_at_ms: i64,
 }
 
-/// A log's reads in flight, numbered as they start. A read finds its
+/// A log's reads in flight, counted as they start. A read finds its
 /// segment's file when it starts; a segment removed while it runs may
 /// become a spare and be written over by the next roll (`take_spare`),
 /// and the read would then get the new segment's bytes where it expects
 /// the old ones (a false corruption, or records from past the segment).
 /// So a spare waits until every read that started before its removal
 /// has ended (**a spare is never written over under a read**).
+///
+/// Reads are counted by epoch, and only a removal starts a new one: a
+/// read costs an increment and a decrement (every fetch goes through
+/// here), not an entry of its own.
 #[derive(Debug, Default)]
 pub struct ReadsInFlight {
-    next: u64,
-    open: std::collections::BTreeSet<u64>,
+    epoch: u64,
+    /// Reads in flight per epoch, oldest first; no zero counts.
+    open: std::collections::VecDeque<(u64, u32)>,
 }
 
 impl ReadsInFlight {
-    /// Numbers a read starting now; `end` it when it is done.
+    /// Counts a read starting now; `end` it with the epoch returned.
     pub fn start(&mut self) -> u64 {
-        let n = self.next;
-        self.next += 1;
-        self.open.insert(n);
-        n
+        match self.open.back_mut() {
+            Some((e, n)) if *e == self.epoch => *n += 1,
+            _ => self.open.push_back((self.epoch, 1)),
+        }
+        self.epoch
     }
 
-    pub fn end(&mut self, n: u64) {
-        let was_open = self.open.remove(&n);
-        debug_assert!(was_open, "read {n} ended twice");
+    pub fn end(&mut self, epoch: u64) {
+        let i = self
+            .open
+            .iter()
+            .position(|&(e, _)| e == epoch)
+            .expect("a read ends in the epoch it started in");
+        self.open[i].1 -= 1;
+        if self.open[i].1 == 0 {
+            self.open.remove(i);
+        }
     }
 
-    /// The number the next read will get: every read that may have seen
-    /// the log as it is now is numbered below it.
-    pub fn next(&self) -> u64 {
-        self.next
+    /// Marks a removal: reads that may have seen the removed segments are
+    /// of an epoch before the one returned, later ones of it or after.
+    pub fn mark_removal(&mut self) -> u64 {
+        self.epoch += 1;
+        self.epoch
     }
 
-    /// Whether every read numbered below `n` has ended.
-    pub fn all_ended_before(&self, n: u64) -> bool {
-        self.open.first().is_none_or(|&first| first >= n)
+    /// Whether every read of an epoch before `mark` has ended.
+    pub fn all_ended_before(&self, mark: u64) -> bool {
+        self.open.front().is_none_or(|&(first, _)| first >= mark)
     }
 }
 
@@ -180,16 +194,21 @@ mod tests {
     fn a_spare_waits_for_the_reads_that_started_before_its_removal() {
         let mut r = ReadsInFlight::default();
         let early = r.start();
-        let removed_at = r.next();
+        let early2 = r.start();
+        let removed_at = r.mark_removal();
         let late = r.start();
         assert!(
             !r.all_ended_before(removed_at),
-            "the early read may read it"
+            "the early reads may read it"
         );
         r.end(early);
+        assert!(!r.all_ended_before(removed_at), "one early read is left");
+        r.end(early2);
         assert!(r.all_ended_before(removed_at), "the late read cannot");
+        let next_removal = r.mark_removal();
+        assert!(!r.all_ended_before(next_removal));
         r.end(late);
-        assert!(r.all_ended_before(r.next()));
+        assert!(r.all_ended_before(next_removal));
     }
 
     #[test]

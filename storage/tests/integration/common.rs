@@ -136,3 +136,14 @@ pub async fn read_until_err(
     }
     (out, None)
 }
+
+/// How many spare segment files (`*.log.spare`) `dir` holds.
+pub fn spare_files(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".log.spare"))
+        })
+        .count()
+}

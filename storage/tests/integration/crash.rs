@@ -192,17 +192,6 @@ fn crash_rounds(name: &str, mode: &str, rounds: usize) {
     }
 }
 
-/// How many spare segment files (`*.log.spare`) `dir` holds.
-fn spare_files(dir: &std::path::Path) -> usize {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".log.spare"))
-        })
-        .count()
-}
-
 #[test]
 fn kill_9_during_appends_and_rolls() {
     crash_rounds("crash-append", "append", 12);

@@ -979,16 +979,6 @@ async fn assert_contiguous(log: &Log) {
     assert_eq!(at, log.log_end_offset());
 }
 
-fn spare_files(dir: &std::path::Path) -> usize {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".log.spare"))
-        })
-        .count()
-}
-
 /// Removed segments' files are kept as spares and written over as the
 /// next segments (`spare.rs`); their old batches are never served, before
 /// or after a reopen without a clean close; and a spare that could hold
