@@ -383,6 +383,49 @@ def test_requested_auth_tls12_only_and_advertised_listeners(pki):
         b.close()
 
 
+def s_client_suite(port, pki, *args):
+    """The cipher suite `openssl s_client` (offering `args`) agrees on with
+    the broker at `port`, or None when the handshake fails."""
+    r = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % port,
+                        "-CAfile", str(pki.ca), "-verify_return_error", "-brief", *args],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    for line in (r.stdout + r.stderr).splitlines():
+        if line.startswith("Ciphersuite: "):
+            return line.split(": ", 1)[1].strip()
+    return None
+
+
+def test_cipher_suites_the_broker_order_decides(tls_broker, pki):
+    """Without ssl.cipher.suites the broker picks AES-128-GCM even for a
+    client that lists AES-256 first; with it, the broker offers only the
+    listed suites and its order wins over the client's, in TLS 1.3 and
+    1.2; a client with none of them is refused and the broker carries on;
+    real clients work over the chosen suite."""
+    aes256_first = "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256"
+    assert s_client_suite(tls_broker.ssl_port, pki, "-ciphersuites", aes256_first) == \
+        "TLS_AES_128_GCM_SHA256"
+    b = start({"ssl.keystore.location": str(pki.server[2]), "num.partitions": 1,
+               "ssl.cipher.suites": "TLS_CHACHA20_POLY1305_SHA256, TLS_AES_256_GCM_SHA384,"
+                                    "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"}, "ciphers")
+    try:
+        assert s_client_suite(b.ssl_port, pki, "-ciphersuites", aes256_first) == \
+            "TLS_CHACHA20_POLY1305_SHA256"
+        assert s_client_suite(b.ssl_port, pki, "-ciphersuites", "TLS_AES_256_GCM_SHA384") == \
+            "TLS_AES_256_GCM_SHA384"
+        assert s_client_suite(b.ssl_port, pki, "-ciphersuites", "TLS_AES_128_GCM_SHA256") is None
+        tls12 = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES256-GCM-SHA384"
+        assert s_client_suite(b.ssl_port, pki, "-tls1_2", "-cipher", tls12) == \
+            "ECDHE-ECDSA-AES256-GCM-SHA384"
+        assert s_client_suite(b.ssl_port, pki, "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256") is None
+        with ssl_conn(b.ssl_bootstrap, pki) as c:
+            assert c.sock.cipher()[0] == "TLS_CHACHA20_POLY1305_SHA256"
+            c.api_versions()
+        confluent_roundtrip(confluent_conf(b.ssl_bootstrap, pki), harness.unique_topic("chacha"))
+        b.check_alive()
+    finally:
+        b.close()
+
+
 def test_principal_subject_matches_openssl_rfc2253(pki):
     # The subject Kafka would print is what openssl prints with RFC2253.
     r = subprocess.run(["openssl", "x509", "-in", str(pki.client[1]), "-noout", "-subject",
@@ -512,6 +555,10 @@ def test_refused_configurations(pki):
             {"ssl.keystore.location": str(pki.server[2]),
              "ssl.principal.mapping.rules": "RULE:^CN=(.*)$/$1/X"},
             "ssl.principal.mapping.rules")
+    refused("PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d",
+            {"ssl.keystore.location": str(pki.server[2]),
+             "ssl.cipher.suites": "TLS_AES_128_GCM_SHA256,TLS_RSA_WITH_RC4_128_SHA"},
+            "TLS_RSA_WITH_RC4_128_SHA is not a cipher suite")
     # --kafka-addr and listeners together are ambiguous.
     b = TlsBroker({}, name="refused")
     b.extra_args = ["--kafka-addr", "127.0.0.1:%d" % b.port]

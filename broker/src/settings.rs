@@ -382,6 +382,13 @@ pub const BROKER_SETTINGS: &[BrokerSetting] = &[
         "TLS versions the SSL listeners accept: TLSv1.2, TLSv1.3."
     ),
     b!(
+        "ssl.cipher.suites",
+        List,
+        "",
+        false,
+        "Cipher suites the SSL listeners (and TLS between brokers) offer, by Kafka's names (TLS_AES_128_GCM_SHA256, TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, ...), in order of preference: the broker's order decides. Empty: every suite rustls has, AES-128-GCM first."
+    ),
+    b!(
         "ssl.principal.mapping.rules",
         String,
         "DEFAULT",
@@ -1190,6 +1197,11 @@ pub fn validate(name: &str, ty: ValueType, value: &str) -> Result<(), SettingErr
             "ssl.client.auth" if !matches!(v, "none" | "requested" | "required") => {
                 return Err(invalid(name, value, "expected none, requested or required"));
             }
+            "ssl.cipher.suites" => {
+                if let Err(e) = crate::tls::cipher_suites::provider(v) {
+                    return Err(invalid(name, value, e));
+                }
+            }
             "ssl.enabled.protocols" => {
                 for p in v.split(',').map(str::trim) {
                     if p != "TLSv1.2" && p != "TLSv1.3" {
@@ -1395,6 +1407,7 @@ pub const PER_LISTENER_SETTINGS: &[&str] = &[
     "ssl.truststore.location",
     "ssl.client.auth",
     "ssl.enabled.protocols",
+    "ssl.cipher.suites",
     "ssl.principal.mapping.rules",
     "ssl.key.password",
     "sasl.enabled.mechanisms",

@@ -18,6 +18,7 @@
 //! old certificate stays in use and the load is tried again once the file
 //! changes again.
 
+pub mod cipher_suites;
 pub mod peer;
 pub mod principal;
 
@@ -79,6 +80,8 @@ pub enum TlsError {
     Missing { path: PathBuf, what: &'static str },
     #[error("TLS configuration: {0}")]
     Rustls(String),
+    #[error("ssl.cipher.suites: {0}")]
+    CipherSuites(String),
     #[error("ssl.principal.mapping.rules: {0}")]
     Rules(#[from] principal::RuleError),
 }
@@ -148,7 +151,7 @@ impl Source {
             truststore,
             client_auth: ClientAuth::None,
             versions: Vec::new(),
-            provider: Arc::new(rustls::crypto::ring::default_provider()),
+            provider: cipher_suites::default_provider(),
         }
     }
 
@@ -196,9 +199,13 @@ impl Source {
                 )
             }
         };
-        builder
+        let mut config = builder
             .with_single_cert(chain, key)
-            .map_err(|e| TlsError::Rustls(e.to_string()))
+            .map_err(|e| TlsError::Rustls(e.to_string()))?;
+        // The provider's order (`ssl.cipher.suites`) decides, not the
+        // client's (see `cipher_suites`).
+        config.ignore_client_order = true;
+        Ok(config)
     }
 }
 
@@ -405,7 +412,8 @@ impl TlsContext {
             truststore,
             client_auth,
             versions,
-            provider: Arc::new(rustls::crypto::ring::default_provider()),
+            provider: cipher_suites::provider(&get("ssl.cipher.suites"))
+                .map_err(TlsError::CipherSuites)?,
         };
         let stamps = source.stamps();
         let config = Arc::new(source.build()?);

@@ -121,7 +121,8 @@ impl PeerTlsConfig {
             truststore: Some(truststore.trim().into()),
             client_auth: ClientAuth::Required,
             versions,
-            provider: Arc::new(rustls::crypto::ring::default_provider()),
+            provider: super::cipher_suites::provider(&settings.get("ssl.cipher.suites"))
+                .map_err(TlsError::CipherSuites)?,
         };
         let stamps = source.stamps();
         let loaded = Loaded {
