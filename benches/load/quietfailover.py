@@ -248,6 +248,27 @@ def main():
                 load.kill()
                 load.join(timeout=5)
             acked_at = lr.pop("acked_at", [])
+            # Which of the victim's partitions the load wrote shortly
+            # before the kill (its order is fixed: partition j of `parts`
+            # is written at started + (j + k * len(parts)) / rate), and
+            # their failover against the others': awake groups elect by
+            # openraft's own timers, quiet ones by the ticker's path.
+            started = lr.get("started")
+            if started is not None:
+                index = {pp: j for j, pp in enumerate(parts)}
+                n, rate = len(parts), args.produce_rate
+                split = {}
+                for pp, t in first.items():
+                    j = index[pp]
+                    k = int(((t_kill - started) * rate - j) // n)
+                    since = t_kill - (started + (j + k * n) / rate) if k >= 0 else None
+                    recent = since is not None and since <= 2.0
+                    split.setdefault("written_2s_before_kill" if recent else "not", []).append(t)
+                res["failover"]["by_recent_write"] = {
+                    k: {"n": len(v), "p50_s": pct(v, 50), "p99_s": pct(v, 99), "max_s": max(v),
+                        "over_5s": sum(1 for x in v if x > 5.0)}
+                    for k, v in split.items()}
+                log(f"failover by recent write: {res['failover']['by_recent_write']}")
             # The longest stretch without any acknowledgement from the kill on.
             after = sorted(t for t in acked_at if t >= t_kill)
             gaps = [b - a for a, b in zip([t_kill] + after, after)]
