@@ -97,10 +97,12 @@ pub fn partition_group(key: &PartitionKey) -> GroupId {
 
 /// Timing of the partition and controller groups in a cluster.
 ///
-/// A follower that hears no leader for 0.7-1.4 s starts an election; the
-/// others refuse to vote until their leader lease (openraft: the longest
-/// election timeout) has run out since they last heard the old leader, so
-/// a dead leader is replaced 1.4-2.8 s after its last heartbeat. With the
+/// A follower starts an election 0.7-1.4 s after its leader lease
+/// (openraft: the longest election timeout) has run out since it last
+/// heard its leader, and the others refuse to vote until theirs has, so
+/// openraft alone replaces a dead leader 2.1-2.8 s after its last
+/// heartbeat (the shard's ticker stands sooner: see
+/// `HeartbeatTicker::awake_stands`, about 1.5 s). With the
 /// 1-2 s of `ReplicaConfig::default` the new leader came 3.3-3.7 s after a
 /// kill -9 (conformance cluster tests), too close to the 5 s target once
 /// clients find it. Heartbeats every 200 ms leave 3.5 of them per shortest
@@ -156,8 +158,12 @@ impl ShardNet {
         }
         let stats = Rc::new(TransportStats::default());
         let rc = replica_config();
-        let ticker =
-            HeartbeatTicker::quiescent(rc.heartbeat_interval, shard as u32, QUIET_DEAD_AFTER);
+        let ticker = HeartbeatTicker::quiescent(
+            rc.heartbeat_interval,
+            shard as u32,
+            QUIET_DEAD_AFTER,
+            rc.election_timeout_max,
+        );
         ShardNet {
             transport: Transport::with_stats(
                 node_id as NodeId,

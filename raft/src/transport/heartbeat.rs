@@ -46,6 +46,10 @@
 //!   wake a quiet follower (it restarts no election timer); the vote
 //!   that follows it does.
 //!
+//! Awake groups whose leader's node stops beating stand the same way
+//! (see [`HeartbeatTicker::awake_stands`]): the member picked stands once
+//! the leader lease has run out, the others hold their timers back.
+//!
 //! Quiet groups change only liveness, never safety: every decision is
 //! still openraft's, and a wrong guess (a beat lost, a follower behind)
 //! costs an election or a few heartbeats.
@@ -89,6 +93,10 @@ struct Quiescence {
     /// How long a follower waits without a beat from a quiet group's
     /// leader shard before it wakes the group.
     dead_after: Duration,
+    /// openraft's leader lease (the groups' longest election timeout): a
+    /// follower grants no vote, and stands for none, until this has run
+    /// out since it last heard its leader.
+    lease: Duration,
 }
 
 /// A registered group's replica on this shard.
@@ -151,6 +159,24 @@ struct Follow {
     leader_silent: bool,
 }
 
+/// An awake follower replica of a group whose leader's node went silent
+/// (see [`HeartbeatTicker::awake_stands`]).
+#[derive(Debug, Clone, Copy)]
+struct Stand {
+    /// The silent leader.
+    leader: NodeId,
+    /// Whether this replica stands for election (the member
+    /// [`first_to_stand`] picks) or holds its own election timer back
+    /// until `until`, while the one picked stands.
+    stands: bool,
+    /// When the standing replica next asks for a pre-vote.
+    next_at: Instant,
+    /// After this, openraft's own timers alone: a held timer is let go.
+    until: Instant,
+    /// Whether its elections are held back now.
+    held: bool,
+}
+
 /// The most replicas a shard wakes to stand for election after their
 /// leader's shard went silent that have not yet learnt of a new leader.
 /// Why: a broker of a three-node cluster with 10,000 partitions killed,
@@ -184,7 +210,7 @@ const SECOND_STANDS_AFTER: u32 = 3;
 /// reached yet (both candidates in the same term, neither elected, both
 /// waiting out an election timeout). Spread by group, both survivors
 /// stand at once, each for about half.
-fn first_to_stand(group: &GroupId, others: impl Iterator<Item = NodeId>) -> Option<NodeId> {
+pub fn first_to_stand(group: &GroupId, others: impl Iterator<Item = NodeId>) -> Option<NodeId> {
     let mut others: Vec<NodeId> = others.collect();
     if others.is_empty() {
         return None;
@@ -227,6 +253,8 @@ pub struct HeartbeatTicker {
     campaigns: RefCell<HashMap<GroupId, (NodeId, Instant)>>,
     /// At most this many of them ([`MAX_CAMPAIGNS`] unless set).
     campaign_budget: Cell<usize>,
+    /// Follower side: awake replicas whose leader's node went silent.
+    stands: RefCell<HashMap<GroupId, Stand>>,
 }
 
 /// More wakes than this between two [`HeartbeatTicker::take_woken`] calls
@@ -257,14 +285,28 @@ impl HeartbeatTicker {
     }
 
     /// A ticker whose idle groups go quiet (see the module doc): `shard`
-    /// is this shard's number on its node, `dead_after` the groups'
-    /// longest election timeout.
-    pub fn quiescent(interval: Duration, shard: u32, dead_after: Duration) -> Rc<Self> {
+    /// is this shard's number on its node, `dead_after` how long a peer
+    /// shard's beats may stop before its quiet groups elect another
+    /// leader, `lease` the groups' leader lease (openraft: their longest
+    /// election timeout).
+    pub fn quiescent(
+        interval: Duration,
+        shard: u32,
+        dead_after: Duration,
+        lease: Duration,
+    ) -> Rc<Self> {
         assert!(
             dead_after > interval,
             "a beat must come well before a follower gives up"
         );
-        Self::build(interval, Some(Quiescence { shard, dead_after }))
+        Self::build(
+            interval,
+            Some(Quiescence {
+                shard,
+                dead_after,
+                lease,
+            }),
+        )
     }
 
     fn build(interval: Duration, quiescence: Option<Quiescence>) -> Rc<Self> {
@@ -279,6 +321,7 @@ impl HeartbeatTicker {
             woken: RefCell::default(),
             campaigns: RefCell::default(),
             campaign_budget: Cell::new(MAX_CAMPAIGNS),
+            stands: RefCell::default(),
         })
     }
 
@@ -326,7 +369,9 @@ impl HeartbeatTicker {
         // A group registered again (a new openraft instance) ticks.
         if let Some(old) = old {
             old.raft.runtime_config().tick(true);
+            old.raft.runtime_config().elect(true);
         }
+        self.stands.borrow_mut().remove(&group);
         self.note_woken(group);
     }
 
@@ -335,6 +380,8 @@ impl HeartbeatTicker {
         let m = self.groups.borrow_mut().remove(&group)?;
         m.raft.runtime_config().heartbeat(true);
         m.raft.runtime_config().tick(true);
+        m.raft.runtime_config().elect(true);
+        self.stands.borrow_mut().remove(&group);
         self.note_woken(group);
         Some(m.raft)
     }
@@ -839,6 +886,155 @@ impl HeartbeatTicker {
         woke
     }
 
+    /// Follower side, every interval: awake follower replicas whose
+    /// leader's node has sent no beat for `dead_after` stand for election
+    /// the way quiet ones do. Returns the replicas to ask for a pre-vote
+    /// now (the caller triggers them).
+    ///
+    /// Why: an awake group (one written to in the last second, so the
+    /// groups that matter most) elected by openraft's own timers alone.
+    /// A follower's timer runs out an election timeout after its lease
+    /// (0.7-1.4 s after 1.4 s: 2.1-2.8 s after the leader's last
+    /// heartbeat), and both survivors' timers run, so their campaigns
+    /// could meet in the same term and split the vote, each split costing
+    /// another timeout. Here the member [`first_to_stand`] picks asks for
+    /// a pre-vote as soon as the lease has run out (it cannot pass
+    /// earlier: a voter whose lease runs refuses it), again every half
+    /// `dead_after` while refused, and the other voters hold their own
+    /// election timers back for one `dead_after` after that while the one
+    /// picked beats (its node is alive and standing). Only liveness
+    /// changes: every vote is still openraft's, a pre-vote changes no
+    /// term, and a held timer is always let go.
+    pub fn awake_stands(&self) -> Vec<RaftHandle> {
+        let Some(q) = self.quiescence else {
+            return Vec::new();
+        };
+        let now = Instant::now();
+        // Each peer node's latest beat here (over its shards).
+        let mut last_beat: HashMap<NodeId, Instant> = HashMap::new();
+        for ((node, _), t) in self.heard.borrow().iter() {
+            let latest = last_beat.entry(*node).or_insert(*t);
+            *latest = (*latest).max(*t);
+        }
+        let silent_since = |n: NodeId| {
+            last_beat
+                .get(&n)
+                .copied()
+                .filter(|t| now.saturating_duration_since(*t) > q.dead_after)
+        };
+        let beats = |n: NodeId| {
+            last_beat
+                .get(&n)
+                .is_some_and(|t| now.saturating_duration_since(*t) <= q.dead_after)
+        };
+        let mut stands = self.stands.borrow_mut();
+        let any_silent = last_beat.keys().any(|n| silent_since(*n).is_some());
+        if !any_silent && stands.is_empty() {
+            return Vec::new();
+        }
+        let groups = self.groups.borrow();
+        // Over once the replica knows another leader (or none: it granted
+        // a vote or stands itself), went quiet or left, or the leader's
+        // node beats again. A held timer is let go.
+        stands.retain(|group, s| {
+            let keep = groups.get(group).is_some_and(|m| {
+                m.follow.is_none()
+                    && m.metrics.borrow_watched().current_leader == Some(s.leader)
+                    && silent_since(s.leader).is_some()
+            });
+            if !keep
+                && s.held
+                && let Some(m) = groups.get(group)
+            {
+                m.raft.runtime_config().elect(true);
+            }
+            keep
+        });
+        let mut out = Vec::new();
+        if any_silent {
+            // Quiet replicas woken for a silent leader have their own
+            // path (`check_followers`): the one picked stands at once, the
+            // others wake later.
+            let campaigns = self.campaigns.borrow();
+            for (group, m) in groups.iter() {
+                if m.follow.is_some() || stands.contains_key(group) || campaigns.contains_key(group)
+                {
+                    continue;
+                }
+                let mm = m.metrics.borrow_watched();
+                if mm.state != ServerState::Follower {
+                    continue;
+                }
+                let Some(leader) = mm.current_leader else {
+                    continue;
+                };
+                // Only while the silence is new: a group woken later by the
+                // quiet path (its other members wake three `dead_after`
+                // on) is not held back again.
+                let Some(last) = silent_since(leader)
+                    .filter(|t| now.saturating_duration_since(*t) <= q.dead_after + q.lease)
+                else {
+                    continue;
+                };
+                let membership = mm.membership_config.membership();
+                if leader == mm.id || !membership.voter_ids().any(|v| v == mm.id) {
+                    continue;
+                }
+                let first = first_to_stand(group, membership.voter_ids().filter(|v| *v != leader));
+                // A pre-vote passes once every voter's lease ran out: they
+                // last heard the leader about when this node last did.
+                let stand_at = last + q.lease + self.interval / 2;
+                let stand = if first == Some(mm.id) {
+                    Stand {
+                        leader,
+                        stands: true,
+                        next_at: stand_at,
+                        until: stand_at + q.dead_after * SECOND_STANDS_AFTER,
+                        held: false,
+                    }
+                } else {
+                    let held = first.is_some_and(beats);
+                    if held {
+                        m.raft.runtime_config().elect(false);
+                    }
+                    Stand {
+                        leader,
+                        stands: false,
+                        next_at: stand_at,
+                        until: stand_at + q.dead_after,
+                        held,
+                    }
+                };
+                stands.insert(*group, stand);
+            }
+        }
+        for (group, s) in stands.iter_mut() {
+            let Some(m) = groups.get(group) else {
+                continue;
+            };
+            if now >= s.until {
+                if s.held {
+                    m.raft.runtime_config().elect(true);
+                    s.held = false;
+                }
+                continue;
+            }
+            if s.stands && now >= s.next_at {
+                s.next_at = now + q.dead_after / 2;
+                out.push(m.raft.clone());
+            }
+        }
+        out
+    }
+
+    /// How many awake replicas here stand for, or hold back from, an
+    /// election because their leader's node went silent (tests).
+    pub fn awake_stand_counts(&self) -> (usize, usize) {
+        let stands = self.stands.borrow();
+        let standing = stands.values().filter(|s| s.stands).count();
+        (standing, stands.len() - standing)
+    }
+
     /// How many replicas woken for a silent leader are campaigning here
     /// (see [`MAX_CAMPAIGNS`]).
     pub fn campaigns(&self) -> usize {
@@ -881,6 +1077,10 @@ impl HeartbeatTicker {
             }
             self.beat(transport.as_ref()).await;
             self.check_followers();
+            for raft in self.awake_stands() {
+                // Fails only when the group has stopped.
+                let _ = raft.trigger().elect(true).await;
+            }
             next += self.interval;
             let now = Instant::now();
             if next < now {

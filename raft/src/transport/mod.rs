@@ -34,7 +34,7 @@ use std::time::Duration;
 
 pub use client::{CallError, GroupClient, GroupNetwork, Peers, Transport};
 pub use codec::{Beat, FailureCode, GroupId, QuietGroup, RaftRequest, RaftResponse, RemoteFailure};
-pub use heartbeat::{BEAT_GROUP, HeartbeatTicker, QUIESCE_AFTER_BEATS, WokenSince};
+pub use heartbeat::{BEAT_GROUP, HeartbeatTicker, QUIESCE_AFTER_BEATS, WokenSince, first_to_stand};
 pub use io::{StatsSnapshot, TransportStats};
 pub use server::{Groups, Router, serve, serve_with};
 pub use stream::{LocalFuture, PeerRead, PeerSecurity, PeerWrite, SecuredHalves};

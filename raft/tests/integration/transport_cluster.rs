@@ -22,7 +22,8 @@ use bytes::Bytes;
 use kafka_protocol::records::RecordBatch;
 use tidemark_raft::transport::{
     FailureCode, GroupId, Groups, HeartbeatTicker, Peers, RaftRequest, RaftResponse, RemoteFailure,
-    Router, Signal, StatsSnapshot, Transport, TransportConfig, TransportStats, WokenSince, serve,
+    Router, Signal, StatsSnapshot, Transport, TransportConfig, TransportStats, WokenSince,
+    first_to_stand, serve,
 };
 use tidemark_raft::{NodeId, OpenOptions, PartitionReplica, ReplicaConfig};
 
@@ -189,6 +190,7 @@ impl Cluster {
                                 rc.heartbeat_interval,
                                 0,
                                 rc.election_timeout_max,
+                                rc.election_timeout_max,
                             )),
                         };
                         let groups = match (&ticker, ticking) {
@@ -262,17 +264,19 @@ impl Cluster {
 
     /// Opens a replica of each of `groups` on every node (in parallel).
     fn open_groups(&self, groups: &[GroupId]) {
-        self.open_groups_with(groups, |_, _| false, Duration::ZERO);
+        self.open_groups_with(groups, |_, _| false, Duration::ZERO, true);
     }
 
     /// [`Cluster::open_groups`], the nodes in order with `stagger` between
     /// them, each group campaigning at once on the node `campaign` names
-    /// (see `OpenOptions::campaign`).
+    /// (see `OpenOptions::campaign`); `may_quiesce`: whether the groups
+    /// may go quiet on a quiescent ticker.
     fn open_groups_with(
         &self,
         groups: &[GroupId],
         campaign: fn(NodeId, GroupId) -> bool,
         stagger: Duration,
+        may_quiesce: bool,
     ) {
         let (tx, rx) = mpsc::channel();
         for n in &self.nodes {
@@ -302,7 +306,7 @@ impl Cluster {
                         let raft = r.raft().expect("a multi-voter group is awake");
                         ctx.groups.insert(g, raft.clone());
                         if let Some(t) = &ctx.ticker {
-                            t.register(g, &raft, true);
+                            t.register(g, &raft, may_quiesce);
                         }
                         ctx.replicas.borrow_mut().insert(g, r);
                     }
@@ -642,6 +646,7 @@ fn new_groups_elect_the_replica_that_campaigns_without_waiting_out_a_timeout() {
         &groups,
         |id, g| id == g.index as NodeId % 3 + 1,
         Duration::from_millis(150),
+        true,
     );
     let leaders = cluster.wait_leaders(&[1, 2, 3], Duration::from_secs(10));
     for g in &groups {
@@ -832,6 +837,98 @@ fn wait_all_quiet(cluster: &Cluster, nodes: &[NodeId], groups: usize, timeout: D
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Awake groups (never quiet here) whose leader's node falls silent elect
+/// the surviving member `first_to_stand` picks, every one of them: it asks
+/// for a pre-vote once the lease has run out while the other holds its
+/// own election timer back, instead of both survivors' timers racing
+/// (each wins about half the groups then, and may split the vote).
+#[test]
+fn awake_groups_whose_leader_falls_silent_elect_the_member_picked_to_stand() {
+    let cluster = Cluster::start("awake3", fast(), Ticking::Quiet);
+    let groups = group_ids(24);
+    cluster.open_groups_with(&groups, |_, _| false, Duration::ZERO, false);
+    let all = [1, 2, 3];
+    let leaders = cluster.wait_leaders(&all, Duration::from_secs(20));
+    let acked = cluster.append_everywhere(&all, 0..2);
+    let victim = (1..=3)
+        .max_by_key(|id| leaders.values().filter(|l| *l == id).count())
+        .unwrap();
+    let survivors: Vec<NodeId> = all.iter().copied().filter(|id| *id != victim).collect();
+    let led: Vec<GroupId> = groups
+        .iter()
+        .copied()
+        .filter(|g| leaders[g] == victim)
+        .collect();
+    assert!(led.len() >= 8, "node {victim} leads {} of 24", led.len());
+    cluster.cut.store(victim, Ordering::SeqCst);
+    let cut_at = Instant::now();
+    // Both survivors report standing or holding back for the victim's
+    // groups while they elect.
+    let mut seen = [(0usize, 0usize); 2];
+    let new_leaders = loop {
+        for (i, id) in survivors.iter().enumerate() {
+            let c = cluster
+                .node(*id)
+                .exec(|ctx| async move { ctx.ticker.as_ref().unwrap().awake_stand_counts() });
+            seen[i] = (seen[i].0.max(c.0), seen[i].1.max(c.1));
+        }
+        if let Some(l) = cluster.leaders(&survivors)
+            && led.iter().all(|g| l[g] != victim)
+        {
+            break l;
+        }
+        assert!(
+            cut_at.elapsed() < Duration::from_secs(20),
+            "no leaders on {survivors:?} within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    eprintln!(
+        "node {victim} (leader of {} awake groups) cut: all led again after {:?}; stands {seen:?}",
+        led.len(),
+        cut_at.elapsed()
+    );
+    let picked: Vec<(GroupId, NodeId, NodeId)> = led
+        .iter()
+        .map(|g| {
+            let first = first_to_stand(g, survivors.iter().copied()).unwrap();
+            (*g, first, new_leaders[g])
+        })
+        .collect();
+    assert!(
+        picked.iter().all(|(_, first, new)| first == new),
+        "new leaders against the member picked to stand: {picked:?}"
+    );
+    assert!(
+        seen.iter().all(|(standing, held)| standing + held > 0),
+        "{seen:?}"
+    );
+    // Once the survivors know the new leaders, nothing is left standing
+    // or held back (a held election timer is let go).
+    for id in &survivors {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let c = cluster
+                .node(*id)
+                .exec(|ctx| async move { ctx.ticker.as_ref().unwrap().awake_stand_counts() });
+            if c == (0, 0) {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "node {id}: stands left after the failover: {c:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    cluster.check_identical(&survivors, Duration::from_secs(10));
+    for id in &survivors {
+        cluster.check_acked(*id, &acked);
+    }
+    cluster.cut.store(0, Ordering::SeqCst);
+    cluster.stop();
 }
 
 #[test]
