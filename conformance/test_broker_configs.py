@@ -370,13 +370,13 @@ OWN_DYNAMIC = {
     "group.initial.rebalance.delay.ms",
 }
 # Read-only in Tidemark though "per-broker" in Kafka: Kafka takes these
-# three only for a listener added at run time (on a running one they are
+# four only for a listener added at run time (on a running one they are
 # not reconfigurable, SslConfigs.NON_RECONFIGURABLE_CONFIGS). The keystore
 # and truststore settings are dynamic with a listener prefix, as in Kafka;
 # `listeners` and `listener.security.protocol.map` are dynamic per broker
 # (test_dynamic_listeners.py).
 OWN_STATIC = {
-    "sasl.enabled.mechanisms", "ssl.client.auth", "ssl.enabled.protocols",
+    "sasl.enabled.mechanisms", "ssl.client.auth", "ssl.enabled.protocols", "ssl.cipher.suites",
 }
 # Tidemark's own defaults that differ from Kafka's, each said in its doc.
 OWN_DEFAULTS = {

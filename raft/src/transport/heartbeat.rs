@@ -927,9 +927,16 @@ impl HeartbeatTicker {
                 .get(&n)
                 .is_some_and(|t| now.saturating_duration_since(*t) <= q.dead_after)
         };
+        // A silence is new for `lease` after it is noticed: only then are
+        // replicas looked at (a node down for hours costs no scan of every
+        // group each interval).
+        let new_silence = |t: &Instant| {
+            let quiet_for = now.saturating_duration_since(*t);
+            quiet_for > q.dead_after && quiet_for <= q.dead_after + q.lease
+        };
         let mut stands = self.stands.borrow_mut();
-        let any_silent = last_beat.keys().any(|n| silent_since(*n).is_some());
-        if !any_silent && stands.is_empty() {
+        let any_new_silence = last_beat.values().any(new_silence);
+        if !any_new_silence && stands.is_empty() {
             return Vec::new();
         }
         let groups = self.groups.borrow();
@@ -951,7 +958,7 @@ impl HeartbeatTicker {
             keep
         });
         let mut out = Vec::new();
-        if any_silent {
+        if any_new_silence {
             // Quiet replicas woken for a silent leader have their own
             // path (`check_followers`): the one picked stands at once, the
             // others wake later.
@@ -971,9 +978,7 @@ impl HeartbeatTicker {
                 // Only while the silence is new: a group woken later by the
                 // quiet path (its other members wake three `dead_after`
                 // on) is not held back again.
-                let Some(last) = silent_since(leader)
-                    .filter(|t| now.saturating_duration_since(*t) <= q.dead_after + q.lease)
-                else {
+                let Some(last) = last_beat.get(&leader).copied().filter(new_silence) else {
                     continue;
                 };
                 let membership = mm.membership_config.membership();
