@@ -815,6 +815,8 @@ impl HeartbeatTicker {
         };
         let now = Instant::now();
         let heard = self.heard.borrow();
+        // Each peer node's latest beat, worked out once a pass if needed.
+        let mut node_beats: Option<HashMap<NodeId, Instant>> = None;
         let mut groups = self.groups.borrow_mut();
         let mut campaigns = self.campaigns.borrow_mut();
         // A campaign ends when its replica knows a leader other than the
@@ -855,9 +857,10 @@ impl HeartbeatTicker {
                 // refuses it, and a quiet group's members hold the same
                 // log, so its pre-vote is not refused for the log).
                 let first_beats = first.is_some_and(|n| {
-                    heard.iter().any(|((node, _), t)| {
-                        *node == n && now.saturating_duration_since(*t) <= q.dead_after
-                    })
+                    node_beats
+                        .get_or_insert_with(|| self.latest_beat_by_node())
+                        .get(&n)
+                        .is_some_and(|t| now.saturating_duration_since(*t) <= q.dead_after)
                 });
                 f.wake_at = Some(if first == Some(mm.id) {
                     now
@@ -910,17 +913,11 @@ impl HeartbeatTicker {
             return Vec::new();
         };
         let now = Instant::now();
-        // Each peer node's latest beat here (over its shards).
-        let mut last_beat: HashMap<NodeId, Instant> = HashMap::new();
-        for ((node, _), t) in self.heard.borrow().iter() {
-            let latest = last_beat.entry(*node).or_insert(*t);
-            *latest = (*latest).max(*t);
-        }
-        let silent_since = |n: NodeId| {
+        let last_beat = self.latest_beat_by_node();
+        let silent = |n: NodeId| {
             last_beat
                 .get(&n)
-                .copied()
-                .filter(|t| now.saturating_duration_since(*t) > q.dead_after)
+                .is_some_and(|t| now.saturating_duration_since(*t) > q.dead_after)
         };
         let beats = |n: NodeId| {
             last_beat
@@ -947,7 +944,7 @@ impl HeartbeatTicker {
             let keep = groups.get(group).is_some_and(|m| {
                 m.follow.is_none()
                     && m.metrics.borrow_watched().current_leader == Some(s.leader)
-                    && silent_since(s.leader).is_some()
+                    && silent(s.leader)
             });
             if !keep
                 && s.held
@@ -1030,6 +1027,17 @@ impl HeartbeatTicker {
             }
         }
         out
+    }
+
+    /// Each peer node's latest beat heard here, over its shards: a node
+    /// none of whose shards beat for `dead_after` is taken for silent.
+    fn latest_beat_by_node(&self) -> HashMap<NodeId, Instant> {
+        let mut latest: HashMap<NodeId, Instant> = HashMap::new();
+        for ((node, _), t) in self.heard.borrow().iter() {
+            let at = latest.entry(*node).or_insert(*t);
+            *at = (*at).max(*t);
+        }
+        latest
     }
 
     /// How many awake replicas here stand for, or hold back from, an
