@@ -16,7 +16,7 @@ use openraft::async_runtime::watch::WatchReceiver;
 use openraft::error::{ClientWriteError, RaftError};
 use openraft::network::RaftNetworkFactory;
 use openraft::{Config, SnapshotPolicy};
-use tidemark_storage::{AppendInfo, CompactionStats, Log, LogConfig, StorageError};
+use tidemark_storage::{AppendInfo, CompactionStats, Log, LogConfig, ReadClass, StorageError};
 
 use crate::error::Error;
 use crate::store::{LogStore, Shared, StateMachine};
@@ -1472,7 +1472,9 @@ impl PartitionReplica {
         if from >= until {
             return Ok(bytes::Bytes::new());
         }
-        let r = log.read(from, max_bytes, Some(until)).await?;
+        let r = log
+            .read_as(from, max_bytes, Some(until), ReadClass::Replication)
+            .await?;
         let mut out = bytes::BytesMut::with_capacity(r.bytes);
         for b in r.batches {
             out.extend_from_slice(&b);

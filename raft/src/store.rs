@@ -32,7 +32,7 @@ use kafka_protocol::records::RecordBatch;
 use openraft::storage::{EntryResponder, IOFlushed, LogState, RaftLogStorage, RaftStateMachine};
 use openraft::{OptionalSend, RaftLogReader, RaftSnapshotBuilder};
 use tidemark_storage::slot_file::Slots;
-use tidemark_storage::{FlushPolicy, Log, LogConfig};
+use tidemark_storage::{FlushPolicy, Log, LogConfig, ReadClass};
 
 use crate::error::{Error, to_io};
 use crate::index::{IndexMap, Locate};
@@ -244,7 +244,9 @@ impl Shared {
         let mut scanned = 0u64;
         loop {
             let r = if offset < leo {
-                log.read(offset, READ_CHUNK, None).await?.batches
+                log.read_as(offset, READ_CHUNK, None, ReadClass::Replication)
+                    .await?
+                    .batches
             } else {
                 Vec::new()
             };
@@ -661,7 +663,11 @@ impl Shared {
         };
         side_entries(&mut i, off, &mut collect)?;
         while i < end {
-            let r = self.log.read(off, READ_CHUNK, None).await.map_err(to_io)?;
+            let r = self
+                .log
+                .read_as(off, READ_CHUNK, None, ReadClass::Replication)
+                .await
+                .map_err(to_io)?;
             if r.batches.is_empty() {
                 return Err(to_io(format!(
                     "log ends at offset {off} before raft index {i} (wanted up to {end})"

@@ -29,6 +29,7 @@ pub mod write_batch;
 
 pub use compact::CompactionStats;
 pub use config::{CleanupPolicy, FlushPolicy, IoMode, LogConfig};
+pub use direct_read::ReadClass;
 pub use error::{ConfigError, Result, StorageError};
 pub use file::sync_filesystem;
 pub use log::{AppendInfo, CACHE_FLOOR_FACTOR, Corruption, Log, MAX_ABORTED_PER_READ, ReadResult};

@@ -23,7 +23,7 @@ use kafka_protocol::records::{RecordBatch, RecordBatchMut, RecordBatches, Stamp,
 use monoio::fs::File;
 
 use crate::config::{FlushPolicy, LogConfig};
-use crate::direct_read::DataReader;
+use crate::direct_read::{DataReader, ReadClass};
 use crate::error::{Result, StorageError};
 use crate::failpoint;
 use crate::file::{self, ScanEnd, SegmentWriter};
@@ -1482,9 +1482,24 @@ impl Log {
     /// from the segment files, checked by CRC.
     pub async fn read(
         &self,
+        offset: i64,
+        max_bytes: usize,
+        max_offset: Option<i64>,
+    ) -> Result<ReadResult> {
+        self.read_as(offset, max_bytes, max_offset, ReadClass::Consumer)
+            .await
+    }
+
+    /// [`Log::read`] for `class`: Raft replication and the replica's own
+    /// reads pass [`ReadClass::Replication`], so that the device budget
+    /// does not hold a follower's catch-up behind the appends the way it
+    /// holds a consumer's.
+    pub async fn read_as(
+        &self,
         mut offset: i64,
         max_bytes: usize,
         max_offset: Option<i64>,
+        class: ReadClass,
     ) -> Result<ReadResult> {
         let _reading = self.start_read();
         loop {
@@ -1574,7 +1589,9 @@ impl Log {
                 }
                 Ok((base, pos, disk_end, reader, limit, seg_next)) => {
                     let r = self
-                        .read_disk(base, &reader, pos, disk_end, offset, max_bytes, limit)
+                        .read_disk(
+                            base, &reader, pos, disk_end, offset, max_bytes, limit, class,
+                        )
                         .await?;
                     // Compaction can leave the rest of a segment empty:
                     // go on to the next one rather than return nothing.
@@ -1598,6 +1615,7 @@ impl Log {
         offset: i64,
         max_bytes: usize,
         limit: i64,
+        class: ReadClass,
     ) -> Result<ReadResult> {
         let path = seg_path(&self.dir, base, "log");
         let mut out = ReadResult {
@@ -1626,7 +1644,7 @@ impl Log {
         let mut at_limit = false;
         'outer: while pos < disk_end {
             let n = want.min((disk_end - pos) as usize);
-            let chunk = reader.read(&path, pos, n).await?;
+            let chunk = reader.read_as(&path, pos, n, class).await?;
             // The file ends before `disk_end` only when it was cut under
             // this read: the segment left the log meanwhile and is being
             // freed (`file::Removal`). What was read is whole batches and
