@@ -323,7 +323,9 @@ impl Drop for WriteInFlight {
 /// ahead of a write), it goes to the device in steps of
 /// [`READ_STEP_WHILE_WRITTEN_BYTES`], and no read-ahead starts; with no
 /// append for that long, reads share [`DISK_READ_INFLIGHT_MAX_BYTES`]
-/// (see [`may_start`]). The price is the catch-up readers' speed while
+/// (see [`may_start`]). The window and the steps are for consumers'
+/// reads; replication's ([`ReadClass::Replication`]) yield only while an
+/// append is in flight. The price is the catch-up consumers' speed while
 /// producers write: 300-360 MiB/s instead of 630-650 on this VM. Tail
 /// reads come from memory and never take a permit.
 struct ReadPermit {
@@ -514,12 +516,13 @@ impl DataReader {
 
     /// Starts reading `[pos, pos + len)` now, for the read that will most
     /// likely come next: a direct reader reads it into a buffer that the
-    /// next [`Self::read`] at `pos` takes (within the thread's read-ahead
-    /// budget); a buffered one asks the kernel to fill its page cache.
+    /// next [`Self::read_as`] at `pos` takes (within the thread's read-ahead
+    /// budget, under `class`'s device rule); a buffered one asks the kernel
+    /// to fill its page cache.
     ///
     /// `pos + len` must not pass the bytes already on disk: a later read
     /// is served from this one only inside that range.
-    pub fn prefetch(&self, pos: u64, len: u64) {
+    pub fn prefetch(&self, pos: u64, len: u64, class: ReadClass) {
         if !self.direct {
             crate::file::advise_willneed(&self.file, pos, len);
             return;
@@ -530,12 +533,12 @@ impl DataReader {
             return;
         };
         // Only within the device budget: a read-ahead never waits.
-        let Some(permit) = ReadPermit::try_take(buf_size(want), true, ReadClass::Consumer) else {
+        let Some(permit) = ReadPermit::try_take(buf_size(want), true, class) else {
             return;
         };
         let file = self.file.clone();
         let task = monoio::spawn(async move {
-            let r = read_blocks(&file, start, want, ReadClass::Consumer).await;
+            let r = read_blocks(&file, start, want, class).await;
             drop(permit);
             (r, ticket)
         });
@@ -608,7 +611,7 @@ mod tests {
             if !r.is_direct() {
                 return; // a file system without O_DIRECT: no device reads
             }
-            let quiet_reads = |pos: u64, len: usize| {
+            let counted_read = |pos: u64, len: usize| {
                 let r = r.clone();
                 let path = path.clone();
                 async move {
@@ -618,7 +621,7 @@ mod tests {
                 }
             };
             let writing = WriteInFlight::start();
-            let (got, reads) = quiet_reads(777, data.len() - 777).await;
+            let (got, reads) = counted_read(777, data.len() - 777).await;
             assert_eq!(&got[..], &data[777..]);
             // 1.29 MiB in steps of 256 KiB: six device reads.
             let steps = (data.len() - 1).div_ceil(READ_STEP_WHILE_WRITTEN_BYTES);
@@ -734,7 +737,7 @@ mod tests {
                 return;
             }
             // Taken by the read at its position.
-            r.prefetch(5000, 70_000);
+            r.prefetch(5000, 70_000, ReadClass::Consumer);
             assert!(r.ahead.borrow().is_some());
             assert!(AHEAD_BYTES.with(|a| a.get()) > 0);
             let got = r.read(&path, 5000, 70_000).await.unwrap();
@@ -744,14 +747,14 @@ mod tests {
             // A read that goes past what was on disk when the read-ahead
             // started (the file grew since) does not use it.
             std::fs::write(&path, vec![0u8; data.len()]).unwrap();
-            r.prefetch(4096, 100);
+            r.prefetch(4096, 100, ReadClass::Consumer);
             monoio::time::sleep(std::time::Duration::from_millis(50)).await;
             std::fs::write(&path, &data).unwrap();
             let got = r.read(&path, 4096, 2000).await.unwrap();
             assert_eq!(&got[..], &data[4096..6096]);
             // A read elsewhere reads for itself; the read-ahead finishes
             // on its own and gives its budget back.
-            r.prefetch(200_000, 10_000);
+            r.prefetch(200_000, 10_000, ReadClass::Consumer);
             let got = r.read(&path, 900_000, 200_000).await.unwrap();
             assert_eq!(&got[..], &data[900_000..]);
             for _ in 0..100 {
@@ -763,7 +766,7 @@ mod tests {
             assert_eq!(AHEAD_BYTES.with(|a| a.get()), 0);
             // Beyond the budget, no read-ahead is started.
             let _held = AheadTicket::take(READ_AHEAD_MAX_BYTES).unwrap();
-            r.prefetch(0, 4096);
+            r.prefetch(0, 4096, ReadClass::Consumer);
             assert!(r.ahead.borrow().is_none());
         });
     }

@@ -1722,7 +1722,7 @@ impl Log {
         if !out.batches.is_empty() {
             reader.set_cursor(out.next_offset, end_pos);
             if end_pos < disk_end && !at_limit {
-                reader.prefetch(end_pos, (want as u64).min(disk_end - end_pos));
+                reader.prefetch(end_pos, (want as u64).min(disk_end - end_pos), class);
             }
         }
         Ok(out)
