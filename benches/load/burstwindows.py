@@ -23,9 +23,11 @@ the broker is stopped by its PID (conformance harness).
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -73,6 +75,37 @@ def threads(pid):
     return out
 
 
+def scrape(b):
+    """The broker's /metrics as {(name, labels): value}."""
+    text = urllib.request.urlopen(b.admin_url + "/metrics", timeout=10).read().decode()
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$', line)
+        if m:
+            out[(m.group(1), m.group(2) or "")] = float(m.group(3))
+    return out
+
+
+def quantiles(m0, m1, name, labels=""):
+    """p50 and p99 (upper bucket bounds, ms) of histogram `name` between
+    two scrapes, and how many observations."""
+    buckets = []
+    for (n, lab), v in m1.items():
+        if n != name + "_bucket" or (labels and labels not in lab):
+            continue
+        le = re.search(r'le="([^"]+)"', lab).group(1)
+        buckets.append((float("inf") if le == "+Inf" else float(le), v - m0.get((n, lab), 0)))
+    buckets.sort()
+    total = buckets[-1][1] if buckets else 0
+
+    def q(f):
+        for le, c in buckets:
+            if c >= f * total:
+                return le * 1e3
+        return float("nan")
+    return (q(0.5), q(0.99), total) if total else (float("nan"), float("nan"), 0)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--broker", default=os.path.join(REPO, "target/release/tidemark"))
@@ -87,6 +120,9 @@ def main():
     ap.add_argument("--segment-mib", type=int, default=64,
                     help="segment.bytes of A's topic (burstbench.py: 64; Kafka's default 1024)")
     ap.add_argument("--cpu", action="store_true", help="per-window CPU of the broker's threads")
+    ap.add_argument("--metrics", action="store_true",
+                    help="per-window fdatasync and Produce latency (bucket bounds) and the "
+                    "largest produce memory held, from the broker's /metrics")
     ap.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--work-dir", default=None)
     args = ap.parse_args()
@@ -128,7 +164,18 @@ def main():
         time.sleep(2)  # A at its rate before B's first window
         while time.monotonic() - t0 < args.seconds - args.window - 2:
             d0, th0, w0 = disk(dev), threads(b.pid), time.monotonic()
+            m0 = scrape(b) if args.metrics else None
+            held = []
+            stop = threading.Event()
+
+            def sample_held():
+                while not stop.wait(0.2):
+                    held.append(scrape(b).get(("tidemark_produce_memory_bytes", ""), 0))
+            sampler = threading.Thread(target=sample_held)
+            if args.metrics:
+                sampler.start()
             r = pair(args.window)
+            stop.set()
             d1, th1 = disk(dev), threads(b.pid)
             dt = time.monotonic() - w0
             d = [x - y for x, y in zip(d1, d0)]
@@ -141,6 +188,15 @@ def main():
                       w0 - t0, r["p50"], r["p99"], d[4] / dt, d[6] * 512 / 1e6 / dt,
                       d[7] / max(d[4], 1), d[9] / dt / 10, d[11] / dt, d[14] / dt, d[15] / dt,
                       d[16] / max(d[15], 1)), flush=True)
+            if args.metrics:
+                sampler.join()
+                m1 = scrape(b)
+                f = quantiles(m0, m1, "tidemark_fdatasync_seconds")
+                pr = quantiles(m0, m1, "tidemark_request_latency_seconds", 'api="Produce"')
+                print("          fdatasync p50 <=%.2f p99 <=%.2f ms (%d) | Produce p50 <=%.2f "
+                      "p99 <=%.2f ms (%d) | produce memory max %.0f MiB" % (
+                          f[0], f[1], f[2], pr[0], pr[1], pr[2], max(held or [0]) / 2**20),
+                      flush=True)
             if args.cpu:
                 tick = os.sysconf("SC_CLK_TCK")
                 print("          cpu % (minor faults/s): " + " ".join(
