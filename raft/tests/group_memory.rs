@@ -9,16 +9,14 @@
 //! as broker memory at thousands of partitions.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicIsize, Ordering};
-use std::time::Duration;
 
 #[path = "integration/common/mod.rs"]
 mod common;
 
-use common::{batch_for, config, run, test_dir};
-use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
+use common::{batch_for, config, open_single, run, test_dir};
+use tidemark_raft::PartitionReplica;
 
 struct Counting;
 
@@ -94,17 +92,7 @@ fn a_running_group_holds_a_bounded_heap() {
 /// Opens group `i` under `base`, waits for it to lead and appends one
 /// batch, so that its queues have carried a write.
 async fn open(base: &std::path::Path, i: usize) -> Rc<PartitionReplica> {
-    let r = PartitionReplica::open(
-        base.join(format!("g{i}")),
-        config(),
-        1,
-        BTreeSet::from([1]),
-        NoPeers,
-        ReplicaConfig::default(),
-    )
-    .await
-    .unwrap();
-    r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
+    let r = open_single(&base.join(format!("g{i}")), config()).await;
     r.append(batch_for(i as u64, 4, 100), None).await.unwrap();
     r
 }

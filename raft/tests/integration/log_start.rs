@@ -4,7 +4,6 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -22,21 +21,6 @@ fn small() -> LogConfig {
         preallocate: false,
         ..LogConfig::default()
     }
-}
-
-async fn open(dir: &Path, cfg: LogConfig) -> Rc<PartitionReplica> {
-    let r = PartitionReplica::open(
-        dir,
-        cfg,
-        1,
-        BTreeSet::from([1]),
-        NoPeers,
-        ReplicaConfig::default(),
-    )
-    .await
-    .unwrap();
-    r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
-    r
 }
 
 /// Appends `n` batches (seeds from `seed`) and checks they land densely
@@ -75,7 +59,7 @@ fn retention_then_reopen_and_append() {
             retention_bytes: 24 * 1024,
             ..small()
         };
-        let r = open(&dir, cfg.clone()).await;
+        let r = open_single(&dir, cfg.clone()).await;
         let mut end = append_dense(&r, 100_000, 40, 0).await;
         // Nothing to delete: the Raft log is not handed over at all.
         assert_eq!(r.apply_retention(i64::MAX / 2).await.unwrap(), 0);
@@ -97,7 +81,7 @@ fn retention_then_reopen_and_append() {
         drop(r);
 
         // Reopen (it used to refuse: the log start had moved).
-        let r = open(&dir, cfg.clone()).await;
+        let r = open_single(&dir, cfg.clone()).await;
         assert_eq!(r.log().log_start_offset(), start);
         assert_eq!(r.high_watermark(), end);
         end = append_dense(&r, 320, 200, end).await;
@@ -107,7 +91,7 @@ fn retention_then_reopen_and_append() {
         assert!(start2 > start);
         r.close().await.unwrap();
         drop(r);
-        let r = open(&dir, cfg).await;
+        let r = open_single(&dir, cfg).await;
         assert_eq!(r.log().log_start_offset(), start2);
         end = append_dense(&r, 520, 5, end).await;
         check_readable(&r, end).await;
@@ -125,7 +109,7 @@ fn compaction_then_reopen_and_append() {
             min_cleanable_dirty_ratio: 0.0,
             ..small()
         };
-        let r = open(&dir, cfg.clone()).await;
+        let r = open_single(&dir, cfg.clone()).await;
         // 13 keys over and over: most batches lose records, many all.
         let mut end = append_dense(&r, 0, 400, 0).await;
         let before = read_all(r.log(), 0, end).await.len();
@@ -138,14 +122,14 @@ fn compaction_then_reopen_and_append() {
         end = append_dense(&r, 400, 50, end).await;
         r.close().await.unwrap();
         drop(r);
-        let r = open(&dir, cfg.clone()).await;
+        let r = open_single(&dir, cfg.clone()).await;
         assert_eq!(r.high_watermark(), end);
         end = append_dense(&r, 450, 200, end).await;
         let stats = r.compact(i64::MAX / 2).await.unwrap();
         assert!(stats.ran);
         r.close().await.unwrap();
         drop(r);
-        let r = open(&dir, cfg).await;
+        let r = open_single(&dir, cfg).await;
         end = append_dense(&r, 650, 3, end).await;
         // Every key's latest record is still there, at its offset.
         let last = read_all(r.log(), 0, end).await;
@@ -159,7 +143,7 @@ fn compaction_then_reopen_and_append() {
 fn delete_records_then_reopen_and_append() {
     let dir = test_dir("ls-delete");
     run(async {
-        let r = open(&dir, small()).await;
+        let r = open_single(&dir, small()).await;
         let mut end = append_dense(&r, 0, 200, 0).await;
         // Past the high watermark: Kafka's OFFSET_OUT_OF_RANGE.
         assert!(matches!(
@@ -173,7 +157,7 @@ fn delete_records_then_reopen_and_append() {
         end = append_dense(&r, 200, 10, end).await;
         r.close().await.unwrap();
         drop(r);
-        let r = open(&dir, small()).await;
+        let r = open_single(&dir, small()).await;
         assert_eq!(r.log().log_start_offset(), at);
         assert_eq!(r.high_watermark(), end);
         end = append_dense(&r, 210, 10, end).await;
@@ -181,7 +165,7 @@ fn delete_records_then_reopen_and_append() {
         assert_eq!(r.delete_records(end).await.unwrap(), end);
         r.close().await.unwrap();
         drop(r);
-        let r = open(&dir, small()).await;
+        let r = open_single(&dir, small()).await;
         assert_eq!(r.log().log_start_offset(), end);
         append_dense(&r, 220, 10, end).await;
         r.close().await.unwrap();
@@ -196,7 +180,7 @@ fn delete_records_then_reopen_and_append() {
 fn log_cut_outside_the_replica_is_refused() {
     let dir = test_dir("ls-outside");
     run(async {
-        let r = open(&dir, small()).await;
+        let r = open_single(&dir, small()).await;
         let end = append_dense(&r, 0, 200, 0).await;
         // Nothing released yet: the log itself refuses.
         assert!(matches!(

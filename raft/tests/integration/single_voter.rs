@@ -9,21 +9,6 @@ use std::time::Duration;
 use crate::common::*;
 use tidemark_raft::{NoPeers, PartitionReplica, ReplicaConfig};
 
-async fn open(dir: &Path) -> std::rc::Rc<PartitionReplica> {
-    let r = PartitionReplica::open(
-        dir,
-        config(),
-        1,
-        BTreeSet::from([1]),
-        NoPeers,
-        ReplicaConfig::default(),
-    )
-    .await
-    .unwrap();
-    r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
-    r
-}
-
 /// Appends one batch per seed (`records` records of `size` bytes each);
 /// returns the offset after the last.
 async fn append_seeds(
@@ -48,7 +33,7 @@ async fn append_seeds(
 fn appends_commit_contiguously_and_survive_reopen() {
     let dir = test_dir("single");
     run(async {
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert!(r.is_leader());
         assert_eq!(r.leader_id(), Some(1));
         let epoch1 = r.leader_epoch();
@@ -137,7 +122,7 @@ fn appends_commit_contiguously_and_survive_reopen() {
             .join("\n")
             + "\n";
         tidemark_raft::write_state_text(&dir, &unclean).unwrap();
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert!(!r.is_hibernating());
         let epoch2 = r.leader_epoch();
         assert!(epoch2 > epoch1, "new term {epoch2} > {epoch1}");
@@ -153,7 +138,7 @@ fn appends_commit_contiguously_and_survive_reopen() {
         let mut end = info.last_offset + 1;
         let n = n + 1;
         for round in 0..3 {
-            let r = open(&dir).await;
+            let r = open_single(&dir, config()).await;
             assert_eq!(r.high_watermark(), end);
             if round == 2 {
                 let i = r.append(batch_for(n + 1, 3, 10), None).await.unwrap();
@@ -162,7 +147,7 @@ fn appends_commit_contiguously_and_survive_reopen() {
             }
             r.close().await.unwrap();
         }
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert_eq!(r.high_watermark(), end);
         let batches = read_all(r.log(), 0, end).await;
         assert_eq!(batches.len() as u64, n + 2);
@@ -185,7 +170,7 @@ fn first_value_of_seed(seed: u64) -> bytes::Bytes {
 fn invalid_batches_never_enter_the_log() {
     let dir = test_dir("invalid");
     run(async {
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         let mut bad = batch_for(1, 3, 10);
         let last = bad.len() - 1;
         bad[last] ^= 0xff;
@@ -217,7 +202,7 @@ fn crash_child() {
         return;
     };
     run(async {
-        let r = open(Path::new(&dir)).await;
+        let r = open_single(Path::new(&dir), config()).await;
         println!("epoch {}", r.leader_epoch());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         for seed in 0..20_000 {
@@ -320,7 +305,7 @@ fn acknowledged_batches_survive_kill_9() {
 fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
     let dir = test_dir("hibernate");
     run(async {
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         let epoch = r.leader_epoch();
         let mut next = append_seeds(&r, 0..10, 3, 50).await;
         // Not idle long enough.
@@ -372,7 +357,7 @@ fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
         assert!(r.hibernate_if_idle(Duration::ZERO).await.unwrap());
         r.close().await.unwrap();
         drop(r);
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert!(r.is_hibernating());
         assert_eq!(r.leader_epoch(), epoch);
         assert_eq!(r.high_watermark(), next);
@@ -391,7 +376,7 @@ fn idle_group_hibernates_and_wakes_in_the_same_epoch() {
 fn a_state_file_in_the_first_format_is_read_and_replaced_by_slots() {
     let dir = test_dir("first-format");
     run(async {
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         let next = append_seeds(&r, 0..3, 2, 10).await;
         let epoch = r.leader_epoch();
         r.close().await.unwrap();
@@ -402,7 +387,7 @@ fn a_state_file_in_the_first_format_is_read_and_replaced_by_slots() {
         }
         std::fs::write(dir.join("raft-state"), &text).unwrap();
 
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert_eq!(r.high_watermark(), next, "the old file's state is read");
         assert_eq!(r.leader_epoch(), epoch);
         let i = r.append(batch_for(9, 1, 10), None).await.unwrap();
@@ -411,7 +396,7 @@ fn a_state_file_in_the_first_format_is_read_and_replaced_by_slots() {
         drop(r);
         assert!(!dir.join("raft-state").exists(), "the old file is removed");
         assert!(dir.join("raft-state.0").exists() || dir.join("raft-state.1").exists());
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert_eq!(r.high_watermark(), next + 1);
         r.close().await.unwrap();
     });
@@ -426,7 +411,7 @@ fn a_state_file_in_the_first_format_is_read_and_replaced_by_slots() {
 fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() {
     let dir = test_dir("side");
     run(async {
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         let mut next = append_seeds(&r, 0..5, 2, 10).await;
         r.close().await.unwrap();
         drop(r);
@@ -449,7 +434,7 @@ fn state_file_entries_past_the_log_end_are_dropped_and_contradictions_refused() 
             index + 1,
             next + 7
         )));
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert!(!read().contains(&format!(" {} blank", next + 7)));
         let i = r.append(batch_for(9, 1, 10), None).await.unwrap();
         assert_eq!(i.base_offset, next);
@@ -528,7 +513,7 @@ fn a_log_written_before_raft_is_adopted_by_a_single_voter_and_refused_with_other
 
         // Alone, the replica adopts it: every old record stays visible and
         // new ones follow it.
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert_eq!(r.log().log_end_offset(), 50);
         assert_eq!(r.high_watermark(), 50);
         assert_eq!(
@@ -543,7 +528,7 @@ fn a_log_written_before_raft_is_adopted_by_a_single_voter_and_refused_with_other
         drop(r);
 
         // And it reopens like any replica.
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         assert_eq!(r.high_watermark(), 60);
         assert_eq!(read_all(r.log(), 0, 60).await.len(), 6);
         r.close().await.unwrap();
@@ -559,7 +544,7 @@ fn a_killed_single_voter_catches_up_from_its_log_without_an_election() {
     let dir = test_dir("killed");
     let copy = test_dir("killed-copy");
     run(async {
-        let r = open(&dir).await;
+        let r = open_single(&dir, config()).await;
         let epoch = r.leader_epoch();
         for seed in 0..5 {
             r.append(batch_for(seed, 2, 20), None).await.unwrap();
@@ -582,7 +567,7 @@ fn a_killed_single_voter_catches_up_from_its_log_without_an_election() {
         assert!(applied_next < next, "the copied state lags the log");
         r.close().await.unwrap();
 
-        let k = open(&copy).await;
+        let k = open_single(&copy, config()).await;
         assert!(k.is_hibernating(), "no election: it opens asleep");
         assert_eq!(k.leader_epoch(), epoch);
         assert_eq!(

@@ -921,8 +921,11 @@ fn awake_groups_whose_leader_falls_silent_elect_the_member_picked_to_stand() {
     // loaded machine the one picked may need all its pre-votes. Without
     // the hold the other's timer (1.5-2.0 s after the last heartbeat
     // here) would win groups earlier.
+    // The cluster's ticker: `dead_after` and `lease` are both the
+    // longest election timeout (`Cluster::start`, `Ticking::Quiet`).
     let rc = fast();
-    let hold_ends_after = rc.election_timeout_max * 2 - rc.heartbeat_interval * 2;
+    let (dead_after, lease) = (rc.election_timeout_max, rc.election_timeout_max);
+    let hold_ends_after = lease + dead_after - rc.heartbeat_interval * 2;
     let early: Vec<_> = picked
         .iter()
         .filter(|(_, first, new, at)| first != new && *at < hold_ends_after)

@@ -3,13 +3,13 @@
 
 use std::collections::BTreeSet;
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
-use tidemark_raft::{LocalRouter, PartitionReplica, ReplicaConfig};
+use tidemark_raft::{LocalRouter, NoPeers, PartitionReplica, ReplicaConfig};
 use tidemark_storage::{LogConfig, ReadResult};
 
 pub fn run<F: Future>(f: F) -> F::Output {
@@ -90,6 +90,23 @@ pub async fn read_all(log: &tidemark_storage::Log, from: i64, to: i64) -> Vec<Re
         off = next_offset;
     }
     out
+}
+
+/// Opens the single-voter replica in `dir` (node 1, no peers, default
+/// Raft settings) and waits until it leads.
+pub async fn open_single(dir: &Path, cfg: LogConfig) -> Rc<PartitionReplica> {
+    let r = PartitionReplica::open(
+        dir,
+        cfg,
+        1,
+        BTreeSet::from([1]),
+        NoPeers,
+        ReplicaConfig::default(),
+    )
+    .await
+    .unwrap();
+    r.wait_for_leader(Duration::from_secs(5)).await.unwrap();
+    r
 }
 
 /// Raft timings for groups on a `LocalRouter` in one thread: elections
