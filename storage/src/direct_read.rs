@@ -277,8 +277,9 @@ pub enum ReadClass {
     /// missing 2 GB, under a produce load of 49 MiB/s on three brokers,
     /// did not catch up in 73 s with the consumer's rule (each 256 KiB
     /// step queued behind the appends' writes on the device), against
-    /// 12.8 s with this one (benches/load/followercatchup.py): a follower
-    /// that never catches up is a lost copy of every acknowledged record.
+    /// 18-26 s with this one in 3 of 3 runs
+    /// (benches/load/followercatchup.py): a follower that never catches
+    /// up is a lost copy of every acknowledged record.
     Replication,
 }
 
